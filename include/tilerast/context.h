@@ -1,0 +1,72 @@
+/* tilerast: the context.
+ *
+ * A context owns every image, pipeline and the per-thread tile buffers, and
+ * records one render pass at a time.  There is no global state: contexts are
+ * independent and may be used from different threads at once; one context is
+ * used by one thread at a time. */
+#ifndef TILERAST_CONTEXT_H
+#define TILERAST_CONTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tr_context tr_context;
+
+/* All memory the library takes goes through this.  alloc must return memory
+ * aligned to `align` (a power of two, at most 64) or NULL. */
+typedef struct tr_allocator {
+    void *(*alloc)(void *user, size_t size, size_t align);
+    void (*free)(void *user, void *ptr);
+    void *user;
+} tr_allocator;
+
+typedef enum tr_simd_level {
+    TR_SIMD_DEFAULT = 0, /* the best the build and the CPU offer (TR_SIMD env var may cap it) */
+    TR_SIMD_SCALAR = 1,  /* the scalar reference path */
+    TR_SIMD_SSE = 2,     /* 4 lanes */
+    TR_SIMD_AVX2 = 3     /* 8 lanes */
+} tr_simd_level;
+
+/* Limits (checked up front; larger requests get TR_ERROR_LIMIT_EXCEEDED). */
+#define TR_MAX_IMAGE_SIZE 16384u
+#define TR_MAX_IMAGE_LAYERS 2048u
+#define TR_MAX_IMAGE_LEVELS 15u
+#define TR_MAX_THREADS 256u
+#define TR_MAX_VSC_PIPES 32u
+
+/* Every field may be left zero for its default. */
+typedef struct tr_context_desc {
+    uint32_t threads;      /* OpenMP threads for bins; 0 = all cores; 1 without OpenMP */
+    uint32_t gmem_bytes;   /* GMEM budget per tile; 0 = 1 MiB (Adreno a630) */
+    uint32_t tile_align_w; /* bin width alignment in pixels, multiple of 8; 0 = 32 (a630) */
+    uint32_t tile_align_h; /* bin height alignment in pixels, multiple of 8; 0 = 16 (a630) */
+    uint32_t tile_max_w;   /* largest bin width; 0 = 1024 (a630) */
+    uint32_t tile_max_h;   /* largest bin height; 0 = 1024 (a630) */
+    tr_simd_level simd;    /* cap on the SIMD level; 0 = best available */
+    tr_allocator allocator; /* 0 = malloc/free */
+} tr_context_desc;
+
+/* Creates a context.  desc may be NULL for all defaults.  On success *out is
+ * the new context; on failure *out is NULL. */
+tr_result tr_context_create(const tr_context_desc *desc, tr_context **out);
+
+/* Destroys the context and every image and pipeline still alive in it. */
+void tr_context_destroy(tr_context *ctx);
+
+/* The descriptor with every default applied. */
+tr_context_desc tr_context_get_desc(const tr_context *ctx);
+
+/* A message about the last error this context returned ("" if none).  The
+ * string stays valid until the next call on the context. */
+const char *tr_context_last_error(const tr_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,185 @@
+/* tilerast: shaders and pipelines.
+ *
+ * Shaders are C callbacks that work on structure-of-arrays blocks so that a
+ * plain C loop over the lanes vectorises.  Vertex shaders see a batch of up to
+ * TR_VS_LANES vertices; fragment shaders see up to TR_FS_LANES fragments made
+ * of whole 2x2 quads (lane = 4*quad + 2*dy + dx), helper lanes included, so
+ * derivatives exist.  A pipeline bundles shaders with fixed-function state. */
+#ifndef TILERAST_PIPELINE_H
+#define TILERAST_PIPELINE_H
+
+#include <stdint.h>
+
+#include "context.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TR_MAX_VARYINGS 16u        /* vec4 varyings */
+#define TR_MAX_COLOR_ATTACHMENTS 8u
+#define TR_MAX_VIEWS 6u            /* multiview, as MAX_HW_SCALED_VIEWS on a7xx */
+#define TR_VS_LANES 16u
+#define TR_FS_LANES 64u            /* one 8x8 pixel block: 16 quads */
+
+/* ---- vertex shader ---------------------------------------------------- */
+
+typedef struct tr_vs_batch {
+    /* inputs */
+    uint32_t count;                           /* live lanes, 1..TR_VS_LANES */
+    uint32_t view_index;                      /* multiview: the view being shaded */
+    uint32_t vertex_index[TR_VS_LANES];       /* gl_VertexIndex (index value + vertex offset) */
+    uint32_t instance_index[TR_VS_LANES];     /* gl_InstanceIndex (includes first instance) */
+    const void *uniforms;                     /* the draw's uniform bytes (tr_cmd_set_uniforms) */
+    /* outputs, written by the shader for lanes [0, count) */
+    float position[4][TR_VS_LANES];           /* clip-space x, y, z, w */
+    float varyings[TR_MAX_VARYINGS][4][TR_VS_LANES];
+} tr_vs_batch;
+
+typedef void (*tr_vertex_shader)(tr_vs_batch *batch);
+
+/* ---- fragment shader -------------------------------------------------- */
+
+typedef struct tr_fs_block {
+    /* inputs */
+    uint32_t count;              /* lanes in use, a multiple of 4 (whole quads) */
+    uint64_t live;               /* bit i: lane i is covered; other lanes are helpers */
+    uint32_t view_index;
+    uint32_t primitive_id;       /* index of the triangle within its draw */
+    uint32_t front_facing;       /* 1 if the triangle is front-facing */
+    const void *uniforms;
+    float frag_x[TR_FS_LANES];   /* gl_FragCoord.x: pixel centre, framebuffer space */
+    float frag_y[TR_FS_LANES];   /* gl_FragCoord.y (y down, as Vulkan) */
+    float frag_z[TR_FS_LANES];   /* window depth, linear in screen space */
+    float frag_w[TR_FS_LANES];   /* gl_FragCoord.w = 1 / clip w, interpolated */
+    float varyings[TR_MAX_VARYINGS][4][TR_FS_LANES]; /* perspective-correct (or flat) */
+    /* outputs */
+    float color[TR_MAX_COLOR_ATTACHMENTS][4][TR_FS_LANES]; /* RGBA per colour attachment;
+                                  with dual-source blending color[1] is source 1 */
+    float depth[TR_FS_LANES];    /* read only if the pipeline says the shader writes depth;
+                                    preset to frag_z */
+    uint64_t discard;            /* set bit i to discard lane i (needs TR_FS_MAY_DISCARD) */
+} tr_fs_block;
+
+typedef void (*tr_fragment_shader)(tr_fs_block *block);
+
+/* ---- fixed-function state --------------------------------------------- */
+
+/* Every enum's 0 is its default. */
+typedef enum tr_topology {
+    TR_TOPOLOGY_TRIANGLE_LIST = 0,
+    TR_TOPOLOGY_TRIANGLE_STRIP,
+    TR_TOPOLOGY_TRIANGLE_FAN   /* Vulkan order: triangle i is (i+1, i+2, 0) */
+} tr_topology;
+
+typedef enum tr_cull_mode {
+    TR_CULL_NONE = 0, TR_CULL_FRONT, TR_CULL_BACK, TR_CULL_FRONT_AND_BACK
+} tr_cull_mode;
+
+/* Winding as seen in the framebuffer (y down), as Vulkan defines it. */
+typedef enum tr_front_face {
+    TR_FRONT_FACE_CCW = 0, TR_FRONT_FACE_CW
+} tr_front_face;
+
+/* Which edges own samples lying exactly on them, in the framebuffer (y down).
+ * TOP_LEFT: Vulkan and D3D.  BOTTOM_LEFT: the mirror, which is OpenGL's
+ * left/bottom rule once GL's y-up window is drawn with a flipped viewport. */
+typedef enum tr_tie_rule {
+    TR_TIE_TOP_LEFT = 0, TR_TIE_BOTTOM_LEFT
+} tr_tie_rule;
+
+typedef enum tr_compare_op {
+    TR_COMPARE_DEFAULT = 0, /* LESS for depth, ALWAYS for stencil */
+    TR_COMPARE_NEVER, TR_COMPARE_LESS, TR_COMPARE_EQUAL, TR_COMPARE_LESS_OR_EQUAL,
+    TR_COMPARE_GREATER, TR_COMPARE_NOT_EQUAL, TR_COMPARE_GREATER_OR_EQUAL,
+    TR_COMPARE_ALWAYS
+} tr_compare_op;
+
+typedef enum tr_stencil_op {
+    TR_STENCIL_OP_KEEP = 0, TR_STENCIL_OP_ZERO, TR_STENCIL_OP_REPLACE,
+    TR_STENCIL_OP_INCREMENT_AND_CLAMP, TR_STENCIL_OP_DECREMENT_AND_CLAMP,
+    TR_STENCIL_OP_INVERT, TR_STENCIL_OP_INCREMENT_AND_WRAP,
+    TR_STENCIL_OP_DECREMENT_AND_WRAP
+} tr_stencil_op;
+
+/* Masks use 0 for their default (all bits); TR_MASK_NONE asks for no bits. */
+#define TR_MASK_NONE 0x100u
+
+typedef struct tr_stencil_face {
+    tr_stencil_op fail_op, pass_op, depth_fail_op;
+    tr_compare_op compare;  /* default ALWAYS */
+    uint32_t compare_mask;  /* 0 = 0xFF; TR_MASK_NONE = 0 */
+    uint32_t write_mask;    /* 0 = 0xFF; TR_MASK_NONE = 0 */
+} tr_stencil_face;
+
+typedef enum tr_blend_factor {
+    TR_BLEND_DEFAULT = 0, /* ONE for sources, ZERO for destinations */
+    TR_BLEND_ZERO, TR_BLEND_ONE,
+    TR_BLEND_SRC_COLOR, TR_BLEND_ONE_MINUS_SRC_COLOR,
+    TR_BLEND_DST_COLOR, TR_BLEND_ONE_MINUS_DST_COLOR,
+    TR_BLEND_SRC_ALPHA, TR_BLEND_ONE_MINUS_SRC_ALPHA,
+    TR_BLEND_DST_ALPHA, TR_BLEND_ONE_MINUS_DST_ALPHA,
+    TR_BLEND_CONSTANT_COLOR, TR_BLEND_ONE_MINUS_CONSTANT_COLOR,
+    TR_BLEND_CONSTANT_ALPHA, TR_BLEND_ONE_MINUS_CONSTANT_ALPHA,
+    TR_BLEND_SRC_ALPHA_SATURATE,
+    TR_BLEND_SRC1_COLOR, TR_BLEND_ONE_MINUS_SRC1_COLOR,
+    TR_BLEND_SRC1_ALPHA, TR_BLEND_ONE_MINUS_SRC1_ALPHA
+} tr_blend_factor;
+
+typedef enum tr_blend_op {
+    TR_BLEND_OP_ADD = 0, TR_BLEND_OP_SUBTRACT, TR_BLEND_OP_REVERSE_SUBTRACT,
+    TR_BLEND_OP_MIN, TR_BLEND_OP_MAX
+} tr_blend_op;
+
+/* Colour write mask bits; 0 = all four, TR_COLOR_MASK_NONE = none. */
+#define TR_COLOR_MASK_R 1u
+#define TR_COLOR_MASK_G 2u
+#define TR_COLOR_MASK_B 4u
+#define TR_COLOR_MASK_A 8u
+#define TR_COLOR_MASK_NONE 0x10u
+
+typedef struct tr_blend_state {
+    int enable;
+    tr_blend_factor src_color, dst_color;
+    tr_blend_op color_op;
+    tr_blend_factor src_alpha, dst_alpha;
+    tr_blend_op alpha_op;
+    uint32_t write_mask;
+} tr_blend_state;
+
+/* What the fragment shader may do; decides early or late tests. */
+#define TR_FS_MAY_DISCARD 1u   /* the shader may set tr_fs_block.discard */
+#define TR_FS_WRITES_DEPTH 2u  /* the shader writes tr_fs_block.depth */
+#define TR_FS_SIDE_EFFECTS 4u  /* the shader writes memory (reserved for later stages) */
+#define TR_FS_EARLY_TESTS 8u   /* force early depth/stencil (as early_fragment_tests) */
+
+typedef struct tr_pipeline_desc {
+    tr_vertex_shader vertex_shader;     /* required */
+    tr_fragment_shader fragment_shader; /* NULL: depth/stencil only, colour not written */
+    uint32_t fs_flags;                  /* TR_FS_* */
+    uint32_t varying_count;             /* 0..TR_MAX_VARYINGS vec4 varyings */
+    uint32_t flat_mask;                 /* bit i: varying i is flat (from the provoking,
+                                           i.e. first, vertex) */
+    tr_topology topology;
+    tr_cull_mode cull_mode;
+    tr_front_face front_face;
+    tr_tie_rule tie_rule;
+    /* depth */
+    int depth_test, depth_write;
+    tr_compare_op depth_compare;        /* default LESS */
+    /* stencil (needs a D32_SFLOAT_S8_UINT attachment to have an effect) */
+    int stencil_test;
+    tr_stencil_face stencil_front, stencil_back;
+    /* colour */
+    tr_blend_state blend[TR_MAX_COLOR_ATTACHMENTS];
+} tr_pipeline_desc;
+
+typedef struct tr_pipeline tr_pipeline;
+
+tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_pipeline **out);
+void tr_pipeline_destroy(tr_pipeline *pipeline);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,175 @@
+/* tilerast: render passes, draws and statistics.
+ *
+ * A render pass is recorded, then executed the way a tiler does it.  Each
+ * draw is vertex-shaded, clipped, set up and binned when it is recorded: the
+ * binning pass writes one visibility stream per VSC pipe and view.  At
+ * tr_cmd_end_render_pass the bins are rendered (in parallel), each inside a
+ * GMEM-sized tile buffer: load (clear or restore), draw the bin's primitives
+ * in submission order, store (resolve) to the attachments' images. */
+#ifndef TILERAST_RENDERPASS_H
+#define TILERAST_RENDERPASS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image.h"
+#include "pipeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tr_load_op {
+    TR_LOAD_OP_LOAD = 0, TR_LOAD_OP_CLEAR, TR_LOAD_OP_DONT_CARE
+} tr_load_op;
+
+typedef enum tr_store_op {
+    TR_STORE_OP_STORE = 0, TR_STORE_OP_DONT_CARE
+} tr_store_op;
+
+typedef struct tr_rect {
+    int32_t x, y;
+    uint32_t width, height;
+} tr_rect;
+
+typedef struct tr_color_attachment {
+    tr_image *image;          /* NULL: unused slot */
+    uint32_t level;           /* mip level rendered to */
+    uint32_t base_layer;      /* layer of view 0 (view i renders to base_layer + i) */
+    tr_load_op load_op;
+    tr_store_op store_op;
+    float clear_color[4];     /* converted to the format as a clear would */
+} tr_color_attachment;
+
+typedef struct tr_depth_attachment {
+    tr_image *image;          /* NULL: no depth/stencil */
+    uint32_t level, base_layer;
+    tr_load_op depth_load_op, stencil_load_op;
+    tr_store_op depth_store_op, stencil_store_op;
+    float clear_depth;
+    uint32_t clear_stencil;
+} tr_depth_attachment;
+
+/* One (bin, primitive) pair of a visibility stream, as the rendering pass
+ * reads it.  A clipped triangle's pieces share its primitive number. */
+typedef struct tr_visibility_entry {
+    uint32_t view;            /* view index */
+    uint32_t bin_x, bin_y;    /* bin in the grid */
+    uint32_t pipe;            /* VSC pipe holding the bin */
+    uint32_t draw;            /* draw number within the pass, from 0 */
+    uint32_t instance;        /* instance number within the draw, from 0 */
+    uint32_t primitive;       /* triangle number within the instance, from 0 */
+} tr_visibility_entry;
+
+typedef void (*tr_visibility_fn)(void *user, const tr_visibility_entry *entry);
+
+/* Render pass flags */
+#define TR_PASS_SINGLE_BIN 1u /* render the whole render area as one bin (sysmem-like);
+                                 bit-identical to binned rendering */
+
+typedef struct tr_render_pass_desc {
+    tr_color_attachment color[TR_MAX_COLOR_ATTACHMENTS];
+    uint32_t color_count;     /* attachments used: slots [0, color_count) */
+    tr_depth_attachment depth;
+    tr_rect render_area;      /* width or height 0 = the whole framebuffer */
+    uint32_t view_mask;       /* 0 = no multiview; else bit i renders view i, up to TR_MAX_VIEWS */
+    uint32_t flags;           /* TR_PASS_* */
+    /* Debugging: if set, tr_cmd_end_render_pass calls it (on the calling
+     * thread, before rendering) for every entry of every bin's stream, bins
+     * in row-major order, entries in submission order. */
+    tr_visibility_fn visibility_fn;
+    void *visibility_user;
+} tr_render_pass_desc;
+
+/* Vulkan viewport: window = (ndc + 1) / 2 * size + origin; height may be
+ * negative (flips y); min/max depth map ndc z in [0, 1]. */
+typedef struct tr_viewport {
+    float x, y, width, height;
+    float min_depth, max_depth;
+} tr_viewport;
+
+typedef enum tr_index_type {
+    TR_INDEX_U16 = 0, TR_INDEX_U32
+} tr_index_type;
+
+/* ---- bin layout: what the binning pass will use ------------------------ */
+
+typedef struct tr_bin_layout {
+    uint32_t bin_w, bin_h;     /* bin size in pixels (aligned) */
+    uint32_t bins_x, bins_y;   /* grid over the render area */
+    uint32_t pipe_w, pipe_h;   /* bins per VSC pipe */
+    uint32_t pipes_x, pipes_y; /* pipe grid; pipes_x * pipes_y <= TR_MAX_VSC_PIPES */
+    uint32_t gmem_pixels;      /* pixels per view one tile may hold */
+    uint32_t tile_align_w, tile_align_h; /* after the cpp-1 rule */
+    uint32_t views;
+    int32_t origin_x, origin_y; /* render area origin (bin 0's top-left) */
+} tr_bin_layout;
+
+/* Computes the bin layout a pass with these attachments would get (turnip's
+ * search: fewest bins, ties to the squarest; never over the GMEM budget). */
+tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc,
+                                tr_bin_layout *out);
+
+/* ---- statistics --------------------------------------------------------- */
+
+typedef struct tr_pass_stats {
+    tr_bin_layout layout;
+    uint32_t bins;                    /* bins rendered */
+    uint32_t pipes;                   /* VSC pipes used */
+    uint64_t draws;
+    uint64_t primitives_in;           /* triangles assembled (per view, per instance) */
+    uint64_t primitives_culled;       /* facing, zero area, outside the clip volume */
+    uint64_t primitives_clipped;      /* triangles that needed clipping */
+    uint64_t primitives_binned;       /* triangles written to visibility streams */
+    uint64_t bin_primitive_refs;      /* sum over bins of the triangles each bin draws */
+    uint64_t visibility_stream_bytes; /* size of all visibility streams */
+    uint64_t fragments_rasterized;    /* covered pixels */
+    uint64_t fragments_depth_rejected;   /* killed by the depth test */
+    uint64_t fragments_stencil_rejected; /* killed by the stencil test */
+    uint64_t fragments_lrz_rejected;     /* killed by LRZ (0 until LRZ exists) */
+    uint64_t fragments_shaded;        /* covered pixels the fragment shader ran for */
+    uint64_t fragments_discarded;     /* killed by the shader */
+    uint64_t fragments_written;       /* pixels that reached the blend/write stage */
+    uint64_t gmem_bytes_loaded;       /* restored from images into GMEM */
+    uint64_t gmem_bytes_cleared;      /* written into GMEM by clears */
+    uint64_t gmem_bytes_stored;       /* resolved from GMEM to images */
+    double ms_vertex;                 /* vertex shading, clipping, setup */
+    double ms_binning;                /* writing visibility streams */
+    double ms_render;                 /* rendering the bins (wall time) */
+} tr_pass_stats;
+
+/* ---- commands ----------------------------------------------------------- */
+
+/* Starts recording a pass.  Sets the viewport to the render area (depth 0..1)
+ * and the scissor to the render area. */
+tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *desc);
+
+tr_result tr_cmd_bind_pipeline(tr_context *ctx, tr_pipeline *pipeline);
+tr_result tr_cmd_set_viewport(tr_context *ctx, const tr_viewport *viewport);
+tr_result tr_cmd_set_scissor(tr_context *ctx, const tr_rect *scissor);
+tr_result tr_cmd_set_stencil_reference(tr_context *ctx, uint32_t front, uint32_t back);
+tr_result tr_cmd_set_blend_constants(tr_context *ctx, const float rgba[4]);
+
+/* Copies `size` bytes (at most TR_MAX_UNIFORM_BYTES) that the following
+ * draws' shaders see as `uniforms`; the copy lives until the pass ends. */
+#define TR_MAX_UNIFORM_BYTES 65536u
+tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size);
+
+#define TR_MAX_DRAW_VERTICES (1u << 28)
+
+tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_count,
+                      uint32_t first_vertex, uint32_t first_instance);
+
+/* indices stays owned by the caller; it is read during the call. */
+tr_result tr_cmd_draw_indexed(tr_context *ctx, const void *indices, tr_index_type type,
+                              uint32_t index_count, uint32_t instance_count,
+                              uint32_t first_index, int32_t vertex_offset,
+                              uint32_t first_instance);
+
+/* Renders every bin and resolves.  stats may be NULL. */
+tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,55 @@
+/* tilerast: the neutral scene file ("SRSCENE1", see bench/SCENES.md).
+ *
+ * A scene is a list of triangles in clip space with unorm8 colours, drawn
+ * with OpenGL conventions (y-up window, BOTTOM_LEFT ties, depth range [0,1]).
+ * Reading validates everything; rendering draws it with tilerast. */
+#ifndef TILERAST_SCENE_H
+#define TILERAST_SCENE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "renderpass.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TR_SCENE_DEPTH 1u       /* depth test LESS with write, cleared to clear_depth */
+#define TR_SCENE_BLEND_ALPHA 2u /* rgb = s*a + d*(1-a), a = a + d.a*(1-a) */
+#define TR_SCENE_BLEND_ADD 4u   /* dst = min(1, src + dst) */
+#define TR_SCENE_FLAT 8u        /* every fragment takes the first vertex's colour */
+
+#define TR_SCENE_MAX_TRIANGLES (1u << 26)
+
+typedef struct tr_scene_vertex {
+    float x, y, z, w;     /* clip space */
+    uint8_t r, g, b, a;
+} tr_scene_vertex;
+
+typedef struct tr_scene {
+    uint32_t width, height; /* 1..TR_MAX_IMAGE_SIZE */
+    uint32_t flags;         /* TR_SCENE_* */
+    uint8_t clear_color[4];
+    float clear_depth;
+    uint32_t triangle_count;
+    tr_scene_vertex *vertices; /* 3 * triangle_count, owned by the scene */
+} tr_scene;
+
+/* Parses a scene from memory.  On error returns TR_ERROR_BAD_FILE (or
+ * TR_ERROR_LIMIT_EXCEEDED / TR_ERROR_OUT_OF_MEMORY) and, if msg is not NULL,
+ * writes a message naming the problem into msg (msg_size bytes). */
+tr_result tr_scene_parse(const void *data, size_t size, tr_scene *out, char *msg, size_t msg_size);
+tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_size);
+tr_result tr_scene_save(const tr_scene *scene, const char *path);
+void tr_scene_free(tr_scene *scene);
+
+/* Renders the scene into `color` (R8G8B8A8_UNORM, scene size), using a
+ * temporary D32 depth image when the scene asks for depth. */
+tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *color,
+                          tr_pass_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,16 @@
+/* tilerast: a tiling GPU done on the CPU.  The umbrella header. */
+#ifndef TILERAST_H
+#define TILERAST_H
+
+#include "result.h"
+#include "context.h"
+#include "image.h"
+#include "pipeline.h"
+#include "renderpass.h"
+#include "scene.h"
+
+#define TILERAST_VERSION_MAJOR 0
+#define TILERAST_VERSION_MINOR 1
+#define TILERAST_VERSION_PATCH 0
+
+#endif
