@@ -1,0 +1,106 @@
+/* tilerast binning stage: the bin grid and VSC pipes.
+ * The rules are turnip's (REFERENCE.md section 5): tu_render_pass_gmem_config
+ * for the GMEM split, tu_tiling_config_update_tile_layout for the search and
+ * tu_tiling_config_update_pipe_layout for the pipes. */
+#include "bin/bin_internal.h"
+
+static uint32_t div_up(uint32_t a, uint32_t b)
+{
+    return (a + b - 1) / b;
+}
+
+tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t att_count, const int32_t area[4],
+                         uint32_t views, bool single_bin, tr_bin_layout *out)
+{
+    tr_bin_layout l = {0};
+    uint32_t align_w = ctx->desc.tile_align_w, align_h = ctx->desc.tile_align_h;
+    uint64_t cpp_total = 0;
+    for (uint32_t i = 0; i < att_count; i++) {
+        cpp_total += att[i].cpp;
+        if (att[i].cpp == 1) /* a cpp-1 attachment needs twice the width alignment, in 64s */
+            align_w = TR_ALIGN(2 * ctx->desc.tile_align_w, 64);
+    }
+    l.tile_align_w = align_w;
+    l.tile_align_h = align_h;
+    l.views = views;
+    l.origin_x = area[0] & ~7;
+    l.origin_y = area[1] & ~7;
+    uint32_t fb_w = (uint32_t)(area[2] - l.origin_x), fb_h = (uint32_t)(area[3] - l.origin_y);
+
+    /* GMEM pixels: each attachment gets blocks in proportion to its cpp. */
+    uint64_t block = 8ull * align_w * align_h;
+    uint64_t pixels = UINT32_MAX;
+    if (cpp_total == 0) {
+        pixels = 1024 * 1024; /* no attachments: any nonzero value (as turnip) */
+    } else {
+        uint64_t blocks = ctx->desc.gmem_bytes / block;
+        uint64_t total = cpp_total;
+        for (uint32_t i = 0; i < att_count; i++) {
+            uint64_t cpp = att[i].cpp;
+            uint64_t al = TR_MAX(1u, cpp >> 3);
+            uint64_t n = TR_MAX((blocks * cpp / total) & ~(al - 1), al);
+            if (n > blocks)
+                return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
+                                 "GMEM budget of %u bytes cannot hold the attachments (%llu bytes per pixel, "
+                                 "blocks of %llu bytes)", ctx->desc.gmem_bytes, (unsigned long long)cpp_total,
+                                 (unsigned long long)block);
+            blocks -= n;
+            total -= cpp;
+            pixels = TR_MIN(pixels, n * block / cpp);
+        }
+    }
+    l.gmem_pixels = (uint32_t)pixels;
+
+    if (single_bin) {
+        l.bin_w = fb_w;
+        l.bin_h = fb_h;
+        l.bins_x = l.bins_y = 1;
+    } else {
+        uint32_t best_tiles = UINT32_MAX, best_diff = UINT32_MAX;
+        uint32_t max_w = TR_MIN(ctx->desc.tile_max_w / align_w * align_w, TR_ALIGN(fb_w, align_w));
+        uint32_t max_h = TR_MIN(ctx->desc.tile_max_h / align_h * align_h, TR_ALIGN(fb_h, align_h));
+        for (uint32_t w = align_w; w <= max_w; w += align_w) {
+            uint64_t h = pixels / ((uint64_t)w * views);
+            h = TR_MIN(h, (uint64_t)max_h);
+            h = h / align_h * align_h;
+            if (h == 0)
+                break; /* wider bins only get shorter */
+            uint32_t nx = div_up(fb_w, w), ny = div_up(fb_h, (uint32_t)h);
+            uint32_t hh = TR_ALIGN(div_up(fb_h, ny), align_h);
+            uint32_t tiles = nx * ny, diff = w > hh ? w - hh : hh - w;
+            if (tiles < best_tiles || (tiles == best_tiles && diff < best_diff)) {
+                best_tiles = tiles;
+                best_diff = diff;
+                l.bin_w = w;
+                l.bin_h = hh;
+                l.bins_x = nx;
+                l.bins_y = ny;
+            }
+        }
+        if (best_tiles == UINT32_MAX)
+            return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
+                             "GMEM budget of %u bytes cannot hold one %ux%u bin of %u view(s)",
+                             ctx->desc.gmem_bytes, align_w, align_h, views);
+    }
+    /* VSC pipes: grow pipe 0 (the narrower side first) until at most 32 pipes. */
+    l.pipe_w = l.pipe_h = 1;
+    while (div_up(l.bins_x, l.pipe_w) * div_up(l.bins_y, l.pipe_h) > TR_MAX_VSC_PIPES) {
+        if (l.pipe_w < l.pipe_h)
+            l.pipe_w++;
+        else
+            l.pipe_h++;
+    }
+    l.pipes_x = div_up(l.bins_x, l.pipe_w);
+    l.pipes_y = div_up(l.bins_y, l.pipe_h);
+    *out = l;
+    return TR_OK;
+}
+
+void tr__bin_rect(const tr_bin_layout *l, const int32_t area[4], uint32_t bx, uint32_t by, int32_t rect[4])
+{
+    int32_t x0 = l->origin_x + (int32_t)(bx * l->bin_w), y0 = l->origin_y + (int32_t)(by * l->bin_h);
+    rect[0] = TR_MAX(x0, area[0]);
+    rect[1] = TR_MAX(y0, area[1]);
+    rect[2] = TR_MIN(x0 + (int32_t)l->bin_w, area[2]);
+    rect[3] = TR_MIN(y0 + (int32_t)l->bin_h, area[3]);
+}

@@ -1,0 +1,69 @@
+/* tilerast binning stage: writing visibility streams.
+ * A triangle goes into the stream of every pipe its bounding box touches,
+ * with one bit for each bin of the pipe that its bounding box overlaps and
+ * that no edge function excludes (all the bin's pixel centres outside one
+ * edge).  Entries keep submission order. */
+#include "bin/bin_internal.h"
+#include "raster/raster_internal.h"
+
+/* Does any pixel centre of rect lie on the inner side of every edge?  A
+ * conservative test: each edge is checked alone at the rect's best corner. */
+static bool edges_reach(const tr__tri *t, const int32_t rect[4])
+{
+    int64_t px0 = (int64_t)rect[0] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    int64_t px1 = (int64_t)(rect[2] - 1) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    int64_t py0 = (int64_t)rect[1] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    int64_t py1 = (int64_t)(rect[3] - 1) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    for (int k = 0; k < 3; k++) {
+        int64_t a = t->edge_a[k], b = t->edge_b[k];
+        int64_t e = t->edge_c[k] + a * (a > 0 ? px1 : px0) + b * (b > 0 ? py1 : py0);
+        if (e < 0)
+            return false;
+    }
+    return true;
+}
+
+bool tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot)
+{
+    const tr_bin_layout *l = &pass->layout;
+    int32_t bx0 = (t->bbox[0] - l->origin_x) / (int32_t)l->bin_w;
+    int32_t by0 = (t->bbox[1] - l->origin_y) / (int32_t)l->bin_h;
+    int32_t bx1 = (t->bbox[2] - 1 - l->origin_x) / (int32_t)l->bin_w;
+    int32_t by1 = (t->bbox[3] - 1 - l->origin_y) / (int32_t)l->bin_h;
+    const uint32_t mw = pass->mask_words;
+    uint32_t mask[64];
+    uint32_t px0 = (uint32_t)bx0 / l->pipe_w, px1 = (uint32_t)bx1 / l->pipe_w;
+    uint32_t py0 = (uint32_t)by0 / l->pipe_h, py1 = (uint32_t)by1 / l->pipe_h;
+    for (uint32_t py = py0; py <= py1; py++) {
+        for (uint32_t px = px0; px <= px1; px++) {
+            memset(mask, 0, sizeof(uint32_t) * mw);
+            bool any = false;
+            uint32_t sx0 = TR_MAX((uint32_t)bx0, px * l->pipe_w), sx1 = TR_MIN((uint32_t)bx1, (px + 1) * l->pipe_w - 1);
+            uint32_t sy0 = TR_MAX((uint32_t)by0, py * l->pipe_h), sy1 = TR_MIN((uint32_t)by1, (py + 1) * l->pipe_h - 1);
+            for (uint32_t by = sy0; by <= sy1; by++) {
+                for (uint32_t bx = sx0; bx <= sx1; bx++) {
+                    int32_t rect[4];
+                    tr__bin_rect(l, pass->area, bx, by, rect);
+                    rect[0] = TR_MAX(rect[0], t->bbox[0]);
+                    rect[1] = TR_MAX(rect[1], t->bbox[1]);
+                    rect[2] = TR_MIN(rect[2], t->bbox[2]);
+                    rect[3] = TR_MIN(rect[3], t->bbox[3]);
+                    if (rect[0] >= rect[2] || rect[1] >= rect[3] || !edges_reach(t, rect))
+                        continue;
+                    uint32_t bit = (by - py * l->pipe_h) * l->pipe_w + (bx - px * l->pipe_w);
+                    mask[bit >> 5] |= 1u << (bit & 31);
+                    any = true;
+                }
+            }
+            if (!any)
+                continue;
+            tr__stream *s = &pass->streams[(size_t)view_slot * l->pipes_x * l->pipes_y + py * l->pipes_x + px];
+            if (!tr__grow(ctx, (void **)&s->words, &s->cap, s->count + 1 + mw, sizeof(uint32_t)))
+                return false;
+            s->words[s->count++] = tri_index;
+            memcpy(s->words + s->count, mask, sizeof(uint32_t) * mw);
+            s->count += mw;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,294 @@
+/* tilerast: contexts, memory and errors. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifdef TILERAST_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "internal.h"
+#include "pass.h"
+
+/* ---- results -------------------------------------------------------------- */
+
+const char *tr_result_string(tr_result result)
+{
+    switch (result) {
+    case TR_OK: return "TR_OK";
+    case TR_ERROR_INVALID_ARGUMENT: return "TR_ERROR_INVALID_ARGUMENT";
+    case TR_ERROR_INVALID_DESCRIPTOR: return "TR_ERROR_INVALID_DESCRIPTOR";
+    case TR_ERROR_UNSUPPORTED_FORMAT: return "TR_ERROR_UNSUPPORTED_FORMAT";
+    case TR_ERROR_OUT_OF_MEMORY: return "TR_ERROR_OUT_OF_MEMORY";
+    case TR_ERROR_OUT_OF_RANGE: return "TR_ERROR_OUT_OF_RANGE";
+    case TR_ERROR_LIMIT_EXCEEDED: return "TR_ERROR_LIMIT_EXCEEDED";
+    case TR_ERROR_INVALID_STATE: return "TR_ERROR_INVALID_STATE";
+    case TR_ERROR_IO: return "TR_ERROR_IO";
+    case TR_ERROR_BAD_FILE: return "TR_ERROR_BAD_FILE";
+    }
+    return "TR_UNKNOWN_RESULT";
+}
+
+tr_result tr__error(const tr_context *ctx, tr_result code, const char *fmt, ...)
+{
+    if (ctx) {
+        /* The message buffer is the context's own scratch, not API state. */
+        char *buf = ((tr_context *)ctx)->error;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof(((tr_context *)ctx)->error), fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+const char *tr_context_last_error(const tr_context *ctx)
+{
+    return ctx ? ctx->error : "no context";
+}
+
+/* ---- memory ----------------------------------------------------------------- */
+
+static void *default_alloc(void *user, size_t size, size_t align)
+{
+    (void)user;
+    size = TR_ALIGN(size, align);
+    return aligned_alloc(align, size ? size : align);
+}
+
+static void default_free(void *user, void *ptr)
+{
+    (void)user;
+    free(ptr);
+}
+
+void *tr__alloc(tr_context *ctx, size_t size)
+{
+    return ctx->desc.allocator.alloc(ctx->desc.allocator.user, size, 64);
+}
+
+void *tr__calloc(tr_context *ctx, size_t size)
+{
+    void *p = tr__alloc(ctx, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void tr__free(tr_context *ctx, void *ptr)
+{
+    if (ptr)
+        ctx->desc.allocator.free(ctx->desc.allocator.user, ptr);
+}
+
+bool tr__grow(tr_context *ctx, void **ptr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : 64;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem)
+            return false;
+        n *= 2;
+    }
+    void *p = tr__alloc(ctx, n * elem);
+    if (!p)
+        return false;
+    if (*ptr) {
+        memcpy(p, *ptr, *cap * elem);
+        tr__free(ctx, *ptr);
+    }
+    *ptr = p;
+    *cap = n;
+    return true;
+}
+
+#define TR_ARENA_BLOCK (1u << 20)
+#define TR_ARENA_HEADER TR_ALIGN(sizeof(tr__arena_block), 64)
+
+void *tr__arena_alloc(tr_context *ctx, tr__arena *arena, size_t size)
+{
+    size = TR_ALIGN(size, 16);
+    tr__arena_block *b = arena->cur;
+    while (b && b->used + size > b->size) {
+        /* Move on to the next kept block, if any. */
+        b = b->next;
+        if (b)
+            b->used = 0;
+    }
+    if (!b) {
+        size_t bs = TR_MAX((size_t)TR_ARENA_BLOCK, size);
+        b = tr__alloc(ctx, TR_ARENA_HEADER + bs);
+        if (!b)
+            return NULL;
+        b->size = bs;
+        b->used = 0;
+        b->next = NULL;
+        if (arena->cur) {
+            /* Insert after cur so that the kept chain stays intact. */
+            b->next = arena->cur->next;
+            arena->cur->next = b;
+        } else {
+            b->next = arena->head;
+            arena->head = b;
+        }
+    }
+    arena->cur = b;
+    void *p = (uint8_t *)b + TR_ARENA_HEADER + b->used;
+    b->used += size;
+    arena->bytes_used += size;
+    return p;
+}
+
+void tr__arena_reset(tr__arena *arena)
+{
+    arena->cur = arena->head;
+    if (arena->head)
+        arena->head->used = 0;
+    arena->bytes_used = 0;
+}
+
+void tr__arena_release(tr_context *ctx, tr__arena *arena)
+{
+    tr__arena_block *b = arena->head;
+    while (b) {
+        tr__arena_block *n = b->next;
+        tr__free(ctx, b);
+        b = n;
+    }
+    memset(arena, 0, sizeof(*arena));
+}
+
+/* ---- contexts ------------------------------------------------------------------ */
+
+static uint32_t available_threads(void)
+{
+#ifdef TILERAST_HAVE_OPENMP
+    int n = omp_get_num_procs();
+    return n > 0 ? (uint32_t)n : 1u;
+#else
+    return 1;
+#endif
+}
+
+/* Applies every default of tr_context_desc in one place. */
+static tr_result apply_context_defaults(const tr_context_desc *in, tr_context_desc *out, char *msg, size_t msg_size)
+{
+    tr_context_desc d = in ? *in : (tr_context_desc){0};
+    if (!d.threads)
+        d.threads = available_threads();
+#ifndef TILERAST_HAVE_OPENMP
+    d.threads = 1; /* built without OpenMP: bins run serially */
+#endif
+    if (!d.gmem_bytes)
+        d.gmem_bytes = 1u << 20;
+    if (!d.tile_align_w)
+        d.tile_align_w = 32;
+    if (!d.tile_align_h)
+        d.tile_align_h = 16;
+    if (!d.tile_max_w)
+        d.tile_max_w = 1024;
+    if (!d.tile_max_h)
+        d.tile_max_h = 1024;
+    if (!d.allocator.alloc != !d.allocator.free) {
+        snprintf(msg, msg_size, "tr_context_desc.allocator: alloc and free must both be set or both be NULL");
+        return TR_ERROR_INVALID_DESCRIPTOR;
+    }
+    if (!d.allocator.alloc) {
+        d.allocator.alloc = default_alloc;
+        d.allocator.free = default_free;
+        d.allocator.user = NULL;
+    }
+    if (d.threads > TR_MAX_THREADS) {
+        snprintf(msg, msg_size, "tr_context_desc.threads = %u exceeds TR_MAX_THREADS (%u)", d.threads, TR_MAX_THREADS);
+        return TR_ERROR_LIMIT_EXCEEDED;
+    }
+    if (d.tile_align_w % 8 || d.tile_align_h % 8 || d.tile_align_w > 1024 || d.tile_align_h > 1024) {
+        snprintf(msg, msg_size, "tr_context_desc.tile_align_w/h = %ux%u: must be multiples of 8, at most 1024",
+                 d.tile_align_w, d.tile_align_h);
+        return TR_ERROR_INVALID_DESCRIPTOR;
+    }
+    if (d.tile_max_w < d.tile_align_w || d.tile_max_h < d.tile_align_h ||
+        d.tile_max_w > TR_MAX_IMAGE_SIZE || d.tile_max_h > TR_MAX_IMAGE_SIZE) {
+        snprintf(msg, msg_size, "tr_context_desc.tile_max_w/h = %ux%u: must be at least the alignment and at most %u",
+                 d.tile_max_w, d.tile_max_h, TR_MAX_IMAGE_SIZE);
+        return TR_ERROR_INVALID_DESCRIPTOR;
+    }
+    if ((unsigned)d.simd > TR_SIMD_AVX2) {
+        snprintf(msg, msg_size, "tr_context_desc.simd = %d is not a tr_simd_level", (int)d.simd);
+        return TR_ERROR_INVALID_ARGUMENT;
+    }
+    if (d.gmem_bytes < 8u * d.tile_align_w * d.tile_align_h * 2) {
+        snprintf(msg, msg_size, "tr_context_desc.gmem_bytes = %u is below two GMEM blocks (%u bytes)",
+                 d.gmem_bytes, 16u * d.tile_align_w * d.tile_align_h);
+        return TR_ERROR_INVALID_DESCRIPTOR;
+    }
+    *out = d;
+    return TR_OK;
+}
+
+static void init_srgb_tables(tr_context *ctx)
+{
+    /* The sRGB EOTF of IEC 61966-2-1, evaluated in double once per context
+     * so that conversions are table lookups with a fixed result. */
+    for (int c = 0; c < 256; c++) {
+        double v = c / 255.0;
+        double l = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+        ctx->srgb_decode[c] = (float)l;
+    }
+    /* Encoding rounds to the nearest code: code c+1 starts at the linear value
+     * whose encoded value is exactly c + 0.5. */
+    for (int c = 0; c < 255; c++) {
+        double e = (c + 0.5) / 255.0;
+        double l = e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4);
+        ctx->srgb_encode_threshold[c] = (float)l;
+    }
+}
+
+tr_result tr_context_create(const tr_context_desc *desc, tr_context **out)
+{
+    if (!out)
+        return TR_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    tr_context_desc d;
+    char msg[256];
+    tr_result r = apply_context_defaults(desc, &d, msg, sizeof(msg));
+    if (r != TR_OK)
+        return r;
+    tr_context *ctx = d.allocator.alloc(d.allocator.user, sizeof(tr_context), 64);
+    if (!ctx)
+        return TR_ERROR_OUT_OF_MEMORY;
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->desc = d;
+    ctx->simd = d.simd ? d.simd : TR_SIMD_SCALAR; /* SIMD kernels come with the bench issue */
+    init_srgb_tables(ctx);
+    ctx->pass = tr__calloc(ctx, sizeof(tr__pass));
+    if (!ctx->pass) {
+        d.allocator.free(d.allocator.user, ctx);
+        return TR_ERROR_OUT_OF_MEMORY;
+    }
+    *out = ctx;
+    return TR_OK;
+}
+
+tr_context_desc tr_context_get_desc(const tr_context *ctx)
+{
+    return ctx ? ctx->desc : (tr_context_desc){0};
+}
+
+void tr_context_destroy(tr_context *ctx)
+{
+    if (!ctx)
+        return;
+    ctx->in_pass = false;
+    while (ctx->pipelines)
+        tr_pipeline_destroy(ctx->pipelines);
+    while (ctx->images) {
+        ctx->images->pass_uses = 0;
+        tr_image_destroy(ctx->images);
+    }
+    tr__pass_release(ctx);
+    tr__free(ctx, ctx->pass);
+    tr_allocator a = ctx->desc.allocator;
+    a.free(a.user, ctx);
+}

@@ -1,0 +1,280 @@
+/* tilerast: images, texel transfers and PNG output. */
+#include <math.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+static uint32_t full_chain(uint32_t w, uint32_t h)
+{
+    uint32_t m = TR_MAX(w, h), n = 1;
+    while (m > 1) {
+        m >>= 1;
+        n++;
+    }
+    return n;
+}
+
+tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image **out)
+{
+    if (!out)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_image_create: out is NULL");
+    *out = NULL;
+    if (!ctx || !desc)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_image_create: %s is NULL", ctx ? "desc" : "ctx");
+    tr_image_desc d = *desc;
+    if (!tr__format_valid(d.format))
+        return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "tr_image_desc.format = %d is not a supported format",
+                         (int)d.format);
+    if (d.width == 0 || d.height == 0)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_image_desc.width/height = %ux%u: must be nonzero",
+                         d.width, d.height);
+    if (d.width > TR_MAX_IMAGE_SIZE || d.height > TR_MAX_IMAGE_SIZE)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_image_desc.width/height = %ux%u exceeds %u",
+                         d.width, d.height, TR_MAX_IMAGE_SIZE);
+    if (!d.layers)
+        d.layers = 1;
+    if (!d.levels)
+        d.levels = 1;
+    if (d.layers > TR_MAX_IMAGE_LAYERS)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_image_desc.layers = %u exceeds %u", d.layers,
+                         TR_MAX_IMAGE_LAYERS);
+    if (d.levels > full_chain(d.width, d.height))
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_image_desc.levels = %u exceeds the full mip chain of %ux%u (%u)", d.levels, d.width,
+                         d.height, full_chain(d.width, d.height));
+    const tr__format_info *fi = tr__format(d.format);
+    size_t texels = 0;
+    size_t offs[TR_MAX_IMAGE_LEVELS];
+    for (uint32_t l = 0; l < d.levels; l++) {
+        offs[l] = texels;
+        texels += (size_t)TR_MAX(1u, d.width >> l) * TR_MAX(1u, d.height >> l) * d.layers;
+    }
+    /* 16384^2 * 2048 layers * 16 bytes overflows nothing in 64 bits, but the
+     * allocator decides whether it exists. */
+    tr_image *img = tr__calloc(ctx, sizeof(tr_image));
+    if (!img)
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_image_create: out of memory");
+    img->ctx = ctx;
+    img->desc = d;
+    img->fmt = fi;
+    img->total_texels = texels;
+    memcpy(img->level_offset, offs, sizeof(size_t) * d.levels);
+    img->data = tr__calloc(ctx, texels * fi->texel);
+    if (!img->data) {
+        tr__free(ctx, img);
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_image_create: out of memory for %zu bytes",
+                         texels * fi->texel);
+    }
+    if (fi->stencil) {
+        img->stencil = tr__calloc(ctx, texels);
+        if (!img->stencil) {
+            tr__free(ctx, img->data);
+            tr__free(ctx, img);
+            return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_image_create: out of memory for stencil");
+        }
+    }
+    img->next = ctx->images;
+    if (ctx->images)
+        ctx->images->prev = img;
+    ctx->images = img;
+    *out = img;
+    return TR_OK;
+}
+
+void tr_image_destroy(tr_image *img)
+{
+    if (!img)
+        return;
+    tr_context *ctx = img->ctx;
+    if (img->pass_uses && ctx->in_pass) {
+        tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_image_destroy: image is an attachment of the recording pass");
+        return;
+    }
+    if (img->prev)
+        img->prev->next = img->next;
+    else
+        ctx->images = img->next;
+    if (img->next)
+        img->next->prev = img->prev;
+    tr__free(ctx, img->data);
+    tr__free(ctx, img->stencil);
+    tr__free(ctx, img);
+}
+
+tr_image_desc tr_image_get_desc(const tr_image *img)
+{
+    return img ? img->desc : (tr_image_desc){0};
+}
+
+uint32_t tr_image_level_width(const tr_image *img, uint32_t level)
+{
+    return img && level < img->desc.levels ? TR_MAX(1u, img->desc.width >> level) : 0;
+}
+
+uint32_t tr_image_level_height(const tr_image *img, uint32_t level)
+{
+    return img && level < img->desc.levels ? TR_MAX(1u, img->desc.height >> level) : 0;
+}
+
+/* Resolves a subresource: plane pointer, bytes per texel, extent. */
+typedef struct plane_view {
+    uint8_t *base;
+    uint32_t texel, w, h;
+    tr_aspect aspect;
+} plane_view;
+
+static tr_result resolve_sub(const tr_image *img, const tr_subresource *sub, const char *fn, plane_view *pv)
+{
+    tr_subresource s = sub ? *sub : (tr_subresource){0};
+    if (s.level >= img->desc.levels || s.layer >= img->desc.layers)
+        return tr__error(img->ctx, TR_ERROR_OUT_OF_RANGE, "%s: level %u / layer %u outside the image (%u levels, %u layers)",
+                         fn, s.level, s.layer, img->desc.levels, img->desc.layers);
+    if ((unsigned)s.aspect > TR_ASPECT_STENCIL)
+        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: aspect %d is not a tr_aspect", fn, (int)s.aspect);
+    if (s.aspect == TR_ASPECT_DEFAULT)
+        s.aspect = img->fmt->depth ? TR_ASPECT_DEPTH : TR_ASPECT_COLOR;
+    if (tr_format_texel_size(img->desc.format, s.aspect) == 0)
+        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: format %s has no such aspect (%d)", fn,
+                         img->fmt->name, (int)s.aspect);
+    pv->aspect = s.aspect;
+    pv->w = TR_MAX(1u, img->desc.width >> s.level);
+    pv->h = TR_MAX(1u, img->desc.height >> s.level);
+    size_t idx = tr__image_texel_index(img, s.level, s.layer, 0, 0);
+    if (s.aspect == TR_ASPECT_STENCIL) {
+        pv->texel = 1;
+        pv->base = img->stencil + idx;
+    } else {
+        pv->texel = img->fmt->texel;
+        pv->base = img->data + idx * img->fmt->texel;
+    }
+    return TR_OK;
+}
+
+static tr_result check_transfer(const tr_image *img, const void *data, size_t row_pitch, const char *fn,
+                                const tr_subresource *sub, plane_view *pv)
+{
+    if (!img)
+        return TR_ERROR_INVALID_ARGUMENT;
+    if (!data)
+        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: data is NULL", fn);
+    if (img->pass_uses && img->ctx->in_pass)
+        return tr__error(img->ctx, TR_ERROR_INVALID_STATE, "%s: image is an attachment of the recording pass", fn);
+    tr_result r = resolve_sub(img, sub, fn, pv);
+    if (r != TR_OK)
+        return r;
+    if (row_pitch && row_pitch < (size_t)pv->w * pv->texel)
+        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: row_pitch %zu is below a row (%zu bytes)", fn,
+                         row_pitch, (size_t)pv->w * pv->texel);
+    return TR_OK;
+}
+
+tr_result tr_image_upload(tr_image *img, const tr_subresource *sub, const void *data, size_t row_pitch)
+{
+    plane_view pv = {0};
+    tr_result r = check_transfer(img, data, row_pitch, "tr_image_upload", sub, &pv);
+    if (r != TR_OK)
+        return r;
+    size_t row = (size_t)pv.w * pv.texel;
+    if (!row_pitch)
+        row_pitch = row;
+    for (uint32_t y = 0; y < pv.h; y++)
+        memcpy(pv.base + y * row, (const uint8_t *)data + y * row_pitch, row);
+    return TR_OK;
+}
+
+tr_result tr_image_download(const tr_image *img, const tr_subresource *sub, void *data, size_t row_pitch)
+{
+    plane_view pv = {0};
+    tr_result r = check_transfer(img, data, row_pitch, "tr_image_download", sub, &pv);
+    if (r != TR_OK)
+        return r;
+    size_t row = (size_t)pv.w * pv.texel;
+    if (!row_pitch)
+        row_pitch = row;
+    for (uint32_t y = 0; y < pv.h; y++)
+        memcpy((uint8_t *)data + y * row_pitch, pv.base + y * row, row);
+    return TR_OK;
+}
+
+tr_result tr_image_fill(tr_image *img, const tr_subresource *sub, const float value[4])
+{
+    plane_view pv = {0};
+    tr_result r = check_transfer(img, value, 0, "tr_image_fill", sub, &pv);
+    if (r != TR_OK)
+        return r;
+    uint8_t texel[16];
+    if (pv.aspect == TR_ASPECT_STENCIL) {
+        float v = value[0];
+        texel[0] = v != v ? 0 : v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
+    } else if (pv.aspect == TR_ASPECT_DEPTH) {
+        memcpy(texel, &value[0], 4);
+    } else {
+        tr__color_encode(img->ctx, img->desc.format, value, texel);
+    }
+    size_t n = (size_t)pv.w * pv.h;
+    for (size_t i = 0; i < n; i++)
+        memcpy(pv.base + i * pv.texel, texel, pv.texel);
+    return TR_OK;
+}
+
+tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, uint8_t *out)
+{
+    plane_view pv = {0};
+    tr_result r = check_transfer(img, out, 0, "tr_image_read_rgba8", sub, &pv);
+    if (r != TR_OK)
+        return r;
+    size_t n = (size_t)pv.w * pv.h;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *t = pv.base + i * pv.texel;
+        uint8_t *o = out + i * 4;
+        if (pv.aspect == TR_ASPECT_STENCIL) {
+            o[0] = o[1] = o[2] = t[0];
+            o[3] = 255;
+        } else if (pv.aspect == TR_ASPECT_DEPTH) {
+            float d;
+            memcpy(&d, t, 4);
+            o[0] = o[1] = o[2] = tr__float_to_unorm8(d);
+            o[3] = 255;
+        } else if (img->desc.format == TR_FORMAT_R8G8B8A8_UNORM || img->desc.format == TR_FORMAT_R8G8B8A8_SRGB) {
+            memcpy(o, t, 4);
+        } else {
+            float c[4];
+            tr__color_decode(img->ctx, img->desc.format, t, c);
+            for (int k = 0; k < 4; k++)
+                o[k] = tr__float_to_unorm8(c[k]);
+        }
+    }
+    return TR_OK;
+}
+
+tr_result tr_image_write_png(const tr_image *img, const tr_subresource *sub, const char *path)
+{
+    if (!img)
+        return TR_ERROR_INVALID_ARGUMENT;
+    if (!path)
+        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "tr_image_write_png: path is NULL");
+    plane_view pv = {0};
+    tr_result r = resolve_sub(img, sub, "tr_image_write_png", &pv);
+    if (r != TR_OK)
+        return r;
+    uint8_t *px = tr__alloc(img->ctx, (size_t)pv.w * pv.h * 4);
+    if (!px)
+        return tr__error(img->ctx, TR_ERROR_OUT_OF_MEMORY, "tr_image_write_png: out of memory");
+    r = tr_image_read_rgba8(img, sub, px);
+    if (r == TR_OK && !stbi_write_png(path, (int)pv.w, (int)pv.h, 4, px, (int)pv.w * 4))
+        r = tr__error(img->ctx, TR_ERROR_IO, "tr_image_write_png: cannot write '%s'", path);
+    tr__free(img->ctx, px);
+    return r;
+}

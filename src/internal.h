@@ -1,0 +1,135 @@
+/* tilerast internals shared by every stage: the objects behind the public
+ * handles, the allocator and arena, error reporting.
+ *
+ * Stages: src/vertex (fetch, shade, clip) -> src/bin (grid, pipes,
+ * visibility streams) -> src/raster (tile buffers, rasterize, resolve).  The
+ * executor in src/pass.c drives them. */
+#ifndef TILERAST_INTERNAL_H
+#define TILERAST_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tilerast/tilerast.h"
+
+#define TR_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define TR_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define TR_ALIGN(v, a) (((v) + (a) - 1) / (a) * (a))
+#define TR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define TR_LIKELY(x) __builtin_expect(!!(x), 1)
+#define TR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define TR_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TR_LIKELY(x) (x)
+#define TR_UNLIKELY(x) (x)
+#define TR_PRINTF(f, a)
+#endif
+
+/* ---- memory ------------------------------------------------------------ */
+
+void *tr__alloc(tr_context *ctx, size_t size);           /* 64-byte aligned, NULL on failure */
+void *tr__calloc(tr_context *ctx, size_t size);
+void tr__free(tr_context *ctx, void *ptr);
+/* Grows *ptr (elem bytes each) to hold at least `need` elements, doubling.
+ * Keeps the contents.  Returns false (and leaves *ptr alone) on failure. */
+bool tr__grow(tr_context *ctx, void **ptr, size_t *cap, size_t need, size_t elem);
+
+/* An arena of blocks kept across passes: reset() rewinds without freeing, so
+ * steady-state rendering allocates nothing. */
+typedef struct tr__arena_block {
+    struct tr__arena_block *next;
+    size_t size, used;
+    /* data follows, 64-byte aligned */
+} tr__arena_block;
+
+typedef struct tr__arena {
+    tr__arena_block *head;    /* first block */
+    tr__arena_block *cur;     /* block being filled */
+    size_t bytes_used;        /* across blocks, for statistics */
+} tr__arena;
+
+void *tr__arena_alloc(tr_context *ctx, tr__arena *arena, size_t size); /* 16-byte aligned */
+void tr__arena_reset(tr__arena *arena);
+void tr__arena_release(tr_context *ctx, tr__arena *arena);
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* Records a message on the context and returns `code`. */
+tr_result tr__error(const tr_context *ctx, tr_result code, const char *fmt, ...) TR_PRINTF(3, 4);
+
+/* ---- formats (src/format.c) -------------------------------------------- */
+
+typedef struct tr__format_info {
+    const char *name;
+    uint32_t texel;      /* bytes of the main plane */
+    uint32_t channels;
+    bool depth, stencil, srgb, is_float;
+} tr__format_info;
+
+const tr__format_info *tr__format(tr_format f);
+bool tr__format_valid(tr_format f);
+bool tr__format_is_color(tr_format f);
+
+/* Decode one texel of a colour format to RGBA float (missing channels: 0, alpha 1). */
+void tr__color_decode(const tr_context *ctx, tr_format f, const void *texel, float rgba[4]);
+/* Encode RGBA float to a colour texel with the format's conversion rules. */
+void tr__color_encode(const tr_context *ctx, tr_format f, const float rgba[4], void *texel);
+uint16_t tr__float_to_half(float f);
+float tr__half_to_float(uint16_t h);
+uint8_t tr__float_to_unorm8(float f);
+uint8_t tr__linear_to_srgb8(const tr_context *ctx, float f);
+
+/* ---- objects ------------------------------------------------------------ */
+
+struct tr_image {
+    tr_context *ctx;
+    tr_image *prev, *next;      /* the context's list */
+    tr_image_desc desc;
+    const tr__format_info *fmt;
+    uint8_t *data;              /* main plane: colour or depth */
+    uint8_t *stencil;           /* D32_SFLOAT_S8_UINT only */
+    size_t level_offset[TR_MAX_IMAGE_LEVELS]; /* in texels of the plane */
+    size_t total_texels;
+    uint32_t pass_uses;         /* nonzero while bound in the recording pass */
+};
+
+/* Address of texel (x, y) of a subresource's main plane / stencil plane. */
+static inline size_t tr__image_texel_index(const tr_image *img, uint32_t level, uint32_t layer,
+                                           uint32_t x, uint32_t y)
+{
+    uint32_t w = TR_MAX(1u, img->desc.width >> level), h = TR_MAX(1u, img->desc.height >> level);
+    return img->level_offset[level] + ((size_t)layer * h + y) * w + x;
+}
+
+struct tr_pipeline {
+    tr_context *ctx;
+    tr_pipeline *prev, *next;
+    tr_pipeline_desc desc;      /* with defaults applied */
+    uint32_t pass_uses;
+};
+
+/* ---- the context --------------------------------------------------------- */
+
+typedef struct tr__pass tr__pass;
+typedef struct tr__worker tr__worker;
+
+struct tr_context {
+    tr_context_desc desc;       /* defaults applied */
+    tr_simd_level simd;         /* effective level */
+    char error[512];
+    tr_image *images;
+    tr_pipeline *pipelines;
+    float srgb_decode[256];     /* sRGB code -> linear */
+    float srgb_encode_threshold[255]; /* linear value at which code c+1 begins */
+    tr__pass *pass;             /* recording state; allocated once */
+    bool in_pass;
+    tr__worker *workers;        /* one per thread, sized lazily */
+    uint32_t worker_count;
+};
+
+#endif

@@ -1,0 +1,734 @@
+/* tilerast: the render-pass executor.
+ *
+ * Drives the stages the way a tiler's driver does.  tr_cmd_begin_render_pass
+ * picks the bin grid and VSC pipes from the attachments and the GMEM budget.
+ * Each draw runs the vertex stage (shade, clip), triangle setup and the
+ * binning pass at once, appending to per-(view, pipe) visibility streams.
+ * tr_cmd_end_render_pass renders every bin inside a per-thread GMEM tile
+ * buffer (load, walk the bin's stream in submission order, store), bins in
+ * parallel with OpenMP. */
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+
+#ifdef TILERAST_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "bin/bin_internal.h"
+#include "pass.h"
+#include "raster/raster_internal.h"
+#include "vertex/vertex_internal.h"
+
+/* Primitives assembled per vertex-shading chunk. */
+#define TR_CHUNK_PRIMS 256u
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* ---- validation and attachments ------------------------------------------------ */
+
+static bool valid_load(tr_load_op op) { return (unsigned)op <= TR_LOAD_OP_DONT_CARE; }
+static bool valid_store(tr_store_op op) { return (unsigned)op <= TR_STORE_OP_DONT_CARE; }
+
+static tr_result check_view(tr_context *ctx, const tr_image *img, uint32_t level, uint32_t base_layer,
+                            uint32_t layers_needed, const char *name, uint32_t *w, uint32_t *h)
+{
+    if (img->ctx != ctx)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s.image belongs to another context", name);
+    if (level >= img->desc.levels)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s.level = %u but the image has %u level(s)", name, level,
+                         img->desc.levels);
+    if ((uint64_t)base_layer + layers_needed > img->desc.layers)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
+                         "%s: layers %u..%u are needed but the image has %u layer(s)", name, base_layer,
+                         base_layer + layers_needed - 1, img->desc.layers);
+    uint32_t lw = TR_MAX(1u, img->desc.width >> level), lh = TR_MAX(1u, img->desc.height >> level);
+    if (*w == 0) {
+        *w = lw;
+        *h = lh;
+    } else if (lw != *w || lh != *h) {
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "%s is %ux%u but the other attachments are %ux%u", name, lw, lh, *w, *h);
+    }
+    return TR_OK;
+}
+
+/* Validates a pass descriptor and fills the attachment part of `p`. */
+static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr__pass *p)
+{
+    char name[64];
+    if (d->color_count > TR_MAX_COLOR_ATTACHMENTS)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_render_pass_desc.color_count = %u exceeds %u",
+                         d->color_count, TR_MAX_COLOR_ATTACHMENTS);
+    if (d->view_mask >> TR_MAX_VIEWS)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
+                         "tr_render_pass_desc.view_mask = 0x%x: views above %u are not supported", d->view_mask,
+                         TR_MAX_VIEWS - 1);
+    if (d->flags & ~TR_PASS_SINGLE_BIN)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_render_pass_desc.flags = 0x%x has unknown bits", d->flags);
+    p->view_count = 0;
+    uint32_t mask = d->view_mask ? d->view_mask : 1u;
+    for (uint32_t i = 0; i < TR_MAX_VIEWS; i++)
+        if (mask & (1u << i))
+            p->view_ids[p->view_count++] = i;
+    uint32_t layers_needed = p->view_ids[p->view_count - 1] + 1;
+    uint32_t w = 0, h = 0;
+    p->att_count = 0;
+    p->depth_att = p->stencil_att = -1;
+    for (uint32_t i = 0; i < TR_MAX_COLOR_ATTACHMENTS; i++) {
+        p->color_att[i] = -1;
+        const tr_color_attachment *c = &d->color[i];
+        if (i >= d->color_count || !c->image)
+            continue;
+        snprintf(name, sizeof(name), "tr_render_pass_desc.color[%u]", i);
+        if (!tr__format_is_color(c->image->desc.format))
+            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "%s: %s is not a colour format", name,
+                             c->image->fmt->name);
+        if (!valid_load(c->load_op) || !valid_store(c->store_op))
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: load_op or store_op is not a valid op", name);
+        tr_result r = check_view(ctx, c->image, c->level, c->base_layer, layers_needed, name, &w, &h);
+        if (r != TR_OK)
+            return r;
+        tr__attachment_state *a = &p->att[p->att_count];
+        memset(a, 0, sizeof(*a));
+        a->image = c->image;
+        a->level = c->level;
+        a->base_layer = c->base_layer;
+        a->format = c->image->desc.format;
+        a->cpp = c->image->fmt->texel;
+        a->load = c->load_op;
+        a->store = c->store_op;
+        tr__color_encode(ctx, a->format, c->clear_color, a->clear_texel);
+        p->color_att[i] = (int)p->att_count++;
+    }
+    const tr_depth_attachment *ds = &d->depth;
+    if (ds->image) {
+        const char *dn = "tr_render_pass_desc.depth";
+        if (!ds->image->fmt->depth)
+            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "%s: %s is not a depth format", dn, ds->image->fmt->name);
+        if (!valid_load(ds->depth_load_op) || !valid_store(ds->depth_store_op) || !valid_load(ds->stencil_load_op) ||
+            !valid_store(ds->stencil_store_op))
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: a load or store op is not valid", dn);
+        if (!isfinite(ds->clear_depth) || ds->clear_depth < 0.0f || ds->clear_depth > 1.0f)
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s.clear_depth = %g is outside [0, 1]", dn,
+                             (double)ds->clear_depth);
+        tr_result r = check_view(ctx, ds->image, ds->level, ds->base_layer, layers_needed, dn, &w, &h);
+        if (r != TR_OK)
+            return r;
+        tr__attachment_state *a = &p->att[p->att_count];
+        memset(a, 0, sizeof(*a));
+        a->image = ds->image;
+        a->level = ds->level;
+        a->base_layer = ds->base_layer;
+        a->format = ds->image->desc.format;
+        a->cpp = 4;
+        a->load = ds->depth_load_op;
+        a->store = ds->depth_store_op;
+        memcpy(a->clear_texel, &ds->clear_depth, 4);
+        p->depth_att = (int)p->att_count++;
+        if (ds->image->fmt->stencil) {
+            a = &p->att[p->att_count];
+            *a = p->att[p->depth_att];
+            a->cpp = 1;
+            a->stencil_plane = true;
+            a->load = ds->stencil_load_op;
+            a->store = ds->stencil_store_op;
+            memset(a->clear_texel, 0, sizeof(a->clear_texel));
+            a->clear_texel[0] = (uint8_t)(ds->clear_stencil & 0xff);
+            p->stencil_att = (int)p->att_count++;
+        }
+    }
+    if (w == 0)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_render_pass_desc has no attachment");
+    p->fb_w = w;
+    p->fb_h = h;
+    tr_rect ra = d->render_area;
+    if (ra.width == 0 || ra.height == 0)
+        ra = (tr_rect){0, 0, w, h};
+    if (ra.x < 0 || ra.y < 0 || (uint64_t)ra.x + ra.width > w || (uint64_t)ra.y + ra.height > h)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
+                         "tr_render_pass_desc.render_area (%d,%d %ux%u) is outside the %ux%u framebuffer", ra.x,
+                         ra.y, ra.width, ra.height, w, h);
+    p->area[0] = ra.x;
+    p->area[1] = ra.y;
+    p->area[2] = ra.x + (int32_t)ra.width;
+    p->area[3] = ra.y + (int32_t)ra.height;
+
+    tr__bin_att batt[TR__MAX_ATTACHMENTS];
+    for (uint32_t i = 0; i < p->att_count; i++)
+        batt[i].cpp = p->att[i].cpp;
+    tr_result r = tr__bin_layout(ctx, batt, p->att_count, p->area, p->view_count,
+                                 (d->flags & TR_PASS_SINGLE_BIN) != 0, &p->layout);
+    if (r != TR_OK)
+        return r;
+    uint32_t bins_per_pipe = p->layout.pipe_w * p->layout.pipe_h;
+    p->mask_words = (bins_per_pipe + 31) / 32;
+    if (p->mask_words > 64)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
+                         "%u bins per VSC pipe (%ux%u bins of %ux%u): the GMEM budget is too small for this "
+                         "framebuffer", bins_per_pipe, p->layout.bins_x, p->layout.bins_y, p->layout.bin_w,
+                         p->layout.bin_h);
+    size_t off = 0, slice = (size_t)p->layout.bin_w * p->layout.bin_h;
+    for (uint32_t i = 0; i < p->att_count; i++) {
+        p->att[i].gmem_offset = off;
+        off += TR_ALIGN(slice * p->att[i].cpp * p->view_count, 64);
+    }
+    p->tile_bytes = off;
+    return TR_OK;
+}
+
+tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc, tr_bin_layout *out)
+{
+    if (!ctx)
+        return TR_ERROR_INVALID_ARGUMENT;
+    if (!desc || !out)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_compute_bin_layout: %s is NULL", desc ? "out" : "desc");
+    tr__pass *tmp = tr__calloc(ctx, sizeof(tr__pass));
+    if (!tmp)
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_compute_bin_layout: out of memory");
+    tr_result r = prepare_pass(ctx, desc, tmp);
+    if (r == TR_OK)
+        *out = tmp->layout;
+    tr__free(ctx, tmp);
+    return r;
+}
+
+/* ---- recording ------------------------------------------------------------------------ */
+
+static void set_uses(tr__pass *p, int delta)
+{
+    for (uint32_t i = 0; i < p->att_count; i++)
+        if (!p->att[i].stencil_plane)
+            p->att[i].image->pass_uses += (uint32_t)delta;
+}
+
+tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *desc)
+{
+    if (!ctx)
+        return TR_ERROR_INVALID_ARGUMENT;
+    if (!desc)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_begin_render_pass: desc is NULL");
+    if (ctx->in_pass)
+        return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_cmd_begin_render_pass: a render pass is already recording");
+    tr__pass *p = ctx->pass;
+    tr_result r = prepare_pass(ctx, desc, p);
+    if (r != TR_OK)
+        return r;
+    p->desc = *desc;
+    size_t slots = (size_t)p->view_count * p->layout.pipes_x * p->layout.pipes_y;
+    if (slots > p->stream_slots) {
+        tr__stream *s = tr__calloc(ctx, slots * sizeof(tr__stream));
+        if (!s)
+            return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_begin_render_pass: out of memory");
+        if (p->streams) {
+            memcpy(s, p->streams, p->stream_slots * sizeof(tr__stream));
+            tr__free(ctx, p->streams);
+        }
+        p->streams = s;
+        p->stream_slots = slots;
+    }
+    for (size_t i = 0; i < p->stream_slots; i++)
+        p->streams[i].count = 0;
+    tr__arena_reset(&p->arena);
+    p->draw_count = 0;
+    p->tri_count = 0;
+    p->failed = false;
+    p->fail_code = TR_OK;
+    p->pipeline = NULL;
+    p->viewport = (tr_viewport){(float)p->area[0], (float)p->area[1], (float)(p->area[2] - p->area[0]),
+                                (float)(p->area[3] - p->area[1]), 0.0f, 1.0f};
+    p->scissor = (tr_rect){p->area[0], p->area[1], (uint32_t)(p->area[2] - p->area[0]),
+                           (uint32_t)(p->area[3] - p->area[1])};
+    p->stencil_ref[0] = p->stencil_ref[1] = 0;
+    memset(p->blend_constants, 0, sizeof(p->blend_constants));
+    p->uniforms = NULL;
+    memset(&p->stats, 0, sizeof(p->stats));
+    p->stats.layout = p->layout;
+    set_uses(p, 1);
+    ctx->in_pass = true;
+    return TR_OK;
+}
+
+#define REQUIRE_PASS(ctx, fn)                                                                      \
+    do {                                                                                           \
+        if (!(ctx))                                                                                \
+            return TR_ERROR_INVALID_ARGUMENT;                                                      \
+        if (!(ctx)->in_pass)                                                                       \
+            return tr__error((ctx), TR_ERROR_INVALID_STATE, fn ": no render pass is recording");   \
+    } while (0)
+
+tr_result tr_cmd_bind_pipeline(tr_context *ctx, tr_pipeline *pipeline)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_bind_pipeline");
+    if (!pipeline)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_pipeline: pipeline is NULL");
+    if (pipeline->ctx != ctx)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_pipeline: pipeline belongs to another context");
+    ctx->pass->pipeline = pipeline;
+    return TR_OK;
+}
+
+tr_result tr_cmd_set_viewport(tr_context *ctx, const tr_viewport *vp)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_set_viewport");
+    if (!vp)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_viewport: viewport is NULL");
+    /* Vulkan's limits: sizes up to 32768, bounds within [-65536, 65536). */
+    const float lim = 32768.0f, bound = 65536.0f;
+    if (!isfinite(vp->x) || !isfinite(vp->y) || !isfinite(vp->width) || !isfinite(vp->height) ||
+        !(vp->width > 0.0f) || vp->width > lim || vp->height == 0.0f || fabsf(vp->height) > lim ||
+        fabsf(vp->x) >= bound || fabsf(vp->y) >= bound || fabsf(vp->x + vp->width) > bound ||
+        fabsf(vp->y + vp->height) > bound)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
+                         "tr_cmd_set_viewport: viewport (%g, %g, %g x %g) must be finite, 0 < width <= 32768, "
+                         "0 < |height| <= 32768, within +-65536", (double)vp->x, (double)vp->y, (double)vp->width,
+                         (double)vp->height);
+    if (!isfinite(vp->min_depth) || !isfinite(vp->max_depth) || vp->min_depth < 0.0f || vp->min_depth > 1.0f ||
+        vp->max_depth < 0.0f || vp->max_depth > 1.0f)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
+                         "tr_cmd_set_viewport: min_depth = %g, max_depth = %g must lie in [0, 1]",
+                         (double)vp->min_depth, (double)vp->max_depth);
+    ctx->pass->viewport = *vp;
+    return TR_OK;
+}
+
+tr_result tr_cmd_set_scissor(tr_context *ctx, const tr_rect *s)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_set_scissor");
+    if (!s)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_scissor: scissor is NULL");
+    if (s->x < 0 || s->y < 0)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_scissor: x = %d, y = %d must not be negative",
+                         s->x, s->y);
+    ctx->pass->scissor = *s;
+    return TR_OK;
+}
+
+tr_result tr_cmd_set_stencil_reference(tr_context *ctx, uint32_t front, uint32_t back)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_set_stencil_reference");
+    ctx->pass->stencil_ref[0] = front;
+    ctx->pass->stencil_ref[1] = back;
+    return TR_OK;
+}
+
+tr_result tr_cmd_set_blend_constants(tr_context *ctx, const float rgba[4])
+{
+    REQUIRE_PASS(ctx, "tr_cmd_set_blend_constants");
+    if (!rgba)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_blend_constants: rgba is NULL");
+    memcpy(ctx->pass->blend_constants, rgba, sizeof(float) * 4);
+    return TR_OK;
+}
+
+static tr_result fail(tr_context *ctx, const char *what)
+{
+    ctx->pass->failed = true;
+    ctx->pass->fail_code = TR_ERROR_OUT_OF_MEMORY;
+    return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "%s: out of memory (the pass can only be ended)", what);
+}
+
+tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_set_uniforms");
+    if (size > TR_MAX_UNIFORM_BYTES)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_cmd_set_uniforms: size %zu exceeds %u", size,
+                         TR_MAX_UNIFORM_BYTES);
+    if (size && !data)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_uniforms: data is NULL");
+    if (ctx->pass->failed)
+        return ctx->pass->fail_code;
+    if (!size) {
+        ctx->pass->uniforms = NULL;
+        return TR_OK;
+    }
+    void *copy = tr__arena_alloc(ctx, &ctx->pass->arena, size);
+    if (!copy)
+        return fail(ctx, "tr_cmd_set_uniforms");
+    memcpy(copy, data, size);
+    ctx->pass->uniforms = copy;
+    return TR_OK;
+}
+
+/* ---- draws ------------------------------------------------------------------------------ */
+
+static uint32_t prim_count(tr_topology t, uint32_t n)
+{
+    if (t == TR_TOPOLOGY_TRIANGLE_LIST)
+        return n / 3;
+    return n >= 3 ? n - 2 : 0;
+}
+
+/* Stream positions of triangle `i` (Vulkan's ordering; the first is the provoking vertex). */
+static inline void prim_positions(tr_topology t, uint32_t i, uint32_t pos[3])
+{
+    switch (t) {
+    case TR_TOPOLOGY_TRIANGLE_STRIP:
+        pos[0] = i;
+        pos[1] = i + 1 + (i & 1);
+        pos[2] = i + 2 - (i & 1);
+        break;
+    case TR_TOPOLOGY_TRIANGLE_FAN:
+        pos[0] = i + 1;
+        pos[1] = i + 2;
+        pos[2] = 0;
+        break;
+    default:
+        pos[0] = 3 * i;
+        pos[1] = 3 * i + 1;
+        pos[2] = 3 * i + 2;
+        break;
+    }
+}
+
+/* Clips, sets up and bins one assembled triangle.  Returns false on OOM. */
+static bool process_triangle(tr_context *ctx, tr__pass *p, const tr__draw *d, uint32_t draw_index,
+                             const float *v[3], uint32_t instance, uint32_t prim, uint32_t view_slot,
+                             float gb_x, float gb_y, float *clipbuf, float *flatbuf)
+{
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const uint32_t stride = 4 + 4 * pd->varying_count;
+    tr_pass_stats *st = &p->stats;
+    st->primitives_in++;
+    if (tr__vertex_nonfinite(v[0]) || tr__vertex_nonfinite(v[1]) || tr__vertex_nonfinite(v[2])) {
+        st->primitives_culled++;
+        return true;
+    }
+    const float *in[3] = {v[0], v[1], v[2]};
+    if (pd->flat_mask) {
+        /* Flat varyings take the provoking (first) vertex's values everywhere. */
+        for (int i = 1; i < 3; i++) {
+            float *f = flatbuf + (size_t)(i - 1) * stride;
+            memcpy(f, v[i], stride * sizeof(float));
+            for (uint32_t k = 0; k < pd->varying_count; k++)
+                if ((pd->flat_mask >> k) & 1)
+                    memcpy(f + 4 + 4 * k, v[0] + 4 + 4 * k, 4 * sizeof(float));
+            in[i] = f;
+        }
+    }
+    bool clipped;
+    uint32_t n = tr__vertex_clip(in, stride, gb_x, gb_y, clipbuf, &clipped);
+    if (clipped)
+        st->primitives_clipped++;
+    uint32_t made = 0;
+    for (uint32_t i = 1; i + 1 < n; i++) {
+        const float *tv[3] = {clipbuf, clipbuf + (size_t)i * stride, clipbuf + (size_t)(i + 1) * stride};
+        tr__tri *t;
+        tr__setup_status s = tr__raster_setup(ctx, p, d, draw_index, tv, &t);
+        if (s == TR__SETUP_OOM)
+            return false;
+        if (s == TR__SETUP_CULLED)
+            continue;
+        t->instance = instance;
+        t->primitive = prim;
+        t->view = (uint16_t)p->view_ids[view_slot];
+        if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)))
+            return false;
+        p->tris[p->tri_count] = t;
+        if (!tr__bin_triangle(ctx, p, t, (uint32_t)p->tri_count, view_slot))
+            return false;
+        p->tri_count++;
+        made++;
+    }
+    if (made == 0)
+        st->primitives_culled++;
+    st->primitives_binned += made;
+    return true;
+}
+
+static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source src, uint32_t count,
+                             uint32_t instance_count, uint32_t first_instance)
+{
+    tr__pass *p = ctx->pass;
+    if (p->failed)
+        return tr__error(ctx, p->fail_code, "%s: an earlier command of this pass failed", fn);
+    if (!p->pipeline)
+        return tr__error(ctx, TR_ERROR_INVALID_STATE, "%s: no pipeline is bound", fn);
+    if (count > TR_MAX_DRAW_VERTICES)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: %u vertices exceed TR_MAX_DRAW_VERTICES (%u)", fn, count,
+                         TR_MAX_DRAW_VERTICES);
+    if ((uint64_t)src.first + count > UINT32_MAX || (uint64_t)first_instance + instance_count > UINT32_MAX)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: first + count overflows 32 bits", fn);
+    if (p->draw_count >= UINT32_MAX)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: too many draws in one pass", fn);
+    const tr_pipeline *pl = p->pipeline;
+    const tr_pipeline_desc *pd = &pl->desc;
+    uint32_t prims = prim_count(pd->topology, count);
+
+    if (!tr__grow(ctx, (void **)&p->draws, &p->draw_cap, p->draw_count + 1, sizeof(tr__draw)))
+        return fail(ctx, fn);
+    uint32_t draw_index = (uint32_t)p->draw_count++;
+    tr__draw *d = &p->draws[draw_index];
+    d->pipeline = pl;
+    d->viewport = p->viewport;
+    d->scissor[0] = TR_MAX(p->scissor.x, p->area[0]);
+    d->scissor[1] = TR_MAX(p->scissor.y, p->area[1]);
+    d->scissor[2] = (int32_t)TR_MIN((int64_t)p->scissor.x + p->scissor.width, (int64_t)p->area[2]);
+    d->scissor[3] = (int32_t)TR_MIN((int64_t)p->scissor.y + p->scissor.height, (int64_t)p->area[3]);
+    d->stencil_ref[0] = p->stencil_ref[0];
+    d->stencil_ref[1] = p->stencil_ref[1];
+    memcpy(d->blend_constants, p->blend_constants, sizeof(d->blend_constants));
+    d->uniforms = p->uniforms;
+    d->depth_min = TR_MIN(d->viewport.min_depth, d->viewport.max_depth);
+    d->depth_max = TR_MAX(d->viewport.min_depth, d->viewport.max_depth);
+    p->stats.draws++;
+    if (!prims || !instance_count)
+        return TR_OK;
+
+    const uint32_t stride = 4 + 4 * pd->varying_count;
+    size_t need = (size_t)(3 * TR_CHUNK_PRIMS + 4) * stride + (size_t)(2 * TR_CLIP_MAX_VERTS + 2) * stride;
+    if (!tr__grow(ctx, (void **)&p->vtx, &p->vtx_cap, need, sizeof(float)))
+        return fail(ctx, fn);
+    float *first_vtx = p->vtx;                                  /* fans: stream position 0 */
+    float *chunk = p->vtx + stride;
+    float *clipbuf = chunk + (size_t)(3 * TR_CHUNK_PRIMS + 2) * stride;
+    float *flatbuf = clipbuf + (size_t)(2 * TR_CLIP_MAX_VERTS) * stride;
+    float gb_x, gb_y;
+    tr__vertex_guard_band(&d->viewport, &gb_x, &gb_y);
+    tr_vs_batch batch;
+
+    for (uint32_t inst = 0; inst < instance_count; inst++) {
+        for (uint32_t vs = 0; vs < p->view_count; vs++) {
+            src.instance_index = first_instance + inst;
+            src.view_index = p->view_ids[vs];
+            if (pd->topology == TR_TOPOLOGY_TRIANGLE_FAN)
+                tr__vertex_shade(pl, &src, d->uniforms, 0, 1, first_vtx, &batch);
+            for (uint32_t p0 = 0; p0 < prims; p0 += TR_CHUNK_PRIMS) {
+                uint32_t p1 = TR_MIN(prims, p0 + TR_CHUNK_PRIMS);
+                /* The contiguous range of stream positions these primitives use. */
+                uint32_t lo, hi;
+                if (pd->topology == TR_TOPOLOGY_TRIANGLE_LIST) {
+                    lo = 3 * p0;
+                    hi = 3 * p1;
+                } else if (pd->topology == TR_TOPOLOGY_TRIANGLE_STRIP) {
+                    lo = p0;
+                    hi = p1 + 2;
+                } else {
+                    lo = p0 + 1;
+                    hi = p1 + 2;
+                }
+                double t0 = now_ms();
+                tr__vertex_shade(pl, &src, d->uniforms, lo, hi, chunk, &batch);
+                double t1 = now_ms();
+                p->stats.ms_vertex += t1 - t0;
+                for (uint32_t prim = p0; prim < p1; prim++) {
+                    uint32_t pos[3];
+                    prim_positions(pd->topology, prim, pos);
+                    const float *v[3];
+                    for (int k = 0; k < 3; k++)
+                        v[k] = pos[k] == 0 && pd->topology == TR_TOPOLOGY_TRIANGLE_FAN
+                                   ? first_vtx
+                                   : chunk + (size_t)(pos[k] - lo) * stride;
+                    if (!process_triangle(ctx, p, d, draw_index, v, inst, prim, vs, gb_x, gb_y, clipbuf, flatbuf))
+                        return fail(ctx, fn);
+                }
+                p->stats.ms_binning += now_ms() - t1;
+            }
+        }
+    }
+    return TR_OK;
+}
+
+tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_count, uint32_t first_vertex,
+                      uint32_t first_instance)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_draw");
+    tr__vertex_source src = {.indices = NULL, .first = first_vertex};
+    return record_draw(ctx, "tr_cmd_draw", src, vertex_count, instance_count, first_instance);
+}
+
+tr_result tr_cmd_draw_indexed(tr_context *ctx, const void *indices, tr_index_type type, uint32_t index_count,
+                              uint32_t instance_count, uint32_t first_index, int32_t vertex_offset,
+                              uint32_t first_instance)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_draw_indexed");
+    if (!indices && index_count)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_draw_indexed: indices is NULL");
+    if ((unsigned)type > TR_INDEX_U32)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_draw_indexed: type = %d is not a tr_index_type",
+                         (int)type);
+    tr__vertex_source src = {.indices = indices ? indices : (const void *)"", .index_type = type,
+                             .first = first_index, .vertex_offset = vertex_offset};
+    return record_draw(ctx, "tr_cmd_draw_indexed", src, index_count, instance_count, first_instance);
+}
+
+/* ---- the tile pass ---------------------------------------------------------------------------- */
+
+static tr_result prepare_workers(tr_context *ctx, uint32_t threads, size_t tile_bytes)
+{
+    if (ctx->worker_count < threads) {
+        tr__worker *w = tr__calloc(ctx, threads * sizeof(tr__worker));
+        if (!w)
+            return TR_ERROR_OUT_OF_MEMORY;
+        if (ctx->workers) {
+            memcpy(w, ctx->workers, ctx->worker_count * sizeof(tr__worker));
+            tr__free(ctx, ctx->workers);
+        }
+        ctx->workers = w;
+        ctx->worker_count = threads;
+    }
+    for (uint32_t i = 0; i < threads; i++) {
+        tr__worker *w = &ctx->workers[i];
+        if (!w->fs && !(w->fs = tr__calloc(ctx, sizeof(tr_fs_block))))
+            return TR_ERROR_OUT_OF_MEMORY;
+        if (w->tile_cap < tile_bytes) {
+            tr__free(ctx, w->tile);
+            w->tile_cap = 0;
+            if (!(w->tile = tr__alloc(ctx, tile_bytes)))
+                return TR_ERROR_OUT_OF_MEMORY;
+            w->tile_cap = tile_bytes;
+        }
+        memset(&w->stats, 0, sizeof(w->stats));
+    }
+    return TR_OK;
+}
+
+static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32_t b)
+{
+    const tr_bin_layout *l = &p->layout;
+    uint32_t bx = b % l->bins_x, by = b / l->bins_x;
+    tr__raster_bin rb;
+    rb.ctx = ctx;
+    rb.pass = p;
+    rb.worker = w;
+    tr__bin_rect(l, p->area, bx, by, rb.rect);
+    if (rb.rect[0] >= rb.rect[2] || rb.rect[1] >= rb.rect[3])
+        return;
+    rb.origin[0] = l->origin_x + (int32_t)(bx * l->bin_w);
+    rb.origin[1] = l->origin_y + (int32_t)(by * l->bin_h);
+    rb.gmem_pitch = l->bin_w;
+    w->stats.bins++;
+    tr__raster_load(&rb);
+    uint32_t pipe = (by / l->pipe_h) * l->pipes_x + bx / l->pipe_w;
+    uint32_t bit = (by % l->pipe_h) * l->pipe_w + bx % l->pipe_w;
+    size_t slice = (size_t)l->bin_w * l->bin_h;
+    for (uint32_t vs = 0; vs < p->view_count; vs++) {
+        rb.view_slot = vs;
+        for (uint32_t i = 0; i < p->att_count; i++)
+            rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * slice * p->att[i].cpp;
+        const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + pipe];
+        for (size_t e = 0; e < s->count; e += 1 + p->mask_words) {
+            if (!((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1))
+                continue;
+            w->stats.bin_primitive_refs++;
+            tr__raster_triangle(&rb, p->tris[s->words[e]]);
+        }
+    }
+    tr__raster_store(&rb);
+}
+
+static void report_visibility(const tr__pass *p)
+{
+    const tr_bin_layout *l = &p->layout;
+    for (uint32_t by = 0; by < l->bins_y; by++) {
+        for (uint32_t bx = 0; bx < l->bins_x; bx++) {
+            uint32_t pipe = (by / l->pipe_h) * l->pipes_x + bx / l->pipe_w;
+            uint32_t bit = (by % l->pipe_h) * l->pipe_w + bx % l->pipe_w;
+            for (uint32_t vs = 0; vs < p->view_count; vs++) {
+                const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + pipe];
+                for (size_t e = 0; e < s->count; e += 1 + p->mask_words) {
+                    if (!((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1))
+                        continue;
+                    const tr__tri *t = p->tris[s->words[e]];
+                    tr_visibility_entry ve = {p->view_ids[vs], bx, by, pipe, t->draw, t->instance, t->primitive};
+                    p->desc.visibility_fn(p->desc.visibility_user, &ve);
+                }
+            }
+        }
+    }
+}
+
+static void add_stats(tr_pass_stats *dst, const tr_pass_stats *s)
+{
+    dst->bins += s->bins;
+    dst->bin_primitive_refs += s->bin_primitive_refs;
+    dst->fragments_rasterized += s->fragments_rasterized;
+    dst->fragments_depth_rejected += s->fragments_depth_rejected;
+    dst->fragments_stencil_rejected += s->fragments_stencil_rejected;
+    dst->fragments_lrz_rejected += s->fragments_lrz_rejected;
+    dst->fragments_shaded += s->fragments_shaded;
+    dst->fragments_discarded += s->fragments_discarded;
+    dst->fragments_written += s->fragments_written;
+    dst->gmem_bytes_loaded += s->gmem_bytes_loaded;
+    dst->gmem_bytes_cleared += s->gmem_bytes_cleared;
+    dst->gmem_bytes_stored += s->gmem_bytes_stored;
+}
+
+static void end_pass_state(tr_context *ctx)
+{
+    set_uses(ctx->pass, -1);
+    ctx->in_pass = false;
+}
+
+tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_end_render_pass");
+    tr__pass *p = ctx->pass;
+    if (p->failed) {
+        end_pass_state(ctx);
+        return tr__error(ctx, p->fail_code, "tr_cmd_end_render_pass: the pass failed while recording; "
+                                            "nothing was rendered");
+    }
+    uint32_t threads = ctx->desc.threads;
+    tr_result r = prepare_workers(ctx, threads, p->tile_bytes);
+    if (r != TR_OK) {
+        end_pass_state(ctx);
+        return tr__error(ctx, r, "tr_cmd_end_render_pass: out of memory for tile buffers");
+    }
+    if (p->desc.visibility_fn)
+        report_visibility(p);
+    const tr_bin_layout *l = &p->layout;
+    const int nbins = (int)(l->bins_x * l->bins_y);
+    double t0 = now_ms();
+#ifdef TILERAST_HAVE_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads) if (threads > 1)
+    for (int b = 0; b < nbins; b++)
+        render_bin(ctx, p, &ctx->workers[omp_get_thread_num()], (uint32_t)b);
+#else
+    for (int b = 0; b < nbins; b++)
+        render_bin(ctx, p, &ctx->workers[0], (uint32_t)b);
+#endif
+    p->stats.ms_render = now_ms() - t0;
+    for (uint32_t i = 0; i < threads; i++)
+        add_stats(&p->stats, &ctx->workers[i].stats);
+    p->stats.pipes = 0;
+    uint64_t bytes = 0;
+    size_t slots = (size_t)p->view_count * l->pipes_x * l->pipes_y;
+    for (size_t i = 0; i < slots; i++) {
+        bytes += p->streams[i].count * sizeof(uint32_t);
+        if (p->streams[i].count && i < (size_t)l->pipes_x * l->pipes_y)
+            p->stats.pipes++;
+    }
+    p->stats.visibility_stream_bytes = bytes;
+    p->stats.layout = *l;
+    if (stats)
+        *stats = p->stats;
+    end_pass_state(ctx);
+    return TR_OK;
+}
+
+void tr__pass_release(tr_context *ctx)
+{
+    tr__pass *p = ctx->pass;
+    if (p) {
+        for (size_t i = 0; i < p->stream_slots; i++)
+            tr__free(ctx, p->streams[i].words);
+        tr__free(ctx, p->streams);
+        tr__free(ctx, p->draws);
+        tr__free(ctx, p->tris);
+        tr__free(ctx, p->vtx);
+        tr__arena_release(ctx, &p->arena);
+    }
+    for (uint32_t i = 0; i < ctx->worker_count; i++) {
+        tr__free(ctx, ctx->workers[i].tile);
+        tr__free(ctx, ctx->workers[i].fs);
+    }
+    tr__free(ctx, ctx->workers);
+    ctx->workers = NULL;
+    ctx->worker_count = 0;
+}

@@ -1,0 +1,111 @@
+/* tilerast: the state of the render pass being recorded, shared by the
+ * stages.  Consumes tr_cmd_* calls; produces draw records, set-up triangles
+ * (an arena) and per-(view, pipe) visibility streams that the tile pass
+ * reads. */
+#ifndef TILERAST_PASS_H
+#define TILERAST_PASS_H
+
+#include "internal.h"
+
+/* One recorded draw: pipeline plus the dynamic state it was recorded with. */
+typedef struct tr__draw {
+    const tr_pipeline *pipeline;
+    tr_viewport viewport;
+    int32_t scissor[4];        /* x0, y0, x1, y1 (exclusive), inside the render area */
+    uint32_t stencil_ref[2];   /* front, back */
+    float blend_constants[4];
+    const void *uniforms;
+    float depth_min, depth_max; /* the viewport's depth range, ordered */
+} tr__draw;
+
+/* A set-up triangle.  Positions are in 1/256 pixel in framebuffer space and
+ * ordered so that twice the signed area is positive; the edge functions are
+ * positive inside.  Attributes follow the struct: per vertex z, 1/w, then
+ * varying_count * 4 floats. */
+typedef struct tr__tri {
+    int64_t edge_a[3], edge_b[3], edge_c[3]; /* E(p) = a*px + b*py + c, tie bias folded into c */
+    int32_t x0, y0;            /* vertex 0, the origin of the barycentric planes */
+    int32_t bbox[4];           /* covered pixel range: x0, y0 inclusive, x1, y1 exclusive */
+    float l1_a, l1_b, l2_a, l2_b; /* barycentrics l1, l2 = a*dx + b*dy, dx,dy in 1/256 px from vertex 0 */
+    uint32_t draw, instance, primitive;
+    uint16_t view;
+    uint8_t front_facing;
+    uint8_t provoking;         /* which stored vertex is the provoking one */
+    float attr[];              /* 3 * (2 + 4 * varying_count) */
+} tr__tri;
+
+#define TR__VIEWS_MAX TR_MAX_VIEWS
+
+/* A visibility stream: u32 words; each entry is the triangle's index
+ * followed by mask_words words of bin bits (bins of the pipe, row-major). */
+typedef struct tr__stream {
+    uint32_t *words;
+    size_t count, cap;
+} tr__stream;
+
+typedef struct tr__attachment_state {
+    tr_image *image;
+    uint32_t level, base_layer;
+    tr_format format;
+    uint32_t cpp;              /* bytes per pixel in GMEM */
+    size_t gmem_offset;        /* offset of this attachment's slice in a tile buffer */
+    bool stencil_plane;        /* the separate stencil of D32_SFLOAT_S8_UINT */
+    tr_load_op load;
+    tr_store_op store;
+    uint8_t clear_texel[16];
+} tr__attachment_state;
+
+#define TR__MAX_ATTACHMENTS (TR_MAX_COLOR_ATTACHMENTS + 2)
+
+struct tr__pass {
+    tr_render_pass_desc desc;
+    uint32_t fb_w, fb_h;
+    int32_t area[4];           /* render area x0, y0, x1, y1 */
+    uint32_t view_count;
+    uint32_t view_ids[TR__VIEWS_MAX];
+    tr_bin_layout layout;
+    uint32_t mask_words;       /* u32 words of bin bits per stream entry */
+    /* attachments in GMEM order: colour 0..n-1, depth, stencil */
+    tr__attachment_state att[TR__MAX_ATTACHMENTS];
+    uint32_t att_count;
+    int color_att[TR_MAX_COLOR_ATTACHMENTS]; /* index into att, or -1 */
+    int depth_att, stencil_att;
+    size_t tile_bytes;         /* GMEM bytes of one tile (all attachments, all views) */
+
+    /* current dynamic state */
+    tr_pipeline *pipeline;
+    tr_viewport viewport;
+    tr_rect scissor;
+    uint32_t stencil_ref[2];
+    float blend_constants[4];
+    const void *uniforms;
+
+    /* recorded work */
+    tr__draw *draws;
+    size_t draw_count, draw_cap;
+    tr__tri **tris;
+    size_t tri_count, tri_cap;
+    tr__stream *streams;       /* [view][pipe] */
+    size_t stream_slots;
+    tr__arena arena;           /* triangles and uniforms */
+
+    /* vertex scratch (shaded vertices of one chunk) */
+    float *vtx;
+    size_t vtx_cap;
+
+    bool failed;               /* a draw ran out of memory: the pass can only be ended */
+    tr_result fail_code;
+    tr_pass_stats stats;
+};
+
+/* One worker per thread: a tile buffer and a fragment block. */
+struct tr__worker {
+    uint8_t *tile;
+    size_t tile_cap;
+    tr_fs_block *fs;
+    tr_pass_stats stats;
+};
+
+void tr__pass_release(tr_context *ctx);
+
+#endif

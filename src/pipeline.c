@@ -1,0 +1,128 @@
+/* tilerast: pipelines.  Defaults are applied here, once, so that the rest of
+ * the library sees only resolved values (no DEFAULT enums, no mask sentinels). */
+#include "internal.h"
+
+static uint32_t resolve_mask(uint32_t m)
+{
+    return m == 0 ? 0xffu : m == TR_MASK_NONE ? 0u : (m & 0xffu);
+}
+
+static tr_result check_stencil_face(tr_context *ctx, tr_stencil_face *f, const char *name)
+{
+    if ((unsigned)f->fail_op > TR_STENCIL_OP_DECREMENT_AND_WRAP ||
+        (unsigned)f->pass_op > TR_STENCIL_OP_DECREMENT_AND_WRAP ||
+        (unsigned)f->depth_fail_op > TR_STENCIL_OP_DECREMENT_AND_WRAP)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.%s: an op is not a tr_stencil_op", name);
+    if ((unsigned)f->compare > TR_COMPARE_ALWAYS)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.%s.compare is not a tr_compare_op", name);
+    if ((f->compare_mask > 0xff && f->compare_mask != TR_MASK_NONE) ||
+        (f->write_mask > 0xff && f->write_mask != TR_MASK_NONE))
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.%s: masks are 8 bits or TR_MASK_NONE", name);
+    if (f->compare == TR_COMPARE_DEFAULT)
+        f->compare = TR_COMPARE_ALWAYS;
+    f->compare_mask = resolve_mask(f->compare_mask);
+    f->write_mask = resolve_mask(f->write_mask);
+    return TR_OK;
+}
+
+tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_pipeline **out)
+{
+    if (!out)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_create: out is NULL");
+    *out = NULL;
+    if (!ctx || !desc)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_create: %s is NULL", ctx ? "desc" : "ctx");
+    tr_pipeline_desc d = *desc;
+    if (!d.vertex_shader)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_pipeline_desc.vertex_shader is NULL");
+    if (d.varying_count > TR_MAX_VARYINGS)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_pipeline_desc.varying_count = %u exceeds %u",
+                         d.varying_count, TR_MAX_VARYINGS);
+    if (d.flat_mask >> d.varying_count)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_pipeline_desc.flat_mask = 0x%x names varyings beyond varying_count (%u)", d.flat_mask,
+                         d.varying_count);
+    if (d.fs_flags & ~(uint32_t)(TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS | TR_FS_EARLY_TESTS))
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.fs_flags = 0x%x has unknown bits",
+                         d.fs_flags);
+    if (!d.fragment_shader && (d.fs_flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)))
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_pipeline_desc.fs_flags: discard or depth writes need a fragment_shader");
+    if ((unsigned)d.topology > TR_TOPOLOGY_TRIANGLE_FAN)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.topology = %d is not a tr_topology",
+                         (int)d.topology);
+    if ((unsigned)d.cull_mode > TR_CULL_FRONT_AND_BACK)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.cull_mode = %d is not a tr_cull_mode",
+                         (int)d.cull_mode);
+    if ((unsigned)d.front_face > TR_FRONT_FACE_CW)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.front_face = %d is not a tr_front_face",
+                         (int)d.front_face);
+    if ((unsigned)d.tie_rule > TR_TIE_BOTTOM_LEFT)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.tie_rule = %d is not a tr_tie_rule",
+                         (int)d.tie_rule);
+    if ((unsigned)d.depth_compare > TR_COMPARE_ALWAYS)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.depth_compare = %d is not a tr_compare_op",
+                         (int)d.depth_compare);
+    if (d.depth_compare == TR_COMPARE_DEFAULT)
+        d.depth_compare = TR_COMPARE_LESS;
+    d.depth_test = !!d.depth_test;
+    d.depth_write = !!d.depth_write;
+    d.stencil_test = !!d.stencil_test;
+    tr_result r = check_stencil_face(ctx, &d.stencil_front, "stencil_front");
+    if (r == TR_OK)
+        r = check_stencil_face(ctx, &d.stencil_back, "stencil_back");
+    if (r != TR_OK)
+        return r;
+    for (uint32_t i = 0; i < TR_MAX_COLOR_ATTACHMENTS; i++) {
+        tr_blend_state *b = &d.blend[i];
+        if ((unsigned)b->src_color > TR_BLEND_ONE_MINUS_SRC1_ALPHA ||
+            (unsigned)b->dst_color > TR_BLEND_ONE_MINUS_SRC1_ALPHA ||
+            (unsigned)b->src_alpha > TR_BLEND_ONE_MINUS_SRC1_ALPHA ||
+            (unsigned)b->dst_alpha > TR_BLEND_ONE_MINUS_SRC1_ALPHA)
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.blend[%u]: a factor is not a tr_blend_factor", i);
+        if ((unsigned)b->color_op > TR_BLEND_OP_MAX || (unsigned)b->alpha_op > TR_BLEND_OP_MAX)
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.blend[%u]: an op is not a tr_blend_op", i);
+        if (b->write_mask & ~0x1fu)
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.blend[%u].write_mask = 0x%x has unknown bits",
+                             i, b->write_mask);
+        b->enable = !!b->enable;
+        if (b->src_color == TR_BLEND_DEFAULT)
+            b->src_color = TR_BLEND_ONE;
+        if (b->src_alpha == TR_BLEND_DEFAULT)
+            b->src_alpha = TR_BLEND_ONE;
+        if (b->dst_color == TR_BLEND_DEFAULT)
+            b->dst_color = TR_BLEND_ZERO;
+        if (b->dst_alpha == TR_BLEND_DEFAULT)
+            b->dst_alpha = TR_BLEND_ZERO;
+        b->write_mask = b->write_mask == 0 ? 0xfu : (b->write_mask & TR_COLOR_MASK_NONE) ? 0u : b->write_mask;
+    }
+    tr_pipeline *p = tr__calloc(ctx, sizeof(tr_pipeline));
+    if (!p)
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_pipeline_create: out of memory");
+    p->ctx = ctx;
+    p->desc = d;
+    p->next = ctx->pipelines;
+    if (ctx->pipelines)
+        ctx->pipelines->prev = p;
+    ctx->pipelines = p;
+    *out = p;
+    return TR_OK;
+}
+
+void tr_pipeline_destroy(tr_pipeline *p)
+{
+    if (!p)
+        return;
+    tr_context *ctx = p->ctx;
+    if (p->pass_uses && ctx->in_pass) {
+        tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_pipeline_destroy: pipeline is used by the recording pass");
+        return;
+    }
+    if (p->prev)
+        p->prev->next = p->next;
+    else
+        ctx->pipelines = p->next;
+    if (p->next)
+        p->next->prev = p->prev;
+    tr__free(ctx, p);
+}

@@ -1,0 +1,55 @@
+/* tilerast raster stage.
+ * Consumes: clipped, shaded vertices (setup) and, per bin, the triangles its
+ * visibility stream names.  Produces: set-up triangles (fixed-point edge
+ * functions, barycentric planes, attribute planes) and the bin's pixels in a
+ * GMEM tile buffer, which is loaded before and stored after the bin. */
+#ifndef TILERAST_RASTER_INTERNAL_H
+#define TILERAST_RASTER_INTERNAL_H
+
+#include "pass.h"
+
+/* Subpixel precision: 8 bits (1/256 pixel), the Vulkan minimum on most
+ * desktop parts and what llvmpipe uses. */
+#define TR_SUBPIXEL_BITS 8
+#define TR_SUBPIXEL_ONE (1 << TR_SUBPIXEL_BITS)
+#define TR_SUBPIXEL_HALF (TR_SUBPIXEL_ONE / 2)
+
+/* Floats of a triangle's attribute block: z plane, 1/w plane, 1/w1, 1/w2,
+ * then a plane (v0, v1 - v0, v2 - v0) per varying component. */
+#define TR_TRI_ATTR_FLOATS(nv) (8u + 12u * (nv))
+
+typedef enum tr__setup_status { TR__SETUP_OK, TR__SETUP_CULLED, TR__SETUP_OOM } tr__setup_status;
+
+/* Sets up one triangle from three shaded clip-space vertices (position then
+ * varyings).  Flat varyings must already hold the provoking vertex's values
+ * in all three.  On TR__SETUP_OK, *out is a triangle in the pass arena. */
+tr__setup_status tr__raster_setup(tr_context *ctx, tr__pass *pass, const tr__draw *draw, uint32_t draw_index,
+                                  const float *const v[3], tr__tri **out);
+
+/* Everything one worker needs to draw one view of one bin. */
+typedef struct tr__raster_bin {
+    tr_context *ctx;
+    const tr__pass *pass;
+    tr__worker *worker;
+    uint32_t view_slot;           /* position of the view in pass->view_ids */
+    int32_t rect[4];              /* the bin, inside the render area: x0, y0, x1, y1 */
+    int32_t origin[2];            /* the bin's top-left: GMEM pixel (0, 0) */
+    uint8_t *gmem[TR__MAX_ATTACHMENTS]; /* this view's slice of each attachment */
+    uint32_t gmem_pitch;          /* pixels per GMEM row (the layout's bin width) */
+} tr__raster_bin;
+
+/* Draws one triangle inside the bin (and its draw's scissor). */
+void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t);
+
+/* GMEM load (clear or restore) and store (resolve) of one bin, all views. */
+void tr__raster_load(tr__raster_bin *rb);
+void tr__raster_store(tr__raster_bin *rb);
+
+/* Per-fragment operations (raster_ops.c). */
+bool tr__compare(tr_compare_op op, float a, float b);
+uint8_t tr__stencil_apply(tr_stencil_op op, uint8_t s, uint8_t ref);
+/* Blends (or copies) one fragment's colour into a GMEM texel. */
+void tr__blend_write(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const float src[4],
+                     const float src1[4], const float constants[4], uint8_t *texel);
+
+#endif

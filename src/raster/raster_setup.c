@@ -1,0 +1,117 @@
+/* tilerast raster stage: triangle setup.
+ *
+ * Window positions are snapped to 1/256 pixel (round half up) and every
+ * coverage decision after that is exact integer arithmetic.  The tie rule is
+ * folded into the edge constants: a pixel centre p is covered iff
+ * E_k(p) >= 0 for all three edges, where edges that do not own their
+ * samples had 1 subtracted. */
+#include <math.h>
+
+#include "raster/raster_internal.h"
+#include "vertex/vertex_internal.h"
+
+static inline int32_t snap(float w)
+{
+    return (int32_t)floor((double)w * TR_SUBPIXEL_ONE + 0.5);
+}
+
+/* floor(a / b) for b > 0 */
+static inline int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+tr__setup_status tr__raster_setup(tr_context *ctx, tr__pass *pass, const tr__draw *draw, uint32_t draw_index,
+                                  const float *const v[3], tr__tri **out)
+{
+    const tr_pipeline_desc *pd = &draw->pipeline->desc;
+    const uint32_t nv = pd->varying_count;
+    float win[3][4];
+    int32_t X[3], Y[3];
+    for (int i = 0; i < 3; i++) {
+        tr__vertex_window(&draw->viewport, v[i], win[i]);
+        X[i] = snap(win[i][0]);
+        Y[i] = snap(win[i][1]);
+    }
+    int64_t area = (int64_t)(X[1] - X[0]) * (Y[2] - Y[0]) - (int64_t)(X[2] - X[0]) * (Y[1] - Y[0]);
+    if (area == 0)
+        return TR__SETUP_CULLED;
+    /* Vulkan: a = -area/2 in framebuffer coordinates; a > 0 is counter-clockwise. */
+    bool ccw = area < 0;
+    bool front = pd->front_face == TR_FRONT_FACE_CCW ? ccw : !ccw;
+    if ((pd->cull_mode == TR_CULL_FRONT && front) || (pd->cull_mode == TR_CULL_BACK && !front) ||
+        pd->cull_mode == TR_CULL_FRONT_AND_BACK)
+        return TR__SETUP_CULLED;
+    int o[3] = {0, 1, 2};
+    if (area < 0) {           /* orient so that the edge functions are positive inside */
+        o[1] = 2;
+        o[2] = 1;
+        area = -area;
+    }
+    int32_t x[3] = {X[o[0]], X[o[1]], X[o[2]]}, y[3] = {Y[o[0]], Y[o[1]], Y[o[2]]};
+
+    /* Pixel range whose centres lie inside the bounding box, cut to the scissor. */
+    int32_t minx = TR_MIN(x[0], TR_MIN(x[1], x[2])), maxx = TR_MAX(x[0], TR_MAX(x[1], x[2]));
+    int32_t miny = TR_MIN(y[0], TR_MIN(y[1], y[2])), maxy = TR_MAX(y[0], TR_MAX(y[1], y[2]));
+    int64_t bx0 = -floor_div(-(int64_t)(minx - TR_SUBPIXEL_HALF), TR_SUBPIXEL_ONE);
+    int64_t by0 = -floor_div(-(int64_t)(miny - TR_SUBPIXEL_HALF), TR_SUBPIXEL_ONE);
+    int64_t bx1 = floor_div(maxx - TR_SUBPIXEL_HALF, TR_SUBPIXEL_ONE) + 1;
+    int64_t by1 = floor_div(maxy - TR_SUBPIXEL_HALF, TR_SUBPIXEL_ONE) + 1;
+    bx0 = TR_MAX(bx0, draw->scissor[0]);
+    by0 = TR_MAX(by0, draw->scissor[1]);
+    bx1 = TR_MIN(bx1, draw->scissor[2]);
+    by1 = TR_MIN(by1, draw->scissor[3]);
+    if (bx0 >= bx1 || by0 >= by1)
+        return TR__SETUP_CULLED;
+
+    tr__tri *t = tr__arena_alloc(ctx, &pass->arena, sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(nv));
+    if (!t)
+        return TR__SETUP_OOM;
+    t->bbox[0] = (int32_t)bx0;
+    t->bbox[1] = (int32_t)by0;
+    t->bbox[2] = (int32_t)bx1;
+    t->bbox[3] = (int32_t)by1;
+    /* Edge k runs from vertex k+1 to vertex k+2 (opposite vertex k). */
+    for (int k = 0; k < 3; k++) {
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        int64_t dx = (int64_t)x[j] - x[i], dy = (int64_t)y[j] - y[i];
+        int64_t a = -dy, b = dx;
+        int64_t c = -b * y[i] - a * x[i];
+        bool owned = dy < 0 || (dy == 0 && (pd->tie_rule == TR_TIE_TOP_LEFT ? dx > 0 : dx < 0));
+        t->edge_a[k] = a;
+        t->edge_b[k] = b;
+        t->edge_c[k] = owned ? c : c - 1;
+    }
+    t->x0 = x[0];
+    t->y0 = y[0];
+    /* l1 = E_1 / area, l2 = E_2 / area, as planes in (p - v0). */
+    double inv = 1.0 / (double)area;
+    t->l1_a = (float)((double)t->edge_a[1] * inv);
+    t->l1_b = (float)((double)t->edge_b[1] * inv);
+    t->l2_a = (float)((double)t->edge_a[2] * inv);
+    t->l2_b = (float)((double)t->edge_b[2] * inv);
+    t->draw = draw_index;
+    t->front_facing = front;
+    t->provoking = 0;
+
+    float *at = t->attr;
+    const float *w0 = win[o[0]], *w1 = win[o[1]], *w2 = win[o[2]];
+    at[0] = w0[2];
+    at[1] = w1[2] - w0[2];
+    at[2] = w2[2] - w0[2];
+    at[3] = w0[3];
+    at[4] = w1[3] - w0[3];
+    at[5] = w2[3] - w0[3];
+    at[6] = w1[3];
+    at[7] = w2[3];
+    const float *s0 = v[o[0]] + 4, *s1 = v[o[1]] + 4, *s2 = v[o[2]] + 4;
+    for (uint32_t c = 0; c < 4 * nv; c++) {
+        float *p = at + 8 + 3 * c;
+        p[0] = s0[c];
+        p[1] = s1[c] - s0[c];
+        p[2] = s2[c] - s0[c];
+    }
+    *out = t;
+    return TR__SETUP_OK;
+}

@@ -1,0 +1,58 @@
+/* tilerast raster stage: GMEM tile load (clear / restore) and store
+ * (resolve).  DONT_CARE skips the work entirely; bytes moved are counted. */
+#include "raster/raster_internal.h"
+
+/* The image plane and texel size an attachment's GMEM slice mirrors. */
+static uint8_t *att_plane(const tr__attachment_state *a, uint32_t view, uint32_t x, uint32_t y)
+{
+    const tr_image *img = a->image;
+    size_t idx = tr__image_texel_index(img, a->level, a->base_layer + view, x, y);
+    return a->stencil_plane ? img->stencil + idx : img->data + idx * img->fmt->texel;
+}
+
+static void for_each_view_att(tr__raster_bin *rb, bool load)
+{
+    const tr__pass *p = rb->pass;
+    tr_pass_stats *st = &rb->worker->stats;
+    const int32_t *r = rb->rect;
+    uint32_t w = (uint32_t)(r[2] - r[0]), h = (uint32_t)(r[3] - r[1]);
+    for (uint32_t vs = 0; vs < p->view_count; vs++) {
+        uint32_t view = p->view_ids[vs];
+        for (uint32_t i = 0; i < p->att_count; i++) {
+            const tr__attachment_state *a = &p->att[i];
+            uint8_t *g = rb->worker->tile + a->gmem_offset + (size_t)vs * p->layout.bin_w * p->layout.bin_h * a->cpp;
+            size_t row = (size_t)w * a->cpp;
+            for (uint32_t y = 0; y < h; y++) {
+                uint8_t *gp = g + ((size_t)(r[1] - rb->origin[1] + (int32_t)y) * rb->gmem_pitch +
+                                   (size_t)(r[0] - rb->origin[0])) * a->cpp;
+                if (load) {
+                    if (a->load == TR_LOAD_OP_CLEAR) {
+                        for (uint32_t x = 0; x < w; x++)
+                            memcpy(gp + x * a->cpp, a->clear_texel, a->cpp);
+                    } else if (a->load == TR_LOAD_OP_LOAD) {
+                        memcpy(gp, att_plane(a, view, (uint32_t)r[0], (uint32_t)r[1] + y), row);
+                    }
+                } else if (a->store == TR_STORE_OP_STORE) {
+                    memcpy(att_plane(a, view, (uint32_t)r[0], (uint32_t)r[1] + y), gp, row);
+                }
+            }
+            uint64_t bytes = (uint64_t)row * h;
+            if (load && a->load == TR_LOAD_OP_CLEAR)
+                st->gmem_bytes_cleared += bytes;
+            else if (load && a->load == TR_LOAD_OP_LOAD)
+                st->gmem_bytes_loaded += bytes;
+            else if (!load && a->store == TR_STORE_OP_STORE)
+                st->gmem_bytes_stored += bytes;
+        }
+    }
+}
+
+void tr__raster_load(tr__raster_bin *rb)
+{
+    for_each_view_att(rb, true);
+}
+
+void tr__raster_store(tr__raster_bin *rb)
+{
+    for_each_view_att(rb, false);
+}

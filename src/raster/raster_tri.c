@@ -1,0 +1,276 @@
+/* tilerast raster stage: drawing one triangle inside one bin.
+ *
+ * The triangle is walked in 8x8-pixel blocks aligned to the framebuffer (the
+ * LRZ block size).  Each block is first tested against the three edge
+ * functions at its corners: blocks wholly outside one edge are skipped,
+ * blocks wholly inside all three skip the per-pixel edge tests.  Covered
+ * pixels are grouped in 2x2 quads; quads with any coverage are packed into a
+ * fragment block (helper lanes included) for the fragment shader.
+ *
+ * Every per-pixel value is computed from the pixel's own coordinates with a
+ * fixed order of float operations, never by stepping from a neighbour, so a
+ * pixel's result does not depend on the bin, the block or the thread. */
+#include "raster/raster_internal.h"
+
+#define BLOCK 8
+
+static inline uint32_t lane_of(uint32_t lx, uint32_t ly)
+{
+    return (((ly >> 1) * 4 + (lx >> 1)) << 2) | ((ly & 1) << 1) | (lx & 1);
+}
+
+/* Coverage of the 8x8 block at (bx, by) restricted to [r0, r1) in x and y. */
+static uint64_t block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4])
+{
+    int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    int64_t pxmax = pxmin + (BLOCK - 1) * TR_SUBPIXEL_ONE, pymax = pymin + (BLOCK - 1) * TR_SUBPIXEL_ONE;
+    bool full = true;
+    for (int k = 0; k < 3; k++) {
+        int64_t a = t->edge_a[k], b = t->edge_b[k], c = t->edge_c[k];
+        int64_t emax = c + a * (a > 0 ? pxmax : pxmin) + b * (b > 0 ? pymax : pymin);
+        if (emax < 0)
+            return 0;
+        int64_t emin = c + a * (a > 0 ? pxmin : pxmax) + b * (b > 0 ? pymin : pymax);
+        if (emin < 0)
+            full = false;
+    }
+    uint64_t m = 0;
+    if (full) {
+        m = ~0ull;
+    } else {
+        for (uint32_t ly = 0; ly < BLOCK; ly++) {
+            int64_t py = pymin + (int64_t)ly * TR_SUBPIXEL_ONE;
+            int64_t e0 = t->edge_c[0] + t->edge_a[0] * pxmin + t->edge_b[0] * py;
+            int64_t e1 = t->edge_c[1] + t->edge_a[1] * pxmin + t->edge_b[1] * py;
+            int64_t e2 = t->edge_c[2] + t->edge_a[2] * pxmin + t->edge_b[2] * py;
+            int64_t s0 = t->edge_a[0] * TR_SUBPIXEL_ONE, s1 = t->edge_a[1] * TR_SUBPIXEL_ONE,
+                    s2 = t->edge_a[2] * TR_SUBPIXEL_ONE;
+            for (uint32_t lx = 0; lx < BLOCK; lx++) {
+                if ((e0 | e1 | e2) >= 0)
+                    m |= 1ull << lane_of(lx, ly);
+                e0 += s0;
+                e1 += s1;
+                e2 += s2;
+            }
+        }
+    }
+    if (bx < r[0] || by < r[1] || bx + BLOCK > r[2] || by + BLOCK > r[3]) {
+        uint64_t rm = 0;
+        for (int32_t ly = 0; ly < BLOCK; ly++)
+            for (int32_t lx = 0; lx < BLOCK; lx++)
+                if (bx + lx >= r[0] && bx + lx < r[2] && by + ly >= r[1] && by + ly < r[3])
+                    rm |= 1ull << lane_of((uint32_t)lx, (uint32_t)ly);
+        m &= rm;
+    }
+    return m;
+}
+
+static inline bool stencil_compare(tr_compare_op op, uint32_t ref, uint32_t s)
+{
+    switch (op) {
+    case TR_COMPARE_NEVER: return false;
+    case TR_COMPARE_LESS: return ref < s;
+    case TR_COMPARE_EQUAL: return ref == s;
+    case TR_COMPARE_LESS_OR_EQUAL: return ref <= s;
+    case TR_COMPARE_GREATER: return ref > s;
+    case TR_COMPARE_NOT_EQUAL: return ref != s;
+    case TR_COMPARE_GREATER_OR_EQUAL: return ref >= s;
+    default: return true;
+    }
+}
+
+static inline uint8_t stencil_write(const tr_stencil_face *f, tr_stencil_op op, uint8_t s, uint8_t ref)
+{
+    uint8_t n = tr__stencil_apply(op, s, ref);
+    return (uint8_t)((s & ~f->write_mask) | (n & f->write_mask));
+}
+
+/* Lane data of a block being shaded. */
+typedef struct lanes {
+    int32_t x[TR_FS_LANES], y[TR_FS_LANES];
+    float l1[TR_FS_LANES], l2[TR_FS_LANES];
+} lanes;
+
+/* Depth and stencil tests for the lanes in `live`; returns the survivors. */
+static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, uint64_t live,
+                              const lanes *ln, const float *z)
+{
+    const tr__pass *p = rb->pass;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    bool dtest = pd->depth_test && p->depth_att >= 0;
+    bool stest = pd->stencil_test && p->stencil_att >= 0;
+    if (!dtest && !stest)
+        return live;
+    tr_pass_stats *st = &rb->worker->stats;
+    const tr_stencil_face *f = t->front_facing ? &pd->stencil_front : &pd->stencil_back;
+    uint8_t ref = (uint8_t)(d->stencil_ref[t->front_facing ? 0 : 1] & 0xff);
+    uint32_t cm = f->compare_mask;
+    uint64_t out = live;
+    for (uint64_t m = live; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m);
+        size_t off = (size_t)(ln->y[i] - rb->origin[1]) * rb->gmem_pitch + (size_t)(ln->x[i] - rb->origin[0]);
+        uint8_t *sp = stest ? rb->gmem[p->stencil_att] + off : NULL;
+        if (stest && !stencil_compare(f->compare, ref & cm, *sp & cm)) {
+            *sp = stencil_write(f, f->fail_op, *sp, ref);
+            out &= ~(1ull << i);
+            st->fragments_stencil_rejected++;
+            continue;
+        }
+        float *dp = dtest ? (float *)(rb->gmem[p->depth_att] + off * 4) : NULL;
+        if (dtest && !tr__compare(pd->depth_compare, z[i], *dp)) {
+            if (stest)
+                *sp = stencil_write(f, f->depth_fail_op, *sp, ref);
+            out &= ~(1ull << i);
+            st->fragments_depth_rejected++;
+            continue;
+        }
+        if (stest)
+            *sp = stencil_write(f, f->pass_op, *sp, ref);
+        if (dtest && pd->depth_write)
+            *dp = z[i];
+    }
+    return out;
+}
+
+static inline float clamp_depth(float z, const tr__draw *d)
+{
+    return z >= d->depth_min ? (z <= d->depth_max ? z : d->depth_max) : d->depth_min; /* NaN -> min */
+}
+
+static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, int32_t bx, int32_t by,
+                        uint64_t mask)
+{
+    const tr__pass *p = rb->pass;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    tr_pass_stats *st = &rb->worker->stats;
+    tr_fs_block *fs = rb->worker->fs;
+    const float *at = t->attr;
+    st->fragments_rasterized += (uint64_t)__builtin_popcountll(mask);
+
+    /* Pack the quads that have coverage. */
+    lanes ln;
+    uint32_t nq = 0;
+    uint64_t live = 0;
+    for (uint32_t q = 0; q < 16; q++) {
+        uint64_t qm = (mask >> (4 * q)) & 0xf;
+        if (!qm)
+            continue;
+        int32_t qx = bx + (int32_t)(q & 3) * 2, qy = by + (int32_t)(q >> 2) * 2;
+        for (uint32_t s = 0; s < 4; s++) {
+            uint32_t i = nq * 4 + s;
+            ln.x[i] = qx + (int32_t)(s & 1);
+            ln.y[i] = qy + (int32_t)(s >> 1);
+            float dx = (float)((int64_t)ln.x[i] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
+            float dy = (float)((int64_t)ln.y[i] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
+            ln.l1[i] = t->l1_a * dx + t->l1_b * dy;
+            ln.l2[i] = t->l2_a * dx + t->l2_b * dy;
+        }
+        live |= qm << (4 * nq);
+        nq++;
+    }
+    const uint32_t count = nq * 4;
+    float z[TR_FS_LANES];
+    for (uint32_t i = 0; i < count; i++)
+        z[i] = clamp_depth(at[0] + ln.l1[i] * at[1] + ln.l2[i] * at[2], d);
+
+    const uint32_t flags = pd->fs_flags;
+    const bool early = (flags & TR_FS_EARLY_TESTS) || !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)) ||
+                       !pd->fragment_shader;
+    if (early) {
+        live = depth_stencil(rb, t, d, live, &ln, z);
+        if (!live)
+            return;
+    }
+    if (!pd->fragment_shader) {
+        st->fragments_written += (uint64_t)__builtin_popcountll(live);
+        return;
+    }
+
+    /* Fragment shader inputs. */
+    fs->count = count;
+    fs->live = live;
+    fs->view_index = p->view_ids[rb->view_slot];
+    fs->primitive_id = t->primitive;
+    fs->front_facing = t->front_facing;
+    fs->uniforms = d->uniforms;
+    fs->discard = 0;
+    const float iw1 = at[6], iw2 = at[7];
+    float p1[TR_FS_LANES], p2[TR_FS_LANES];
+    for (uint32_t i = 0; i < count; i++) {
+        float iw = at[3] + ln.l1[i] * at[4] + ln.l2[i] * at[5];
+        fs->frag_x[i] = (float)ln.x[i] + 0.5f;
+        fs->frag_y[i] = (float)ln.y[i] + 0.5f;
+        fs->frag_z[i] = z[i];
+        fs->frag_w[i] = iw;
+        fs->depth[i] = z[i];
+        p1[i] = ln.l1[i] * iw1 / iw;
+        p2[i] = ln.l2[i] * iw2 / iw;
+    }
+    for (uint32_t v = 0; v < pd->varying_count; v++) {
+        bool flat = (pd->flat_mask >> v) & 1;
+        for (uint32_t c = 0; c < 4; c++) {
+            const float *pl = at + 8 + 3 * (4 * v + c);
+            float *o = fs->varyings[v][c];
+            if (flat) {
+                for (uint32_t i = 0; i < count; i++)
+                    o[i] = pl[0];
+            } else {
+                for (uint32_t i = 0; i < count; i++)
+                    o[i] = pl[0] + p1[i] * pl[1] + p2[i] * pl[2];
+            }
+        }
+    }
+    st->fragments_shaded += (uint64_t)__builtin_popcountll(live);
+    pd->fragment_shader(fs);
+
+    if (flags & TR_FS_MAY_DISCARD) {
+        uint64_t killed = live & fs->discard;
+        st->fragments_discarded += (uint64_t)__builtin_popcountll(killed);
+        live &= ~killed;
+    }
+    if (!early) {
+        if (flags & TR_FS_WRITES_DEPTH)
+            for (uint32_t i = 0; i < count; i++)
+                z[i] = clamp_depth(fs->depth[i], d);
+        live = depth_stencil(rb, t, d, live, &ln, z);
+    }
+    if (!live)
+        return;
+    st->fragments_written += (uint64_t)__builtin_popcountll(live);
+
+    /* Blend and write each colour attachment. */
+    for (uint32_t a = 0; a < p->desc.color_count; a++) {
+        int ai = p->color_att[a];
+        if (ai < 0 || !pd->blend[a].write_mask)
+            continue;
+        const tr__attachment_state *as = &p->att[ai];
+        uint8_t *g = rb->gmem[ai];
+        for (uint64_t m = live; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m);
+            float src[4], src1[4];
+            for (int c = 0; c < 4; c++) {
+                src[c] = fs->color[a][c][i];
+                src1[c] = fs->color[1][c][i];
+            }
+            size_t off = (size_t)(ln.y[i] - rb->origin[1]) * rb->gmem_pitch + (size_t)(ln.x[i] - rb->origin[0]);
+            tr__blend_write(rb->ctx, as->format, &pd->blend[a], src, src1, d->blend_constants, g + off * as->cpp);
+        }
+    }
+}
+
+void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
+{
+    int32_t r[4] = {TR_MAX(t->bbox[0], rb->rect[0]), TR_MAX(t->bbox[1], rb->rect[1]),
+                    TR_MIN(t->bbox[2], rb->rect[2]), TR_MIN(t->bbox[3], rb->rect[3])};
+    if (r[0] >= r[2] || r[1] >= r[3])
+        return;
+    const tr__draw *d = &rb->pass->draws[t->draw];
+    for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
+        for (int32_t bx = r[0] & ~(BLOCK - 1); bx < r[2]; bx += BLOCK) {
+            uint64_t m = block_coverage(t, bx, by, r);
+            if (m)
+                shade_block(rb, t, d, bx, by, m);
+        }
+    }
+}

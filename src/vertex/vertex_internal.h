@@ -1,0 +1,51 @@
+/* tilerast vertex stage.
+ * Consumes: a draw's vertex ids (index values or a range), the pipeline's
+ * vertex shader and the draw's viewport.  Produces: shaded vertices (clip
+ * position then varyings, 4 + 4 * varying_count floats each), triangles
+ * clipped against the near and far planes, w > 0 and the guard band, and
+ * their window-space positions. */
+#ifndef TILERAST_VERTEX_INTERNAL_H
+#define TILERAST_VERTEX_INTERNAL_H
+
+#include "pass.h"
+
+/* Window coordinates are kept within +-TR_GUARD_BAND pixels so that edge
+ * functions in 1/256 pixel stay far inside 64-bit integers (|coord| < 2^28,
+ * products < 2^58).  Triangles reaching further are clipped to the band,
+ * which lies 2^20 pixels out: far outside any image. */
+#define TR_GUARD_BAND 1048576.0f
+/* Smallest w kept by clipping, so 1/w stays finite. */
+#define TR_W_MIN 1.0e-20f
+/* Most vertices clipping can make from a triangle: 3 + one per plane (7). */
+#define TR_CLIP_MAX_VERTS 10
+
+/* Vertex ids of one draw: either index values (+ offset) or first + position. */
+typedef struct tr__vertex_source {
+    const void *indices;       /* NULL: non-indexed */
+    tr_index_type index_type;
+    uint32_t first;            /* first index / first vertex */
+    int32_t vertex_offset;
+    uint32_t instance_index;   /* gl_InstanceIndex */
+    uint32_t view_index;
+} tr__vertex_source;
+
+/* Shades stream positions [begin, end) into out (stride floats per vertex). */
+void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const void *uniforms,
+                      uint32_t begin, uint32_t end, float *out, tr_vs_batch *batch);
+
+/* Guard-band factors for a viewport: |x| <= gb_x * w keeps the window x in band. */
+void tr__vertex_guard_band(const tr_viewport *vp, float *gb_x, float *gb_y);
+
+/* Is any position component not finite? */
+bool tr__vertex_nonfinite(const float *v);
+
+/* Clips a triangle (3 pointers to shaded vertices).  Returns the number of
+ * polygon vertices written to out (stride floats each): 3 when no clipping
+ * was needed (the inputs copied), 0 when culled, up to TR_CLIP_MAX_VERTS. */
+uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_x, float gb_y, float *out,
+                         bool *clipped);
+
+/* Perspective divide and viewport transform: window x, y, z and 1/w. */
+void tr__vertex_window(const tr_viewport *vp, const float *clip, float win[4]);
+
+#endif
