@@ -7,6 +7,7 @@
  * tr_cmd_end_render_pass renders every bin inside a per-thread GMEM tile
  * buffer (load, walk the bin's stream in submission order, store), bins in
  * parallel with OpenMP. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
