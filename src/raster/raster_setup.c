@@ -31,6 +31,11 @@ tr__setup_status tr__raster_setup(tr_context *ctx, tr__pass *pass, const tr__dra
     int32_t X[3], Y[3];
     for (int i = 0; i < 3; i++) {
         tr__vertex_window(&draw->viewport, v[i], win[i]);
+        /* Clipping keeps positions inside the guard band; a value outside it
+         * can only come from float overflow in extreme inputs: drop the
+         * triangle rather than convert an out-of-range float. */
+        if (!(fabsf(win[i][0]) <= 2.0f * TR_GUARD_BAND) || !(fabsf(win[i][1]) <= 2.0f * TR_GUARD_BAND))
+            return TR__SETUP_CULLED;
         X[i] = snap(win[i][0]);
         Y[i] = snap(win[i][1]);
     }
