@@ -54,17 +54,17 @@ typedef struct tr_context_desc {
 
 /* Creates a context.  desc may be NULL for all defaults.  On success *out is
  * the new context; on failure *out is NULL. */
-tr_result tr_context_create(const tr_context_desc *desc, tr_context **out);
+TR_API tr_result tr_context_create(const tr_context_desc *desc, tr_context **out);
 
 /* Destroys the context and every image and pipeline still alive in it. */
-void tr_context_destroy(tr_context *ctx);
+TR_API void tr_context_destroy(tr_context *ctx);
 
 /* The descriptor with every default applied. */
-tr_context_desc tr_context_get_desc(const tr_context *ctx);
+TR_API tr_context_desc tr_context_get_desc(const tr_context *ctx);
 
 /* A message about the last error this context returned ("" if none).  The
  * string stays valid until the next call on the context. */
-const char *tr_context_last_error(const tr_context *ctx);
+TR_API const char *tr_context_last_error(const tr_context *ctx);
 
 #ifdef __cplusplus
 }

@@ -52,37 +52,37 @@ typedef struct tr_subresource {
 
 /* Bytes of one texel of one aspect (colour: the whole texel; DEPTH: 4;
  * STENCIL: 1); 0 for an aspect the format lacks. */
-uint32_t tr_format_texel_size(tr_format format, tr_aspect aspect);
-const char *tr_format_name(tr_format format);
-int tr_format_is_depth(tr_format format);
-int tr_format_has_stencil(tr_format format);
+TR_API uint32_t tr_format_texel_size(tr_format format, tr_aspect aspect);
+TR_API const char *tr_format_name(tr_format format);
+TR_API int tr_format_is_depth(tr_format format);
+TR_API int tr_format_has_stencil(tr_format format);
 
-tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image **out);
-void tr_image_destroy(tr_image *image);
-tr_image_desc tr_image_get_desc(const tr_image *image);
+TR_API tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image **out);
+TR_API void tr_image_destroy(tr_image *image);
+TR_API tr_image_desc tr_image_get_desc(const tr_image *image);
 /* Width or height of a level: max(1, size >> level). */
-uint32_t tr_image_level_width(const tr_image *image, uint32_t level);
-uint32_t tr_image_level_height(const tr_image *image, uint32_t level);
+TR_API uint32_t tr_image_level_width(const tr_image *image, uint32_t level);
+TR_API uint32_t tr_image_level_height(const tr_image *image, uint32_t level);
 
 /* Copies a whole subresource in or out.  Texels are in the format's own
  * layout (R16G16B16A16_SFLOAT as IEEE half floats); row_pitch is bytes between
  * rows, 0 for tightly packed.  Row 0 is the top row. */
-tr_result tr_image_upload(tr_image *image, const tr_subresource *sub,
+TR_API tr_result tr_image_upload(tr_image *image, const tr_subresource *sub,
                           const void *data, size_t row_pitch);
-tr_result tr_image_download(const tr_image *image, const tr_subresource *sub,
+TR_API tr_result tr_image_download(const tr_image *image, const tr_subresource *sub,
                             void *data, size_t row_pitch);
 
 /* Fills a subresource with one value given as floats (colour: RGBA; depth:
  * [0]; stencil: [0] as an integer value). */
-tr_result tr_image_fill(tr_image *image, const tr_subresource *sub, const float value[4]);
+TR_API tr_result tr_image_fill(tr_image *image, const tr_subresource *sub, const float value[4]);
 
 /* Converts a subresource to RGBA8, top row first: UNORM/SRGB bytes as stored,
  * float formats clamped to [0,1] and rounded, R32 as (r,0,0,1), depth as
  * grey (d,d,d,1), stencil as grey value.  out holds width*height*4 bytes. */
-tr_result tr_image_read_rgba8(const tr_image *image, const tr_subresource *sub, uint8_t *out);
+TR_API tr_result tr_image_read_rgba8(const tr_image *image, const tr_subresource *sub, uint8_t *out);
 
 /* Writes tr_image_read_rgba8's result as a PNG file (stb_image_write). */
-tr_result tr_image_write_png(const tr_image *image, const tr_subresource *sub, const char *path);
+TR_API tr_result tr_image_write_png(const tr_image *image, const tr_subresource *sub, const char *path);
 
 #ifdef __cplusplus
 }

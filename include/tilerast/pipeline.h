@@ -176,8 +176,8 @@ typedef struct tr_pipeline_desc {
 
 typedef struct tr_pipeline tr_pipeline;
 
-tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_pipeline **out);
-void tr_pipeline_destroy(tr_pipeline *pipeline);
+TR_API tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_pipeline **out);
+TR_API void tr_pipeline_destroy(tr_pipeline *pipeline);
 
 #ifdef __cplusplus
 }

@@ -107,7 +107,7 @@ typedef struct tr_bin_layout {
 
 /* Computes the bin layout a pass with these attachments would get (turnip's
  * search: fewest bins, ties to the squarest; never over the GMEM budget). */
-tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc,
+TR_API tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc,
                                 tr_bin_layout *out);
 
 /* ---- statistics --------------------------------------------------------- */
@@ -142,32 +142,32 @@ typedef struct tr_pass_stats {
 
 /* Starts recording a pass.  Sets the viewport to the render area (depth 0..1)
  * and the scissor to the render area. */
-tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *desc);
+TR_API tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *desc);
 
-tr_result tr_cmd_bind_pipeline(tr_context *ctx, tr_pipeline *pipeline);
-tr_result tr_cmd_set_viewport(tr_context *ctx, const tr_viewport *viewport);
-tr_result tr_cmd_set_scissor(tr_context *ctx, const tr_rect *scissor);
-tr_result tr_cmd_set_stencil_reference(tr_context *ctx, uint32_t front, uint32_t back);
-tr_result tr_cmd_set_blend_constants(tr_context *ctx, const float rgba[4]);
+TR_API tr_result tr_cmd_bind_pipeline(tr_context *ctx, tr_pipeline *pipeline);
+TR_API tr_result tr_cmd_set_viewport(tr_context *ctx, const tr_viewport *viewport);
+TR_API tr_result tr_cmd_set_scissor(tr_context *ctx, const tr_rect *scissor);
+TR_API tr_result tr_cmd_set_stencil_reference(tr_context *ctx, uint32_t front, uint32_t back);
+TR_API tr_result tr_cmd_set_blend_constants(tr_context *ctx, const float rgba[4]);
 
 /* Copies `size` bytes (at most TR_MAX_UNIFORM_BYTES) that the following
  * draws' shaders see as `uniforms`; the copy lives until the pass ends. */
 #define TR_MAX_UNIFORM_BYTES 65536u
-tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size);
+TR_API tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size);
 
 #define TR_MAX_DRAW_VERTICES (1u << 28)
 
-tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_count,
+TR_API tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_count,
                       uint32_t first_vertex, uint32_t first_instance);
 
 /* indices stays owned by the caller; it is read during the call. */
-tr_result tr_cmd_draw_indexed(tr_context *ctx, const void *indices, tr_index_type type,
+TR_API tr_result tr_cmd_draw_indexed(tr_context *ctx, const void *indices, tr_index_type type,
                               uint32_t index_count, uint32_t instance_count,
                               uint32_t first_index, int32_t vertex_offset,
                               uint32_t first_instance);
 
 /* Renders every bin and resolves.  stats may be NULL. */
-tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats);
+TR_API tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats);
 
 #ifdef __cplusplus
 }

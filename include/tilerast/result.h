@@ -6,6 +6,14 @@
 #ifndef TILERAST_RESULT_H
 #define TILERAST_RESULT_H
 
+/* Marks the public functions: the shared library is built with hidden
+ * visibility (internals stay private) and exports exactly these. */
+#if defined(__GNUC__)
+#define TR_API __attribute__((visibility("default")))
+#else
+#define TR_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,7 +32,7 @@ typedef enum tr_result {
 } tr_result;
 
 /* The name of a code ("TR_ERROR_OUT_OF_MEMORY"); "TR_UNKNOWN_RESULT" otherwise. */
-const char *tr_result_string(tr_result result);
+TR_API const char *tr_result_string(tr_result result);
 
 #ifdef __cplusplus
 }

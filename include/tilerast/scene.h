@@ -39,14 +39,14 @@ typedef struct tr_scene {
 /* Parses a scene from memory.  On error returns TR_ERROR_BAD_FILE (or
  * TR_ERROR_LIMIT_EXCEEDED / TR_ERROR_OUT_OF_MEMORY) and, if msg is not NULL,
  * writes a message naming the problem into msg (msg_size bytes). */
-tr_result tr_scene_parse(const void *data, size_t size, tr_scene *out, char *msg, size_t msg_size);
-tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_size);
-tr_result tr_scene_save(const tr_scene *scene, const char *path);
-void tr_scene_free(tr_scene *scene);
+TR_API tr_result tr_scene_parse(const void *data, size_t size, tr_scene *out, char *msg, size_t msg_size);
+TR_API tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_size);
+TR_API tr_result tr_scene_save(const tr_scene *scene, const char *path);
+TR_API void tr_scene_free(tr_scene *scene);
 
 /* Renders the scene into `color` (R8G8B8A8_UNORM, scene size), using a
  * temporary D32 depth image when the scene asks for depth. */
-tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *color,
+TR_API tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *color,
                           tr_pass_stats *stats);
 
 #ifdef __cplusplus
