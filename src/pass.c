@@ -413,14 +413,17 @@ static bool process_triangle(tr_context *ctx, tr__pass *p, const tr__draw *d, ui
         }
     }
     bool clipped;
-    uint32_t n = tr__vertex_clip(in, stride, gb_x, gb_y, clipbuf, &clipped);
+    tr__clip_poly poly;
+    uint32_t n = tr__vertex_clip(in, stride, gb_x, gb_y, clipbuf, &poly, &clipped);
     if (clipped)
         st->primitives_clipped++;
     uint32_t made = 0;
     for (uint32_t i = 1; i + 1 < n; i++) {
         const float *tv[3] = {clipbuf, clipbuf + (size_t)i * stride, clipbuf + (size_t)(i + 1) * stride};
+        const double *ex[3] = {poly.exact[0] ? poly.pos[0] : NULL, poly.exact[i] ? poly.pos[i] : NULL,
+                               poly.exact[i + 1] ? poly.pos[i + 1] : NULL};
         tr__tri *t;
-        tr__setup_status s = tr__raster_setup(ctx, p, d, draw_index, tv, &t);
+        tr__setup_status s = tr__raster_setup(ctx, p, d, draw_index, tv, ex, &t);
         if (s == TR__SETUP_OOM)
             return false;
         if (s == TR__SETUP_CULLED)

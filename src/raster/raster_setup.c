@@ -1,6 +1,6 @@
 /* tilerast raster stage: triangle setup.
  *
- * Window positions are snapped to 1/256 pixel (round half up) and every
+ * Window positions are snapped to 1/256 pixel (ties to even) and every
  * coverage decision after that is exact integer arithmetic.  The tie rule is
  * folded into the edge constants: a pixel centre p is covered iff
  * E_k(p) >= 0 for all three edges, where edges that do not own their
@@ -10,9 +10,16 @@
 #include "raster/raster_internal.h"
 #include "vertex/vertex_internal.h"
 
-static inline int32_t snap(float w)
+/* Round to the nearest 1/256, ties to even (as llvmpipe's lrintf), without
+ * depending on the floating-point environment. */
+static inline int64_t snap(double w)
 {
-    return (int32_t)floor((double)w * TR_SUBPIXEL_ONE + 0.5);
+    double v = w * TR_SUBPIXEL_ONE; /* exact: a power-of-two scale */
+    double f = floor(v), r = v - f;
+    int64_t i = (int64_t)f;
+    if (r > 0.5 || (r == 0.5 && (i & 1)))
+        i++;
+    return i;
 }
 
 /* floor(a / b) for b > 0 */
@@ -23,21 +30,24 @@ static inline int64_t floor_div(int64_t a, int64_t b)
 }
 
 tr__setup_status tr__raster_setup(tr_context *ctx, tr__pass *pass, const tr__draw *draw, uint32_t draw_index,
-                                  const float *const v[3], tr__tri **out)
+                                  const float *const v[3], const double *const exact_pos[3], tr__tri **out)
 {
     const tr_pipeline_desc *pd = &draw->pipeline->desc;
     const uint32_t nv = pd->varying_count;
-    float win[3][4];
+    double win[3][4];
     int32_t X[3], Y[3];
     for (int i = 0; i < 3; i++) {
-        tr__vertex_window(&draw->viewport, v[i], win[i]);
+        if (exact_pos[i])
+            tr__vertex_window_exact(&draw->viewport, exact_pos[i], win[i]);
+        else
+            tr__vertex_window(&draw->viewport, v[i], win[i]);
         /* Clipping keeps positions inside the guard band; a value outside it
          * can only come from float overflow in extreme inputs: drop the
          * triangle rather than convert an out-of-range float. */
-        if (!(fabsf(win[i][0]) <= 2.0f * TR_GUARD_BAND) || !(fabsf(win[i][1]) <= 2.0f * TR_GUARD_BAND))
+        if (!(fabs(win[i][0]) <= 2.0 * TR_GUARD_BAND) || !(fabs(win[i][1]) <= 2.0 * TR_GUARD_BAND))
             return TR__SETUP_CULLED;
-        X[i] = snap(win[i][0]);
-        Y[i] = snap(win[i][1]);
+        X[i] = (int32_t)snap(win[i][0]);
+        Y[i] = (int32_t)snap(win[i][1]);
     }
     int64_t area = (int64_t)(X[1] - X[0]) * (Y[2] - Y[0]) - (int64_t)(X[2] - X[0]) * (Y[1] - Y[0]);
     if (area == 0)
@@ -101,15 +111,17 @@ tr__setup_status tr__raster_setup(tr_context *ctx, tr__pass *pass, const tr__dra
     t->provoking = 0;
 
     float *at = t->attr;
-    const float *w0 = win[o[0]], *w1 = win[o[1]], *w2 = win[o[2]];
-    at[0] = w0[2];
-    at[1] = w1[2] - w0[2];
-    at[2] = w2[2] - w0[2];
-    at[3] = w0[3];
-    at[4] = w1[3] - w0[3];
-    at[5] = w2[3] - w0[3];
-    at[6] = w1[3];
-    at[7] = w2[3];
+    /* z and 1/w are floats (exactly representable in win[]). */
+    const float z0 = (float)win[o[0]][2], z1 = (float)win[o[1]][2], z2 = (float)win[o[2]][2];
+    const float q0 = (float)win[o[0]][3], q1 = (float)win[o[1]][3], q2 = (float)win[o[2]][3];
+    at[0] = z0;
+    at[1] = z1 - z0;
+    at[2] = z2 - z0;
+    at[3] = q0;
+    at[4] = q1 - q0;
+    at[5] = q2 - q0;
+    at[6] = q1;
+    at[7] = q2;
     const float *s0 = v[o[0]] + 4, *s1 = v[o[1]] + 4, *s2 = v[o[2]] + 4;
     for (uint32_t c = 0; c < 4 * nv; c++) {
         float *p = at + 8 + 3 * c;

@@ -1,7 +1,8 @@
 /* tilerast vertex stage: clipping and the viewport transform.
  *
  * Clipping is Sutherland-Hodgman in homogeneous clip space against
- * 0 <= z <= w (Vulkan), w >= TR_W_MIN and the x/y guard band.  An edge that
+ * 0 <= z <= w (Vulkan), w >= TR_W_MIN and the x/y guard band, in double
+ * precision (clipping is rare; the trivial accept stays cheap).  An edge that
  * crosses a plane is always interpolated from its inside vertex toward its
  * outside vertex, so two triangles sharing the edge get bit-identical new
  * vertices whichever way round they walk it (watertightness). */
@@ -11,12 +12,14 @@
 
 enum { PLANE_NEAR, PLANE_FAR, PLANE_W, PLANE_LEFT, PLANE_RIGHT, PLANE_TOP, PLANE_BOTTOM, PLANE_COUNT };
 
-static inline float plane_dist(int plane, const float *v, float gb_x, float gb_y)
+/* Distances are computed in double: any finite float input stays finite
+ * (|x| + gb * |w| < 2^149), so huge triangles clip exactly as small ones. */
+static inline double plane_dist(int plane, const double *v, double gb_x, double gb_y)
 {
     switch (plane) {
     case PLANE_NEAR: return v[2];
     case PLANE_FAR: return v[3] - v[2];
-    case PLANE_W: return v[3] - TR_W_MIN;
+    case PLANE_W: return v[3] - (double)TR_W_MIN;
     case PLANE_LEFT: return v[0] + gb_x * v[3];
     case PLANE_RIGHT: return gb_x * v[3] - v[0];
     case PLANE_TOP: return v[1] + gb_y * v[3];
@@ -24,11 +27,12 @@ static inline float plane_dist(int plane, const float *v, float gb_x, float gb_y
     }
 }
 
-static inline uint32_t outcode(const float *v, float gb_x, float gb_y)
+static inline uint32_t outcode(const float *f, double gb_x, double gb_y)
 {
+    double v[4] = {f[0], f[1], f[2], f[3]};
     uint32_t c = 0;
     for (int p = 0; p < PLANE_COUNT; p++)
-        if (!(plane_dist(p, v, gb_x, gb_y) >= 0.0f))
+        if (!(plane_dist(p, v, gb_x, gb_y) >= 0.0))
             c |= 1u << p;
     return c;
 }
@@ -47,51 +51,64 @@ void tr__vertex_guard_band(const tr_viewport *vp, float *gb_x, float *gb_y)
     *gb_y = (TR_GUARD_BAND - cy) / hh;
 }
 
-uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_x, float gb_y, float *out,
-                         bool *clipped)
+uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_xf, float gb_yf, float *out,
+                         tr__clip_poly *poly, bool *clipped)
 {
+    const double gb_x = gb_xf, gb_y = gb_yf;
     uint32_t c0 = outcode(in[0], gb_x, gb_y), c1 = outcode(in[1], gb_x, gb_y), c2 = outcode(in[2], gb_x, gb_y);
     *clipped = false;
     if (c0 & c1 & c2)
         return 0; /* all outside one plane */
     if (!(c0 | c1 | c2)) {
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             memcpy(out + i * stride, in[i], stride * sizeof(float));
-        return 3;
+            poly->exact[i] = false;
+        }
+        return poly->count = 3;
     }
     *clipped = true;
-    /* Two ping-pong polygons in out: [0, MAX) and [MAX, 2*MAX) vertices. */
-    float *buf[2] = {out, out + (size_t)TR_CLIP_MAX_VERTS * stride};
+    /* Two ping-pong polygons of doubles; each vertex carries one more value,
+     * 1.0 if clipping made it. */
+    const uint32_t vs = stride + 1;
+    double buf[2][TR_CLIP_MAX_VERTS * (5 + 4 * TR_MAX_VARYINGS)];
     uint32_t n = 3;
-    for (int i = 0; i < 3; i++)
-        memcpy(buf[0] + i * stride, in[i], stride * sizeof(float));
+    for (int i = 0; i < 3; i++) {
+        for (uint32_t k = 0; k < stride; k++)
+            buf[0][i * vs + k] = in[i][k];
+        buf[0][i * vs + stride] = 0.0;
+    }
     uint32_t codes = c0 | c1 | c2;
     int cur = 0;
     for (int plane = 0; plane < PLANE_COUNT; plane++) {
         if (!(codes & (1u << plane)))
             continue;
-        const float *src = buf[cur];
-        float *dst = buf[cur ^ 1];
+        const double *src = buf[cur];
+        double *dst = buf[cur ^ 1];
         uint32_t m = 0;
         for (uint32_t i = 0; i < n; i++) {
-            const float *a = src + i * stride;
-            const float *b = src + ((i + 1) % n) * stride;
-            float da = plane_dist(plane, a, gb_x, gb_y), db = plane_dist(plane, b, gb_x, gb_y);
-            bool ain = da >= 0.0f, bin = db >= 0.0f;
+            const double *a = src + i * vs;
+            const double *b = src + ((i + 1) % n) * vs;
+            double da = plane_dist(plane, a, gb_x, gb_y), db = plane_dist(plane, b, gb_x, gb_y);
+            bool ain = da >= 0.0, bin = db >= 0.0;
             if (ain)
-                memcpy(dst + (m++) * stride, a, stride * sizeof(float));
+                memcpy(dst + (m++) * vs, a, vs * sizeof(double));
             if (ain != bin) {
-                const float *vin = ain ? a : b, *vout = ain ? b : a;
-                float din = ain ? da : db, dout = ain ? db : da;
-                float t = din / (din - dout);
-                float *o = dst + (m++) * stride;
+                const double *vin = ain ? a : b, *vout = ain ? b : a;
+                double din = ain ? da : db, dout = ain ? db : da;
+                double t = din / (din - dout);
+                double *o = dst + (m++) * vs;
                 for (uint32_t k = 0; k < stride; k++)
                     o[k] = vin[k] + t * (vout[k] - vin[k]);
+                o[stride] = 1.0;
                 /* Land exactly on the plane that was crossed. */
                 switch (plane) {
-                case PLANE_NEAR: o[2] = 0.0f; break;
+                case PLANE_NEAR: o[2] = 0.0; break;
                 case PLANE_FAR: o[2] = o[3]; break;
-                default: break;
+                case PLANE_W: o[3] = (double)TR_W_MIN; break;
+                case PLANE_LEFT: o[0] = -gb_x * o[3]; break;
+                case PLANE_RIGHT: o[0] = gb_x * o[3]; break;
+                case PLANE_TOP: o[1] = -gb_y * o[3]; break;
+                default: o[1] = gb_y * o[3]; break;
                 }
             }
         }
@@ -100,17 +117,35 @@ uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_x, 
         if (n < 3)
             return 0;
     }
-    if (cur != 0)
-        memcpy(out, buf[cur], (size_t)n * stride * sizeof(float));
-    return n;
+    for (uint32_t i = 0; i < n; i++) {
+        const double *v = buf[cur] + i * vs;
+        for (uint32_t k = 0; k < stride; k++)
+            out[i * stride + k] = (float)v[k];
+        poly->exact[i] = v[stride] != 0.0;
+        memcpy(poly->pos[i], v, sizeof(poly->pos[i]));
+    }
+    return poly->count = n;
 }
 
-void tr__vertex_window(const tr_viewport *vp, const float *clip, float win[4])
+void tr__vertex_window(const tr_viewport *vp, const float *clip, double win[4])
 {
+    /* Vulkan's x_f = (p_x / 2) * x_d + o_x, with the multiply-add fused
+     * (fmaf is correctly rounded, so the result does not depend on the CPU);
+     * this is also how llvmpipe evaluates it, so GL scenes snap alike. */
     float iw = 1.0f / clip[3];
     float xd = clip[0] * iw, yd = clip[1] * iw, zd = clip[2] * iw;
-    win[0] = vp->x + vp->width * 0.5f + vp->width * 0.5f * xd;
-    win[1] = vp->y + vp->height * 0.5f + vp->height * 0.5f * yd;
+    win[0] = fmaf(vp->width * 0.5f, xd, vp->x + vp->width * 0.5f);
+    win[1] = fmaf(vp->height * 0.5f, yd, vp->y + vp->height * 0.5f);
     win[2] = vp->min_depth + (vp->max_depth - vp->min_depth) * zd;
     win[3] = iw;
+}
+
+void tr__vertex_window_exact(const tr_viewport *vp, const double *clip, double win[4])
+{
+    double iw = 1.0 / clip[3];
+    double hw = (double)vp->width * 0.5, hh = (double)vp->height * 0.5;
+    win[0] = (clip[0] * iw) * hw + ((double)vp->x + hw);
+    win[1] = (clip[1] * iw) * hh + ((double)vp->y + hh);
+    win[2] = (float)(vp->min_depth + (vp->max_depth - vp->min_depth) * (float)(clip[2] * iw));
+    win[3] = (float)iw;
 }

@@ -39,13 +39,27 @@ void tr__vertex_guard_band(const tr_viewport *vp, float *gb_x, float *gb_y);
 /* Is any position component not finite? */
 bool tr__vertex_nonfinite(const float *v);
 
-/* Clips a triangle (3 pointers to shaded vertices).  Returns the number of
- * polygon vertices written to out (stride floats each): 3 when no clipping
- * was needed (the inputs copied), 0 when culled, up to TR_CLIP_MAX_VERTS. */
-uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_x, float gb_y, float *out,
-                         bool *clipped);
+/* The vertices of a clipped polygon.  Attributes are floats (stride per
+ * vertex); positions made by clipping are also kept in double (exact[i]
+ * set) so that setup can place them without float rounding at guard-band
+ * distances.  Vertices that are inputs keep exact[i] clear and take the
+ * same float path as in an unclipped triangle (watertight neighbours). */
+typedef struct tr__clip_poly {
+    uint32_t count;
+    bool exact[TR_CLIP_MAX_VERTS];
+    double pos[TR_CLIP_MAX_VERTS][4];
+} tr__clip_poly;
 
-/* Perspective divide and viewport transform: window x, y, z and 1/w. */
-void tr__vertex_window(const tr_viewport *vp, const float *clip, float win[4]);
+/* Clips a triangle (3 pointers to shaded vertices) into out (stride floats
+ * per vertex, TR_CLIP_MAX_VERTS vertices).  Returns the vertex count: 3 when
+ * no clipping was needed (the inputs copied), 0 when culled. */
+uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_x, float gb_y, float *out,
+                         tr__clip_poly *poly, bool *clipped);
+
+/* Perspective divide and viewport transform: window x, y, z and 1/w, in
+ * float (the rule for every vertex a shader produced) ... */
+void tr__vertex_window(const tr_viewport *vp, const float *clip, double win[4]);
+/* ... and in double, for vertices that clipping made. */
+void tr__vertex_window_exact(const tr_viewport *vp, const double *clip, double win[4]);
 
 #endif
