@@ -1,0 +1,417 @@
+/* tilerast-bench: times the standard scenes (bench/SCENES.md) or given scene
+ * files with tr_scene_render, and exports the standard scenes as .scn files
+ * so that another renderer (llvmpipe) can draw the same triangles.
+ *
+ * Per scene and thread count: a fresh context, 2 warm-up frames, then N timed
+ * frames; the median is the headline figure because the machines are noisy. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_scenes.h"
+#include "tilerast/tilerast.h"
+
+#define PROG "tilerast-bench"
+#define BENCH_WARMUP_FRAMES 2u
+#define BENCH_MAX_THREAD_COUNTS 32u
+#define BENCH_MAX_FRAMES 100000u
+
+typedef struct bench_options {
+    uint32_t threads[BENCH_MAX_THREAD_COUNTS];
+    uint32_t thread_count_n; /* 0: one run with the context default (all cores) */
+    uint32_t frames;
+    int json;
+    const char *export_dir;
+    char **files;
+    int file_count;
+} bench_options;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: " PROG " [--threads N[,N...]] [--frames N] [--json] [--export DIR]\n"
+            "                     [FILE.scn ...]\n"
+            "\n"
+            "Times the six standard scenes (or the given scene files) with tilerast.\n"
+            "  --threads LIST  thread counts to run, comma separated (0 = all cores;\n"
+            "                  default: all cores)\n"
+            "  --frames N      timed frames per run after %u warm-up frames (default 10)\n"
+            "  --json          one JSON object per line instead of text\n"
+            "  --export DIR    write the standard scenes as DIR/<name>.scn and exit\n"
+            "  -h, --help      show this help\n",
+            BENCH_WARMUP_FRAMES);
+}
+
+static int parse_uint(const char *s, const char **end_out, uint32_t max, uint32_t *out)
+{
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || v > max)
+        return -1;
+    *out = (uint32_t)v;
+    *end_out = end;
+    return 0;
+}
+
+/* Returns 0 to go on, 1 for --help, 2 for a usage error. */
+static int parse_args(int argc, char **argv, bench_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->frames = 10;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+            return 1;
+        if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+            continue;
+        }
+        if (strcmp(a, "--threads") == 0 || strcmp(a, "--frames") == 0 ||
+            strcmp(a, "--export") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, PROG ": %s needs a value\n", a);
+                return 2;
+            }
+            const char *val = argv[++i];
+            const char *end;
+            if (strcmp(a, "--export") == 0) {
+                o->export_dir = val;
+            } else if (strcmp(a, "--frames") == 0) {
+                if (parse_uint(val, &end, BENCH_MAX_FRAMES, &o->frames) != 0 || *end != '\0' ||
+                    o->frames == 0) {
+                    fprintf(stderr, PROG ": --frames wants 1..%u, not '%s'\n", BENCH_MAX_FRAMES,
+                            val);
+                    return 2;
+                }
+            } else {
+                o->thread_count_n = 0;
+                const char *p = val;
+                for (;;) {
+                    uint32_t t;
+                    if (o->thread_count_n == BENCH_MAX_THREAD_COUNTS ||
+                        parse_uint(p, &end, TR_MAX_THREADS, &t) != 0 ||
+                        (*end != ',' && *end != '\0')) {
+                        fprintf(stderr, PROG ": --threads wants a list of 0..%u, not '%s'\n",
+                                TR_MAX_THREADS, val);
+                        return 2;
+                    }
+                    o->threads[o->thread_count_n++] = t;
+                    if (*end == '\0')
+                        break;
+                    p = end + 1;
+                }
+            }
+            continue;
+        }
+        if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, PROG ": unknown option '%s'\n", a);
+            return 2;
+        }
+        /* Scene files: the rest of argv from here, options still allowed. */
+        if (o->files == NULL)
+            o->files = calloc((size_t)argc, sizeof *o->files);
+        if (o->files == NULL) {
+            fprintf(stderr, PROG ": out of memory\n");
+            return 2;
+        }
+        o->files[o->file_count++] = argv[i];
+    }
+    if (o->export_dir != NULL && o->file_count > 0) {
+        fprintf(stderr, PROG ": --export writes the standard scenes; it takes no files\n");
+        return 2;
+    }
+    return 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- export ------------------------------------------------------------- */
+
+static int export_scenes(const char *dir)
+{
+    int status = 0;
+    for (int id = 0; id < BENCH_SCENE_COUNT; id++) {
+        const char *name = bench_scene_name((bench_scene_id)id);
+        tr_scene scene;
+        char msg[512];
+        tr_result r = bench_scene_generate((bench_scene_id)id, &scene, msg, sizeof msg);
+        if (r == TR_ERROR_IO) {
+            fprintf(stderr, PROG ": skipping %s: %s\n", name, msg);
+            continue;
+        }
+        if (r != TR_OK) {
+            fprintf(stderr, PROG ": %s: %s (%s)\n", name, msg, tr_result_string(r));
+            status = 1;
+            continue;
+        }
+        char path[4096];
+        int n = snprintf(path, sizeof path, "%s/%s.scn", dir, name);
+        if (n < 0 || (size_t)n >= sizeof path) {
+            fprintf(stderr, PROG ": %s: path too long\n", dir);
+            tr_scene_free(&scene);
+            return 1;
+        }
+        r = tr_scene_save(&scene, path);
+        if (r != TR_OK) {
+            fprintf(stderr, PROG ": %s: cannot write (%s)\n", path, tr_result_string(r));
+            status = 1;
+        } else {
+            printf("%s: %u triangles\n", path, scene.triangle_count);
+        }
+        tr_scene_free(&scene);
+    }
+    return status;
+}
+
+/* ---- timing ------------------------------------------------------------- */
+
+typedef struct bench_result {
+    uint32_t threads; /* as the context reports it */
+    uint32_t frames;
+    double median_ms, min_ms, max_ms;
+    tr_pass_stats stats; /* of the last timed frame */
+} bench_result;
+
+/* Renders one scene warm-up + frames times in a fresh context. */
+static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t frames, double *times,
+                     bench_result *out)
+{
+    tr_context *ctx = NULL;
+    tr_image *image = NULL;
+    tr_context_desc cd;
+    memset(&cd, 0, sizeof cd);
+    cd.threads = threads;
+    tr_result r = tr_context_create(&cd, &ctx);
+    if (r != TR_OK) {
+        fprintf(stderr, PROG ": creating a context: %s\n", tr_result_string(r));
+        return -1;
+    }
+    tr_image_desc id;
+    memset(&id, 0, sizeof id);
+    id.format = TR_FORMAT_R8G8B8A8_UNORM;
+    id.width = scene->width;
+    id.height = scene->height;
+    r = tr_image_create(ctx, &id, &image);
+    if (r != TR_OK) {
+        fprintf(stderr, PROG ": creating the image: %s (%s)\n", tr_result_string(r),
+                tr_context_last_error(ctx));
+        tr_context_destroy(ctx);
+        return -1;
+    }
+    memset(out, 0, sizeof *out);
+    out->threads = tr_context_get_desc(ctx).threads;
+    out->frames = frames;
+    for (uint32_t f = 0; f < BENCH_WARMUP_FRAMES + frames; f++) {
+        double t0 = now_ms();
+        r = tr_scene_render(ctx, scene, image, &out->stats);
+        double t1 = now_ms();
+        if (r != TR_OK) {
+            fprintf(stderr, PROG ": rendering: %s (%s)\n", tr_result_string(r),
+                    tr_context_last_error(ctx));
+            tr_context_destroy(ctx);
+            return -1;
+        }
+        if (f >= BENCH_WARMUP_FRAMES)
+            times[f - BENCH_WARMUP_FRAMES] = t1 - t0;
+    }
+    tr_context_destroy(ctx); /* destroys the image too */
+
+    qsort(times, frames, sizeof *times, cmp_double);
+    out->min_ms = times[0];
+    out->max_ms = times[frames - 1];
+    out->median_ms = frames % 2 ? times[frames / 2]
+                                : 0.5 * (times[frames / 2 - 1] + times[frames / 2]);
+    return 0;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void print_result(const bench_options *o, const char *name, const tr_scene *scene,
+                         const bench_result *res)
+{
+    const tr_pass_stats *s = &res->stats;
+    const tr_bin_layout *l = &s->layout;
+    double secs = res->median_ms * 1e-3;
+    double mtri = secs > 0 ? (double)scene->triangle_count / secs * 1e-6 : 0.0;
+    double mpix = secs > 0 ? (double)scene->width * scene->height / secs * 1e-6 : 0.0;
+    if (o->json) {
+        fputs("{\"scene\":", stdout);
+        json_string(stdout, name);
+        printf(",\"renderer\":\"tilerast\",\"width\":%u,\"height\":%u,\"triangles\":%u,"
+               "\"flags\":%u,\"threads\":%u,\"frames\":%u,\"median_ms\":%.3f,\"min_ms\":%.3f,"
+               "\"max_ms\":%.3f,\"mtri_s\":%.3f,\"mpix_s\":%.3f",
+               scene->width, scene->height, scene->triangle_count, scene->flags, res->threads,
+               res->frames, res->median_ms, res->min_ms, res->max_ms, mtri, mpix);
+        printf(",\"stats\":{\"layout\":{\"bin_w\":%u,\"bin_h\":%u,\"bins_x\":%u,\"bins_y\":%u,"
+               "\"pipe_w\":%u,\"pipe_h\":%u,\"pipes_x\":%u,\"pipes_y\":%u,\"gmem_pixels\":%u,"
+               "\"tile_align_w\":%u,\"tile_align_h\":%u,\"views\":%u,\"origin_x\":%d,"
+               "\"origin_y\":%d},\"bins\":%u,\"pipes\":%u",
+               l->bin_w, l->bin_h, l->bins_x, l->bins_y, l->pipe_w, l->pipe_h, l->pipes_x,
+               l->pipes_y, l->gmem_pixels, l->tile_align_w, l->tile_align_h, l->views,
+               (int)l->origin_x, (int)l->origin_y, s->bins, s->pipes);
+#define U64(field) printf(",\"" #field "\":%llu", (unsigned long long)s->field)
+        U64(draws);
+        U64(primitives_in);
+        U64(primitives_culled);
+        U64(primitives_clipped);
+        U64(primitives_binned);
+        U64(bin_primitive_refs);
+        U64(visibility_stream_bytes);
+        U64(fragments_rasterized);
+        U64(fragments_depth_rejected);
+        U64(fragments_stencil_rejected);
+        U64(fragments_lrz_rejected);
+        U64(fragments_shaded);
+        U64(fragments_discarded);
+        U64(fragments_written);
+        U64(gmem_bytes_loaded);
+        U64(gmem_bytes_cleared);
+        U64(gmem_bytes_stored);
+#undef U64
+        printf(",\"ms_vertex\":%.3f,\"ms_binning\":%.3f,\"ms_render\":%.3f}}\n", s->ms_vertex,
+               s->ms_binning, s->ms_render);
+    } else {
+        printf("%-16s threads %-3u median %9.2f ms  min %9.2f  max %9.2f  %8.2f Mtri/s  "
+               "%8.1f Mpix/s\n",
+               name, res->threads, res->median_ms, res->min_ms, res->max_ms, mtri, mpix);
+        printf("    bins %u (%ux%u of %ux%u px) pipes %u | tris in %llu culled %llu clipped "
+               "%llu binned %llu refs %llu | vs %.1f ms bin %.1f ms render %.1f ms\n",
+               s->bins, l->bins_x, l->bins_y, l->bin_w, l->bin_h, s->pipes,
+               (unsigned long long)s->primitives_in, (unsigned long long)s->primitives_culled,
+               (unsigned long long)s->primitives_clipped,
+               (unsigned long long)s->primitives_binned,
+               (unsigned long long)s->bin_primitive_refs, s->ms_vertex, s->ms_binning,
+               s->ms_render);
+        printf("    frags rasterized %llu depth-rejected %llu lrz-rejected %llu shaded %llu "
+               "written %llu | gmem cleared %llu loaded %llu stored %llu B\n",
+               (unsigned long long)s->fragments_rasterized,
+               (unsigned long long)s->fragments_depth_rejected,
+               (unsigned long long)s->fragments_lrz_rejected,
+               (unsigned long long)s->fragments_shaded,
+               (unsigned long long)s->fragments_written,
+               (unsigned long long)s->gmem_bytes_cleared,
+               (unsigned long long)s->gmem_bytes_loaded,
+               (unsigned long long)s->gmem_bytes_stored);
+    }
+    fflush(stdout);
+}
+
+/* Times one scene at every requested thread count. */
+static int bench_scene(const bench_options *o, const char *name, const tr_scene *scene,
+                       double *times)
+{
+    uint32_t n = o->thread_count_n ? o->thread_count_n : 1;
+    int status = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t threads = o->thread_count_n ? o->threads[i] : 0;
+        bench_result res;
+        if (bench_run(scene, threads, o->frames, times, &res) != 0) {
+            fprintf(stderr, PROG ": %s: failed with %u threads\n", name, threads);
+            status = 1;
+            continue;
+        }
+        print_result(o, name, scene, &res);
+    }
+
+    /* ==== llvmpipe side-by-side runner: LATER ISSUE ===================
+     * Here the same scene will be drawn with Mesa's llvmpipe (OSMesa, one
+     * glDrawArrays per frame, RGBA8 + 32-bit float depth, LP_NUM_THREADS per
+     * thread count) and printed beside the tilerast figures with
+     * "renderer":"llvmpipe" in --json mode.  Nothing is done yet.
+     * ================================================================= */
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    bench_options o;
+    int pa = parse_args(argc, argv, &o);
+    if (pa == 1) {
+        usage(stdout);
+        free(o.files);
+        return 0;
+    }
+    if (pa != 0) {
+        fprintf(stderr, "usage: " PROG " [--threads N[,N...]] [--frames N] [--json] "
+                        "[--export DIR] [FILE.scn ...]\nTry '" PROG " --help' for more.\n");
+        free(o.files);
+        return 2;
+    }
+    if (o.export_dir != NULL)
+        return export_scenes(o.export_dir);
+
+    double *times = malloc(o.frames * sizeof *times);
+    if (times == NULL) {
+        fprintf(stderr, PROG ": out of memory\n");
+        free(o.files);
+        return 1;
+    }
+    int status = 0;
+    if (o.file_count > 0) {
+        for (int i = 0; i < o.file_count; i++) {
+            tr_scene scene;
+            char msg[256];
+            tr_result r = tr_scene_load(o.files[i], &scene, msg, sizeof msg);
+            if (r != TR_OK) {
+                fprintf(stderr, PROG ": %s: %s\n", o.files[i], msg);
+                status = 1;
+                continue;
+            }
+            if (bench_scene(&o, o.files[i], &scene, times) != 0)
+                status = 1;
+            tr_scene_free(&scene);
+        }
+    } else {
+        for (int id = 0; id < BENCH_SCENE_COUNT; id++) {
+            const char *name = bench_scene_name((bench_scene_id)id);
+            tr_scene scene;
+            char msg[512];
+            tr_result r = bench_scene_generate((bench_scene_id)id, &scene, msg, sizeof msg);
+            if (r == TR_ERROR_IO) {
+                fprintf(stderr, PROG ": skipping %s: %s\n", name, msg);
+                continue;
+            }
+            if (r != TR_OK) {
+                fprintf(stderr, PROG ": %s: %s (%s)\n", name, msg, tr_result_string(r));
+                status = 1;
+                continue;
+            }
+            if (bench_scene(&o, name, &scene, times) != 0)
+                status = 1;
+            tr_scene_free(&scene);
+        }
+    }
+    free(times);
+    free(o.files);
+    return status;
+}

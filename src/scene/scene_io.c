@@ -1,0 +1,417 @@
+/* The neutral scene file "SRSCENE1" (bench/SCENES.md): reading, writing.
+ *
+ * Consumes bytes (a buffer or a file); produces a validated tr_scene.  The
+ * file is little-endian whatever the host: every field is assembled from
+ * bytes, never read through a struct cast, so alignment and padding of
+ * tr_scene_vertex do not matter.  Everything a renderer relies on is checked
+ * here (sizes, flags, counts); vertex positions are passed through as they
+ * are, NaN included, because rejecting them is the renderer's job. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilerast/scene.h"
+
+#define SCENE_MAGIC "SRSCENE1"
+#define SCENE_HEADER_BYTES 32u
+#define SCENE_VERTEX_BYTES 20u
+#define SCENE_TRIANGLE_BYTES (3u * SCENE_VERTEX_BYTES)
+#define SCENE_KNOWN_FLAGS \
+    (TR_SCENE_DEPTH | TR_SCENE_BLEND_ALPHA | TR_SCENE_BLEND_ADD | TR_SCENE_FLAT)
+
+/* Vertices decoded per chunk when streaming from a file: bounded memory for
+ * the raw bytes whatever the scene size (a multiple of 3: whole triangles). */
+#define SCENE_CHUNK_VERTICES 3072u
+
+static void scene_message(char *msg, size_t msg_size, const char *fmt, ...)
+{
+    if (msg == NULL || msg_size == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, msg_size, fmt, ap);
+    va_end(ap);
+}
+
+static uint32_t scene_read_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+
+static float scene_read_f32(const uint8_t *p)
+{
+    uint32_t bits = scene_read_u32(p);
+    float f;
+    memcpy(&f, &bits, sizeof f); /* the bit pattern as is: NaN payloads survive */
+    return f;
+}
+
+static void scene_write_u32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+static void scene_write_f32(uint8_t *p, float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    scene_write_u32(p, bits);
+}
+
+/* The exact file size a triangle count needs.  In 64 bits: 60 * ntris
+ * overflows 32 bits from ntris = 71,582,789 on, and a wrapped size could make
+ * a short file look right. */
+static uint64_t scene_file_size(uint32_t triangle_count)
+{
+    return (uint64_t)SCENE_HEADER_BYTES + (uint64_t)SCENE_TRIANGLE_BYTES * triangle_count;
+}
+
+/* Validates the 32-byte header and fills every field of *out but vertices. */
+static tr_result scene_parse_header(const uint8_t *h, tr_scene *out, char *msg, size_t msg_size)
+{
+    if (memcmp(h, SCENE_MAGIC, 8) != 0) {
+        scene_message(msg, msg_size, "wrong magic: not an SRSCENE1 scene file");
+        return TR_ERROR_BAD_FILE;
+    }
+    uint32_t width = scene_read_u32(h + 8);
+    uint32_t height = scene_read_u32(h + 12);
+    uint32_t flags = scene_read_u32(h + 16);
+    float clear_depth = scene_read_f32(h + 24);
+    uint32_t triangle_count = scene_read_u32(h + 28);
+
+    if (width == 0 || height == 0) {
+        scene_message(msg, msg_size, "%s is 0", width == 0 ? "width" : "height");
+        return TR_ERROR_BAD_FILE;
+    }
+    if (width > TR_MAX_IMAGE_SIZE || height > TR_MAX_IMAGE_SIZE) {
+        scene_message(msg, msg_size, "%s %u exceeds TR_MAX_IMAGE_SIZE (%u)",
+                      width > TR_MAX_IMAGE_SIZE ? "width" : "height",
+                      width > TR_MAX_IMAGE_SIZE ? width : height, TR_MAX_IMAGE_SIZE);
+        return TR_ERROR_LIMIT_EXCEEDED;
+    }
+    if (flags & ~SCENE_KNOWN_FLAGS) {
+        scene_message(msg, msg_size, "unknown flag bits 0x%x in flags 0x%x",
+                      flags & ~SCENE_KNOWN_FLAGS, flags);
+        return TR_ERROR_BAD_FILE;
+    }
+    if ((flags & TR_SCENE_BLEND_ALPHA) && (flags & TR_SCENE_BLEND_ADD)) {
+        scene_message(msg, msg_size, "flags ask for both BLEND_ALPHA and BLEND_ADD");
+        return TR_ERROR_BAD_FILE;
+    }
+    if (!isfinite(clear_depth)) {
+        scene_message(msg, msg_size, "clear depth is not finite");
+        return TR_ERROR_BAD_FILE;
+    }
+    if (triangle_count > TR_SCENE_MAX_TRIANGLES) {
+        scene_message(msg, msg_size, "triangle count %u exceeds TR_SCENE_MAX_TRIANGLES (%u)",
+                      triangle_count, TR_SCENE_MAX_TRIANGLES);
+        return TR_ERROR_LIMIT_EXCEEDED;
+    }
+
+    out->width = width;
+    out->height = height;
+    out->flags = flags;
+    memcpy(out->clear_color, h + 20, 4);
+    out->clear_depth = clear_depth;
+    out->triangle_count = triangle_count;
+    out->vertices = NULL;
+    return TR_OK;
+}
+
+/* Refuses a file whose size does not match its triangle count. */
+static tr_result scene_check_size(uint64_t actual, uint32_t triangle_count, char *msg,
+                                  size_t msg_size)
+{
+    uint64_t expected = scene_file_size(triangle_count);
+    if (actual < expected) {
+        scene_message(msg, msg_size,
+                      "truncated: %llu bytes, %u triangles need %llu (%llu missing)",
+                      (unsigned long long)actual, triangle_count,
+                      (unsigned long long)expected, (unsigned long long)(expected - actual));
+        return TR_ERROR_BAD_FILE;
+    }
+    if (actual > expected) {
+        scene_message(msg, msg_size,
+                      "trailing bytes: %llu bytes, %u triangles need %llu (%llu extra)",
+                      (unsigned long long)actual, triangle_count,
+                      (unsigned long long)expected, (unsigned long long)(actual - expected));
+        return TR_ERROR_BAD_FILE;
+    }
+    return TR_OK;
+}
+
+static tr_result scene_alloc_vertices(tr_scene *scene, char *msg, size_t msg_size)
+{
+    uint64_t count = 3u * (uint64_t)scene->triangle_count;
+    if (count == 0)
+        return TR_OK;
+    /* Only a 32-bit size_t can be too small (TR_SCENE_MAX_TRIANGLES * 60 bytes). */
+    if (count > SIZE_MAX / sizeof(tr_scene_vertex)) {
+        scene_message(msg, msg_size, "%u triangles do not fit in memory", scene->triangle_count);
+        return TR_ERROR_OUT_OF_MEMORY;
+    }
+    scene->vertices = malloc((size_t)count * sizeof(tr_scene_vertex));
+    if (scene->vertices == NULL) {
+        scene_message(msg, msg_size, "out of memory for %u triangles", scene->triangle_count);
+        return TR_ERROR_OUT_OF_MEMORY;
+    }
+    return TR_OK;
+}
+
+static void scene_decode_vertices(const uint8_t *src, size_t count, tr_scene_vertex *dst)
+{
+    for (size_t i = 0; i < count; i++, src += SCENE_VERTEX_BYTES) {
+        dst[i].x = scene_read_f32(src + 0);
+        dst[i].y = scene_read_f32(src + 4);
+        dst[i].z = scene_read_f32(src + 8);
+        dst[i].w = scene_read_f32(src + 12);
+        dst[i].r = src[16];
+        dst[i].g = src[17];
+        dst[i].b = src[18];
+        dst[i].a = src[19];
+    }
+}
+
+static void scene_encode_vertices(const tr_scene_vertex *src, size_t count, uint8_t *dst)
+{
+    for (size_t i = 0; i < count; i++, dst += SCENE_VERTEX_BYTES) {
+        scene_write_f32(dst + 0, src[i].x);
+        scene_write_f32(dst + 4, src[i].y);
+        scene_write_f32(dst + 8, src[i].z);
+        scene_write_f32(dst + 12, src[i].w);
+        dst[16] = src[i].r;
+        dst[17] = src[i].g;
+        dst[18] = src[i].b;
+        dst[19] = src[i].a;
+    }
+}
+
+static tr_result scene_short_header(size_t size, char *msg, size_t msg_size)
+{
+    if (size == 0)
+        scene_message(msg, msg_size, "empty file");
+    else
+        scene_message(msg, msg_size, "%zu bytes, shorter than the %u-byte header", size,
+                      SCENE_HEADER_BYTES);
+    return TR_ERROR_BAD_FILE;
+}
+
+tr_result tr_scene_parse(const void *data, size_t size, tr_scene *out, char *msg, size_t msg_size)
+{
+    scene_message(msg, msg_size, "%s", "");
+    if (out == NULL || (data == NULL && size != 0)) {
+        scene_message(msg, msg_size, "%s is NULL", out == NULL ? "out" : "data");
+        return TR_ERROR_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out); /* a failed parse leaves a scene tr_scene_free accepts */
+    if (size < SCENE_HEADER_BYTES)
+        return scene_short_header(size, msg, msg_size);
+
+    const uint8_t *bytes = data;
+    tr_scene scene;
+    tr_result r = scene_parse_header(bytes, &scene, msg, msg_size);
+    if (r != TR_OK)
+        return r;
+    r = scene_check_size((uint64_t)size, scene.triangle_count, msg, msg_size);
+    if (r != TR_OK)
+        return r;
+    r = scene_alloc_vertices(&scene, msg, msg_size);
+    if (r != TR_OK)
+        return r;
+    scene_decode_vertices(bytes + SCENE_HEADER_BYTES, 3u * (size_t)scene.triangle_count,
+                          scene.vertices);
+    *out = scene;
+    return TR_OK;
+}
+
+/* Reads up to n bytes; returns how many were read (fewer only at end of file
+ * or on an error, which the caller tells apart with ferror). */
+static size_t scene_read_fully(FILE *f, uint8_t *dst, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        size_t k = fread(dst + got, 1, n - got, f);
+        if (k == 0)
+            break;
+        got += k;
+    }
+    return got;
+}
+
+/* Streams the file instead of reading it whole: the header says how many
+ * bytes to expect, so a huge or endless input (a wrong path to a device) is
+ * refused after at most one byte past the expected end. */
+tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_size)
+{
+    scene_message(msg, msg_size, "%s", "");
+    if (out == NULL || path == NULL) {
+        scene_message(msg, msg_size, "%s is NULL", out == NULL ? "out" : "path");
+        return TR_ERROR_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof *out);
+
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        scene_message(msg, msg_size, "cannot open: %s", strerror(errno));
+        return TR_ERROR_IO;
+    }
+
+    tr_scene scene;
+    memset(&scene, 0, sizeof scene);
+    uint8_t header[SCENE_HEADER_BYTES];
+    uint8_t *chunk = NULL;
+    tr_result r = TR_OK;
+
+    size_t got = scene_read_fully(f, header, sizeof header);
+    if (ferror(f)) {
+        scene_message(msg, msg_size, "read error: %s", strerror(errno));
+        r = TR_ERROR_IO;
+        goto done;
+    }
+    if (got < sizeof header) {
+        r = scene_short_header(got, msg, msg_size);
+        goto done;
+    }
+    r = scene_parse_header(header, &scene, msg, msg_size);
+    if (r != TR_OK)
+        goto done;
+    r = scene_alloc_vertices(&scene, msg, msg_size);
+    if (r != TR_OK)
+        goto done;
+
+    size_t total = 3u * (size_t)scene.triangle_count;
+    if (total > 0) {
+        chunk = malloc((size_t)SCENE_CHUNK_VERTICES * SCENE_VERTEX_BYTES);
+        if (chunk == NULL) {
+            scene_message(msg, msg_size, "out of memory");
+            r = TR_ERROR_OUT_OF_MEMORY;
+            goto done;
+        }
+    }
+    for (size_t done_vertices = 0; done_vertices < total;) {
+        size_t n = total - done_vertices;
+        if (n > SCENE_CHUNK_VERTICES)
+            n = SCENE_CHUNK_VERTICES;
+        size_t want = n * SCENE_VERTEX_BYTES;
+        size_t k = scene_read_fully(f, chunk, want);
+        if (ferror(f)) {
+            scene_message(msg, msg_size, "read error: %s", strerror(errno));
+            r = TR_ERROR_IO;
+            goto done;
+        }
+        if (k < want) {
+            uint64_t actual = (uint64_t)SCENE_HEADER_BYTES +
+                              (uint64_t)done_vertices * SCENE_VERTEX_BYTES + k;
+            r = scene_check_size(actual, scene.triangle_count, msg, msg_size);
+            goto done;
+        }
+        scene_decode_vertices(chunk, n, scene.vertices + done_vertices);
+        done_vertices += n;
+    }
+    if (fgetc(f) != EOF) {
+        /* Count what follows, but only to a limit: the message does not need
+         * the exact size of an enormous file. */
+        uint64_t extra = 1;
+        while (extra < (1u << 20) && fgetc(f) != EOF)
+            extra++;
+        if (extra >= (1u << 20))
+            scene_message(msg, msg_size,
+                          "trailing bytes: %u triangles need %llu bytes, the file has at "
+                          "least 1 MiB more",
+                          scene.triangle_count,
+                          (unsigned long long)scene_file_size(scene.triangle_count));
+        else
+            (void)scene_check_size(scene_file_size(scene.triangle_count) + extra,
+                                   scene.triangle_count, msg, msg_size);
+        r = TR_ERROR_BAD_FILE;
+        goto done;
+    }
+    if (ferror(f)) {
+        scene_message(msg, msg_size, "read error: %s", strerror(errno));
+        r = TR_ERROR_IO;
+        goto done;
+    }
+
+done:
+    free(chunk);
+    fclose(f); /* read-only: a close error loses nothing */
+    if (r != TR_OK) {
+        free(scene.vertices);
+        return r;
+    }
+    *out = scene;
+    return TR_OK;
+}
+
+tr_result tr_scene_save(const tr_scene *scene, const char *path)
+{
+    if (scene == NULL || path == NULL)
+        return TR_ERROR_INVALID_ARGUMENT;
+    /* Write only what tr_scene_parse accepts, so a saved scene always loads. */
+    if (scene->width == 0 || scene->height == 0 || (scene->flags & ~SCENE_KNOWN_FLAGS) ||
+        ((scene->flags & TR_SCENE_BLEND_ALPHA) && (scene->flags & TR_SCENE_BLEND_ADD)) ||
+        !isfinite(scene->clear_depth) ||
+        (scene->triangle_count > 0 && scene->vertices == NULL))
+        return TR_ERROR_INVALID_ARGUMENT;
+    if (scene->width > TR_MAX_IMAGE_SIZE || scene->height > TR_MAX_IMAGE_SIZE ||
+        scene->triangle_count > TR_SCENE_MAX_TRIANGLES)
+        return TR_ERROR_LIMIT_EXCEEDED;
+
+    uint8_t header[SCENE_HEADER_BYTES];
+    memcpy(header, SCENE_MAGIC, 8);
+    scene_write_u32(header + 8, scene->width);
+    scene_write_u32(header + 12, scene->height);
+    scene_write_u32(header + 16, scene->flags);
+    memcpy(header + 20, scene->clear_color, 4);
+    scene_write_f32(header + 24, scene->clear_depth);
+    scene_write_u32(header + 28, scene->triangle_count);
+
+    size_t total = 3u * (size_t)scene->triangle_count;
+    uint8_t *chunk = NULL;
+    if (total > 0) {
+        chunk = malloc((size_t)SCENE_CHUNK_VERTICES * SCENE_VERTEX_BYTES);
+        if (chunk == NULL)
+            return TR_ERROR_OUT_OF_MEMORY;
+    }
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) {
+        free(chunk);
+        return TR_ERROR_IO;
+    }
+    int ok = fwrite(header, 1, sizeof header, f) == sizeof header;
+    for (size_t done_vertices = 0; ok && done_vertices < total;) {
+        size_t n = total - done_vertices;
+        if (n > SCENE_CHUNK_VERTICES)
+            n = SCENE_CHUNK_VERTICES;
+        scene_encode_vertices(scene->vertices + done_vertices, n, chunk);
+        ok = fwrite(chunk, SCENE_VERTEX_BYTES, n, f) == n;
+        done_vertices += n;
+    }
+    free(chunk);
+    /* fclose flushes: a full disk may only show here. */
+    if (fclose(f) != 0)
+        ok = 0;
+    if (!ok) {
+        remove(path); /* never leave a truncated scene behind */
+        return TR_ERROR_IO;
+    }
+    return TR_OK;
+}
+
+void tr_scene_free(tr_scene *scene)
+{
+    if (scene == NULL)
+        return;
+    free(scene->vertices);
+    memset(scene, 0, sizeof *scene);
+}

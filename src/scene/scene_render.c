@@ -1,0 +1,174 @@
+/* Drawing a neutral scene (bench/SCENES.md) with the public API only.
+ *
+ * Consumes a validated tr_scene and an RGBA8 image; produces the image as
+ * OpenGL (with glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE)) would draw it:
+ * a y-flipped viewport turns GL's y-up window into our y-down image, and the
+ * BOTTOM_LEFT tie rule is GL's left/bottom fill rule seen through that flip.
+ * Being a plain API user keeps this file an honest benchmark client. */
+#include <math.h>
+#include <string.h>
+
+#include "tilerast/scene.h"
+
+/* What the vertex shader finds in the uniforms: only a pointer, since
+ * tr_cmd_set_uniforms copies at most TR_MAX_UNIFORM_BYTES and a scene's
+ * vertices are far more.  The vertex array outlives the pass (the caller
+ * owns the scene for the whole tr_scene_render call). */
+typedef struct scene_uniforms {
+    const tr_scene_vertex *vertices;
+} scene_uniforms;
+
+static void scene_vertex_shader(tr_vs_batch *batch)
+{
+    /* memcpy: the library's copy of the uniform bytes need not be aligned
+     * for a pointer. */
+    scene_uniforms u;
+    memcpy(&u, batch->uniforms, sizeof u);
+    const tr_scene_vertex *v = u.vertices;
+    for (uint32_t l = 0; l < batch->count; l++) {
+        const tr_scene_vertex *s = &v[batch->vertex_index[l]];
+        batch->position[0][l] = s->x;
+        batch->position[1][l] = s->y;
+        batch->position[2][l] = s->z;
+        batch->position[3][l] = s->w;
+        /* Division, not a multiply by 1/255: c/255 correctly rounded is
+         * what a unorm8 attribute fetch gives. */
+        batch->varyings[0][0][l] = (float)s->r / 255.0f;
+        batch->varyings[0][1][l] = (float)s->g / 255.0f;
+        batch->varyings[0][2][l] = (float)s->b / 255.0f;
+        batch->varyings[0][3][l] = (float)s->a / 255.0f;
+    }
+}
+
+static void scene_fragment_shader(tr_fs_block *block)
+{
+    for (uint32_t c = 0; c < 4; c++)
+        for (uint32_t l = 0; l < block->count; l++)
+            block->color[0][c][l] = block->varyings[0][c][l];
+}
+
+static tr_pipeline_desc scene_pipeline_desc(uint32_t flags)
+{
+    tr_pipeline_desc d;
+    memset(&d, 0, sizeof d);
+    d.vertex_shader = scene_vertex_shader;
+    d.fragment_shader = scene_fragment_shader;
+    d.varying_count = 1;
+    d.flat_mask = (flags & TR_SCENE_FLAT) ? 1u : 0u; /* provoking vertex = first, as GL's
+                                                         first-vertex convention */
+    d.topology = TR_TOPOLOGY_TRIANGLE_LIST;
+    d.cull_mode = TR_CULL_NONE; /* the format draws both windings */
+    d.tie_rule = TR_TIE_BOTTOM_LEFT;
+    if (flags & TR_SCENE_DEPTH) {
+        d.depth_test = 1;
+        d.depth_write = 1;
+        d.depth_compare = TR_COMPARE_LESS;
+    }
+    tr_blend_state *b = &d.blend[0];
+    if (flags & TR_SCENE_BLEND_ALPHA) {
+        b->enable = 1;
+        b->src_color = TR_BLEND_SRC_ALPHA;
+        b->dst_color = TR_BLEND_ONE_MINUS_SRC_ALPHA;
+        b->color_op = TR_BLEND_OP_ADD;
+        b->src_alpha = TR_BLEND_ONE;
+        b->dst_alpha = TR_BLEND_ONE_MINUS_SRC_ALPHA;
+        b->alpha_op = TR_BLEND_OP_ADD;
+    } else if (flags & TR_SCENE_BLEND_ADD) {
+        /* min(1, src + dst): the UNORM attachment clamps the sum. */
+        b->enable = 1;
+        b->src_color = TR_BLEND_ONE;
+        b->dst_color = TR_BLEND_ONE;
+        b->color_op = TR_BLEND_OP_ADD;
+        b->src_alpha = TR_BLEND_ONE;
+        b->dst_alpha = TR_BLEND_ONE;
+        b->alpha_op = TR_BLEND_OP_ADD;
+    }
+    return d;
+}
+
+tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *color,
+                          tr_pass_stats *stats)
+{
+    if (ctx == NULL || scene == NULL || color == NULL)
+        return TR_ERROR_INVALID_ARGUMENT;
+    const uint32_t known = TR_SCENE_DEPTH | TR_SCENE_BLEND_ALPHA | TR_SCENE_BLEND_ADD |
+                           TR_SCENE_FLAT;
+    if ((scene->flags & ~known) ||
+        ((scene->flags & TR_SCENE_BLEND_ALPHA) && (scene->flags & TR_SCENE_BLEND_ADD)) ||
+        (scene->triangle_count > 0 && scene->vertices == NULL) ||
+        scene->triangle_count > TR_SCENE_MAX_TRIANGLES || !isfinite(scene->clear_depth))
+        return TR_ERROR_INVALID_ARGUMENT;
+    tr_image_desc cd = tr_image_get_desc(color);
+    if (cd.format != TR_FORMAT_R8G8B8A8_UNORM || cd.width != scene->width ||
+        cd.height != scene->height)
+        return TR_ERROR_INVALID_ARGUMENT;
+
+    tr_result r;
+    tr_image *depth = NULL;
+    tr_pipeline *pipeline = NULL;
+
+    if (scene->flags & TR_SCENE_DEPTH) {
+        tr_image_desc dd;
+        memset(&dd, 0, sizeof dd);
+        dd.format = TR_FORMAT_D32_SFLOAT;
+        dd.width = scene->width;
+        dd.height = scene->height;
+        r = tr_image_create(ctx, &dd, &depth);
+        if (r != TR_OK)
+            return r;
+    }
+    tr_pipeline_desc pd = scene_pipeline_desc(scene->flags);
+    r = tr_pipeline_create(ctx, &pd, &pipeline);
+    if (r != TR_OK)
+        goto done;
+
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.color_count = 1;
+    rp.color[0].image = color;
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp.color[0].store_op = TR_STORE_OP_STORE;
+    for (int i = 0; i < 4; i++)
+        rp.color[0].clear_color[i] = (float)scene->clear_color[i] / 255.0f;
+    if (depth != NULL) {
+        rp.depth.image = depth;
+        rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
+        rp.depth.depth_store_op = TR_STORE_OP_DONT_CARE; /* only the colour is wanted: a
+                                                            tiler never writes depth out */
+        rp.depth.stencil_load_op = TR_LOAD_OP_DONT_CARE;
+        rp.depth.stencil_store_op = TR_STORE_OP_DONT_CARE;
+        /* glClearDepth clamps to [0,1]; the file only promises a finite value. */
+        float cdv = scene->clear_depth;
+        rp.depth.clear_depth = cdv < 0.0f ? 0.0f : cdv > 1.0f ? 1.0f : cdv;
+    }
+    r = tr_cmd_begin_render_pass(ctx, &rp);
+    if (r != TR_OK)
+        goto done;
+
+    /* Once the pass is open it must be ended whatever fails, or the context
+     * stays stuck recording; the first error is the one reported. */
+    tr_result rec = tr_cmd_bind_pipeline(ctx, pipeline);
+    if (rec == TR_OK) {
+        /* GL's window has y up; a negative-height viewport (Vulkan style)
+         * flips it so that image row r is GL window row height-1-r. */
+        tr_viewport vp = { 0.0f, (float)scene->height, (float)scene->width,
+                           -(float)scene->height, 0.0f, 1.0f };
+        rec = tr_cmd_set_viewport(ctx, &vp);
+    }
+    if (rec == TR_OK) {
+        scene_uniforms u = { scene->vertices };
+        rec = tr_cmd_set_uniforms(ctx, &u, sizeof u);
+    }
+    if (rec == TR_OK && scene->triangle_count > 0)
+        rec = tr_cmd_draw(ctx, 3u * scene->triangle_count, 1, 0, 0);
+    r = tr_cmd_end_render_pass(ctx, stats);
+    if (rec != TR_OK)
+        r = rec;
+
+done:
+    if (pipeline != NULL)
+        tr_pipeline_destroy(pipeline);
+    if (depth != NULL)
+        tr_image_destroy(depth);
+    return r;
+}

@@ -1,0 +1,320 @@
+/* tilerast-render: draws a neutral scene file ("SRSCENE1", bench/SCENES.md)
+ * with tilerast and writes the image as PNG and/or raw RGBA8.
+ *
+ * It is the command-line face of tr_scene_load + tr_scene_render: what a
+ * conformance script or a side-by-side comparison with another renderer
+ * calls.  --stats prints the pass statistics as one JSON line. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tilerast/tilerast.h"
+
+#define PROG "tilerast-render"
+
+typedef struct render_options {
+    const char *scene_path;
+    const char *png_path;
+    const char *raw_path;
+    uint32_t threads;    /* 0 = all cores */
+    uint32_t gmem_bytes; /* 0 = library default */
+    int stats;
+} render_options;
+
+static void short_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
+            "                       [--gmem BYTES] [--stats]\n"
+            "Try '" PROG " --help' for more.\n");
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
+            "                       [--gmem BYTES] [--stats]\n"
+            "\n"
+            "Renders a SRSCENE1 scene file with tilerast.\n"
+            "  -o, --output FILE  write the image as PNG\n"
+            "  --raw FILE         write width*height*4 bytes of RGBA8, top row first\n"
+            "  --threads N        threads for the bins (0 = all cores, the default)\n"
+            "  --gmem BYTES       GMEM budget per tile (suffix K or M for KiB, MiB;\n"
+            "                     0 = the library default, 1 MiB)\n"
+            "  --stats            print the pass statistics as one JSON line on stdout\n"
+            "  -h, --help         show this help\n"
+            "At least one of -o, --raw and --stats is required.\n");
+}
+
+/* Parses a decimal count with an optional K/M suffix; 0 on success. */
+static int parse_u32(const char *s, uint32_t max, int allow_suffix, uint32_t *out)
+{
+    if (s == NULL || *s < '0' || *s > '9')
+        return -1; /* strtoull would accept "-1" and " 1" */
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || end == s)
+        return -1;
+    unsigned long long scale = 1;
+    if (allow_suffix && (*end == 'K' || *end == 'k')) {
+        scale = 1024;
+        end++;
+    } else if (allow_suffix && (*end == 'M' || *end == 'm')) {
+        scale = 1024 * 1024;
+        end++;
+    }
+    if (*end != '\0' || v > max / scale)
+        return -1;
+    *out = (uint32_t)(v * scale);
+    return 0;
+}
+
+/* Returns 0 to go on, 1 for --help (exit 0), 2 for a usage error. */
+static int parse_args(int argc, char **argv, render_options *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+            return 1;
+        int takes_value = strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
+                          strcmp(a, "--raw") == 0 || strcmp(a, "--threads") == 0 ||
+                          strcmp(a, "--gmem") == 0;
+        if (takes_value) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, PROG ": %s needs a value\n", a);
+                return 2;
+            }
+            val = argv[++i];
+        }
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            o->png_path = val;
+        } else if (strcmp(a, "--raw") == 0) {
+            o->raw_path = val;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (parse_u32(val, TR_MAX_THREADS, 0, &o->threads) != 0) {
+                fprintf(stderr, PROG ": --threads wants 0..%u, not '%s'\n", TR_MAX_THREADS, val);
+                return 2;
+            }
+        } else if (strcmp(a, "--gmem") == 0) {
+            if (parse_u32(val, UINT32_MAX, 1, &o->gmem_bytes) != 0) {
+                fprintf(stderr, PROG ": --gmem wants a byte count, not '%s'\n", val);
+                return 2;
+            }
+        } else if (strcmp(a, "--stats") == 0) {
+            o->stats = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, PROG ": unknown option '%s'\n", a);
+            return 2;
+        } else if (o->scene_path == NULL) {
+            o->scene_path = a;
+        } else {
+            fprintf(stderr, PROG ": more than one scene file ('%s', '%s')\n", o->scene_path, a);
+            return 2;
+        }
+    }
+    if (o->scene_path == NULL) {
+        fprintf(stderr, PROG ": no scene file given\n");
+        return 2;
+    }
+    if (o->png_path == NULL && o->raw_path == NULL && !o->stats) {
+        fprintf(stderr, PROG ": nothing to do: give -o, --raw or --stats\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* Prints a string as a JSON string literal. */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void print_stats_json(FILE *f, const render_options *o, const tr_scene *scene,
+                             uint32_t threads, const tr_pass_stats *s, double wall_ms)
+{
+    const tr_bin_layout *l = &s->layout;
+    fputs("{\"scene\":", f);
+    json_string(f, o->scene_path);
+    fprintf(f, ",\"width\":%u,\"height\":%u,\"triangles\":%u,\"flags\":%u,\"threads\":%u",
+            scene->width, scene->height, scene->triangle_count, scene->flags, threads);
+    fprintf(f,
+            ",\"layout\":{\"bin_w\":%u,\"bin_h\":%u,\"bins_x\":%u,\"bins_y\":%u,"
+            "\"pipe_w\":%u,\"pipe_h\":%u,\"pipes_x\":%u,\"pipes_y\":%u,\"gmem_pixels\":%u,"
+            "\"tile_align_w\":%u,\"tile_align_h\":%u,\"views\":%u,\"origin_x\":%d,"
+            "\"origin_y\":%d}",
+            l->bin_w, l->bin_h, l->bins_x, l->bins_y, l->pipe_w, l->pipe_h, l->pipes_x,
+            l->pipes_y, l->gmem_pixels, l->tile_align_w, l->tile_align_h, l->views,
+            (int)l->origin_x, (int)l->origin_y);
+    fprintf(f, ",\"bins\":%u,\"pipes\":%u", s->bins, s->pipes);
+#define U64(name) fprintf(f, ",\"" #name "\":%llu", (unsigned long long)s->name)
+    U64(draws);
+    U64(primitives_in);
+    U64(primitives_culled);
+    U64(primitives_clipped);
+    U64(primitives_binned);
+    U64(bin_primitive_refs);
+    U64(visibility_stream_bytes);
+    U64(fragments_rasterized);
+    U64(fragments_depth_rejected);
+    U64(fragments_stencil_rejected);
+    U64(fragments_lrz_rejected);
+    U64(fragments_shaded);
+    U64(fragments_discarded);
+    U64(fragments_written);
+    U64(gmem_bytes_loaded);
+    U64(gmem_bytes_cleared);
+    U64(gmem_bytes_stored);
+#undef U64
+    fprintf(f, ",\"ms_vertex\":%.3f,\"ms_binning\":%.3f,\"ms_render\":%.3f,\"wall_ms\":%.3f}\n",
+            s->ms_vertex, s->ms_binning, s->ms_render, wall_ms);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* Reports a failed library call with the context's message when it has one. */
+static void report(tr_context *ctx, const char *what, tr_result r)
+{
+    const char *detail = ctx != NULL ? tr_context_last_error(ctx) : "";
+    if (detail != NULL && detail[0] != '\0')
+        fprintf(stderr, PROG ": %s: %s (%s)\n", what, tr_result_string(r), detail);
+    else
+        fprintf(stderr, PROG ": %s: %s\n", what, tr_result_string(r));
+}
+
+static int write_raw(const tr_image *image, uint32_t w, uint32_t h, const char *path)
+{
+    size_t bytes = (size_t)w * h * 4u;
+    uint8_t *pixels = malloc(bytes);
+    if (pixels == NULL) {
+        fprintf(stderr, PROG ": %s: out of memory\n", path);
+        return -1;
+    }
+    tr_result r = tr_image_read_rgba8(image, NULL, pixels);
+    if (r != TR_OK) {
+        fprintf(stderr, PROG ": reading the image back: %s\n", tr_result_string(r));
+        free(pixels);
+        return -1;
+    }
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) {
+        fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+        free(pixels);
+        return -1;
+    }
+    int ok = fwrite(pixels, 1, bytes, f) == bytes;
+    int saved_errno = errno;
+    if (fclose(f) != 0 && ok) {
+        ok = 0;
+        saved_errno = errno;
+    }
+    free(pixels);
+    if (!ok) {
+        fprintf(stderr, PROG ": %s: %s\n", path, strerror(saved_errno));
+        remove(path);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    render_options o;
+    int pa = parse_args(argc, argv, &o);
+    if (pa == 1) {
+        usage(stdout);
+        return 0;
+    }
+    if (pa != 0) {
+        short_usage(stderr);
+        return 2;
+    }
+
+    tr_scene scene;
+    char msg[256];
+    tr_result r = tr_scene_load(o.scene_path, &scene, msg, sizeof msg);
+    if (r != TR_OK) {
+        fprintf(stderr, PROG ": %s: %s\n", o.scene_path, msg[0] ? msg : tr_result_string(r));
+        return 1;
+    }
+
+    int status = 1;
+    tr_context *ctx = NULL;
+    tr_image *image = NULL;
+    tr_context_desc cdesc;
+    memset(&cdesc, 0, sizeof cdesc);
+    cdesc.threads = o.threads;
+    cdesc.gmem_bytes = o.gmem_bytes;
+    r = tr_context_create(&cdesc, &ctx);
+    if (r != TR_OK) {
+        /* A context that failed to be created has no message to read. */
+        fprintf(stderr, PROG ": creating the context (threads %u, gmem %u bytes): %s\n",
+                o.threads, o.gmem_bytes, tr_result_string(r));
+        goto done;
+    }
+    tr_image_desc idesc;
+    memset(&idesc, 0, sizeof idesc);
+    idesc.format = TR_FORMAT_R8G8B8A8_UNORM;
+    idesc.width = scene.width;
+    idesc.height = scene.height;
+    r = tr_image_create(ctx, &idesc, &image);
+    if (r != TR_OK) {
+        report(ctx, "creating the image", r);
+        goto done;
+    }
+
+    tr_pass_stats stats;
+    memset(&stats, 0, sizeof stats);
+    double t0 = now_ms();
+    r = tr_scene_render(ctx, &scene, image, &stats);
+    double wall_ms = now_ms() - t0;
+    if (r != TR_OK) {
+        char what[300];
+        snprintf(what, sizeof what, "%s: rendering", o.scene_path);
+        report(ctx, what, r);
+        goto done;
+    }
+
+    if (o.png_path != NULL) {
+        r = tr_image_write_png(image, NULL, o.png_path);
+        if (r != TR_OK) {
+            char what[300];
+            snprintf(what, sizeof what, "%s: writing the PNG", o.png_path);
+            report(ctx, what, r);
+            goto done;
+        }
+    }
+    if (o.raw_path != NULL && write_raw(image, scene.width, scene.height, o.raw_path) != 0)
+        goto done;
+    if (o.stats)
+        print_stats_json(stdout, &o, &scene, tr_context_get_desc(ctx).threads, &stats,
+                         wall_ms);
+    status = fflush(stdout) == 0 ? 0 : 1;
+
+done:
+    if (ctx != NULL)
+        tr_context_destroy(ctx); /* also destroys the image */
+    tr_scene_free(&scene);
+    return status;
+}
