@@ -434,8 +434,11 @@ static bool process_triangle(tr_context *ctx, tr__pass *p, const tr__draw *d, ui
         if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)))
             return false;
         p->tris[p->tri_count] = t;
-        if (!tr__bin_triangle(ctx, p, t, (uint32_t)p->tri_count, view_slot))
+        int entries = tr__bin_triangle(ctx, p, t, (uint32_t)p->tri_count, view_slot);
+        if (entries < 0)
             return false;
+        if (entries == 0)
+            continue; /* covers no pixel centre of any bin: nothing to draw */
         p->tri_count++;
         made++;
     }

@@ -25,8 +25,9 @@ tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t
 void tr__bin_rect(const tr_bin_layout *l, const int32_t area[4], uint32_t bx, uint32_t by, int32_t rect[4]);
 
 /* Appends the triangle to the streams of every pipe it touches, with the
- * bins whose pixel centres its edges do not exclude.  Returns false on
+ * bins whose pixel centres its edges do not exclude.  Returns the number of
+ * stream entries written (0: the triangle reaches no bin), or -1 on
  * allocation failure. */
-bool tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot);
+int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot);
 
 #endif

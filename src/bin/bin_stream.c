@@ -23,7 +23,7 @@ static bool edges_reach(const tr__tri *t, const int32_t rect[4])
     return true;
 }
 
-bool tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot)
+int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot)
 {
     const tr_bin_layout *l = &pass->layout;
     int32_t bx0 = (t->bbox[0] - l->origin_x) / (int32_t)l->bin_w;
@@ -32,6 +32,7 @@ bool tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_
     int32_t by1 = (t->bbox[3] - 1 - l->origin_y) / (int32_t)l->bin_h;
     const uint32_t mw = pass->mask_words;
     uint32_t mask[64];
+    int entries = 0;
     uint32_t px0 = (uint32_t)bx0 / l->pipe_w, px1 = (uint32_t)bx1 / l->pipe_w;
     uint32_t py0 = (uint32_t)by0 / l->pipe_h, py1 = (uint32_t)by1 / l->pipe_h;
     for (uint32_t py = py0; py <= py1; py++) {
@@ -59,11 +60,12 @@ bool tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_
                 continue;
             tr__stream *s = &pass->streams[(size_t)view_slot * l->pipes_x * l->pipes_y + py * l->pipes_x + px];
             if (!tr__grow(ctx, (void **)&s->words, &s->cap, s->count + 1 + mw, sizeof(uint32_t)))
-                return false;
+                return -1;
             s->words[s->count++] = tri_index;
             memcpy(s->words + s->count, mask, sizeof(uint32_t) * mw);
             s->count += mw;
+            entries++;
         }
     }
-    return true;
+    return entries;
 }
