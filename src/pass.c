@@ -417,7 +417,7 @@ static bool process_triangle(tr_context *ctx, tr__pass *p, const tr__draw *d, ui
     uint32_t n = tr__vertex_clip(in, stride, gb_x, gb_y, clipbuf, &poly, &clipped);
     if (clipped)
         st->primitives_clipped++;
-    uint32_t made = 0;
+    uint32_t made = 0, set_up = 0;
     for (uint32_t i = 1; i + 1 < n; i++) {
         const float *tv[3] = {clipbuf, clipbuf + (size_t)i * stride, clipbuf + (size_t)(i + 1) * stride};
         const double *ex[3] = {poly.exact[0] ? poly.pos[0] : NULL, poly.exact[i] ? poly.pos[i] : NULL,
@@ -428,6 +428,7 @@ static bool process_triangle(tr_context *ctx, tr__pass *p, const tr__draw *d, ui
             return false;
         if (s == TR__SETUP_CULLED)
             continue;
+        set_up++;
         t->instance = instance;
         t->primitive = prim;
         t->view = (uint16_t)p->view_ids[view_slot];
@@ -442,7 +443,9 @@ static bool process_triangle(tr_context *ctx, tr__pass *p, const tr__draw *d, ui
         p->tri_count++;
         made++;
     }
-    if (made == 0)
+    /* Culling is decided before binning, so it does not depend on the bins;
+     * a triangle that reaches no bin's pixel centre is simply not binned. */
+    if (set_up == 0)
         st->primitives_culled++;
     st->primitives_binned += made;
     return true;

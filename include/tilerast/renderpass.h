@@ -120,7 +120,7 @@ typedef struct tr_pass_stats {
     uint64_t primitives_in;           /* triangles assembled (per view, per instance) */
     uint64_t primitives_culled;       /* facing, zero area, outside the clip volume */
     uint64_t primitives_clipped;      /* triangles that needed clipping */
-    uint64_t primitives_binned;       /* triangles written to visibility streams */
+    uint64_t primitives_binned;       /* triangles written to visibility streams (depends on the bins) */
     uint64_t bin_primitive_refs;      /* sum over bins of the triangles each bin draws */
     uint64_t visibility_stream_bytes; /* size of all visibility streams */
     uint64_t fragments_rasterized;    /* covered pixels */
