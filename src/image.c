@@ -34,9 +34,12 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
     if (!ctx || !desc)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_image_create: %s is NULL", ctx ? "desc" : "ctx");
     tr_image_desc d = *desc;
-    if (!tr__format_valid(d.format))
-        return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "tr_image_desc.format = %d is not a supported format",
+    if ((unsigned)d.format >= TR_FORMAT_COUNT)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_image_desc.format = %d is not a tr_format",
                          (int)d.format);
+    if (!tr__format_valid(d.format))
+        return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "tr_image_desc.format: an image cannot be %s",
+                         tr_format_name(d.format));
     if (d.width == 0 || d.height == 0)
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_image_desc.width/height = %ux%u: must be nonzero",
                          d.width, d.height);
@@ -50,6 +53,9 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
     if (d.layers > TR_MAX_IMAGE_LAYERS)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_image_desc.layers = %u exceeds %u", d.layers,
                          TR_MAX_IMAGE_LAYERS);
+    if (d.levels > TR_MAX_IMAGE_LEVELS)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_image_desc.levels = %u exceeds %u", d.levels,
+                         TR_MAX_IMAGE_LEVELS);
     if (d.levels > full_chain(d.width, d.height))
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_image_desc.levels = %u exceeds the full mip chain of %ux%u (%u)", d.levels, d.width,
