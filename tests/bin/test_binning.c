@@ -457,7 +457,7 @@ static int find_entry(const vis_log *log, const vis_tri *t, uint32_t bx, uint32_
 /* Every bin holding a covered pixel has the triangle; every entry lies in a
  * bin its bounding box touches; culled triangles have no entries. */
 static void check_visibility(const vis_run *run, const vis_tri *tris, uint32_t ntris,
-                             uint32_t views)
+                             uint32_t views, const tr_rect *area)
 {
     const tr_bin_layout *l = &run->layout;
     uint8_t *cov = malloc(VW * VH);
@@ -472,7 +472,9 @@ static void check_visibility(const vis_run *run, const vis_tri *tris, uint32_t n
         trt_ref_triangle((const float(*)[2])tri->xy, TR_TIE_TOP_LEFT, VW, VH, cov);
         for (int y = 0; y < VH; y++)
             for (int x = 0; x < VW; x++)
-                if (cov[y * VW + x]) {
+                if (cov[y * VW + x] &&
+                    (!area || (x >= area->x && x < area->x + (int)area->width && y >= area->y &&
+                               y < area->y + (int)area->height))) {
                     uint32_t bx, by;
                     need[bin_of(l, x, y, &bx, &by)] = 1;
                 }
@@ -543,8 +545,8 @@ static void check_order(const vis_log *log, const tr_bin_layout *l)
 /* Renders `ndraws` draws of random triangles into VW x VH (RGBA8 + D32) and
  * logs the streams. Draw 1 culls back faces; draw 2 has 3 instances shifted
  * by instance_dx. */
-static void vis_scene(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t flags, vis_run *run,
-                      vis_tri **out_tris, uint32_t *out_n)
+static void vis_scene(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t flags,
+                      const tr_rect *area, vis_run *run, vis_tri **out_tris, uint32_t *out_n)
 {
     enum { PER_DRAW = 60 };
     trt_rng rng = {seed};
@@ -560,6 +562,8 @@ static void vis_scene(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t fla
     rp.depth.image = trt_image_layers(ctx, TR_FORMAT_D32_SFLOAT, VW, VH, views);
     rp.view_mask = views > 1 ? (1u << views) - 1 : 0;
     rp.flags = flags;
+    if (area)
+        rp.render_area = *area;
     memset(run, 0, sizeof *run);
     rp.visibility_fn = vis_record;
     rp.visibility_user = &run->log;
@@ -574,6 +578,8 @@ static void vis_scene(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t fla
     vis_tri *tris = calloc(cap, sizeof *tris);
     cr_assert_not_null(tris);
     TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    tr_viewport vp = {0, 0, VW, VH, 0, 1}; /* begin set it to the render area */
+    TRT_OK(tr_cmd_set_viewport(ctx, &vp));
     const float view_dx = 0.25f; /* view 1: +25 px on a 200-wide target */
     for (uint32_t d = 0; d < 3; d++) {
         trt_vertex v[3 * PER_DRAW];
@@ -624,12 +630,13 @@ static void vis_scene(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t fla
     *out_n = n;
 }
 
-static void vis_case(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t flags)
+static void vis_case(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t flags,
+                     const tr_rect *area)
 {
     vis_run run;
     vis_tri *tris;
     uint32_t n;
-    vis_scene(seed, gmem, views, flags, &run, &tris, &n);
+    vis_scene(seed, gmem, views, flags, area, &run, &tris, &n);
     cr_assert_gt(run.log.n, 0);
     cr_expect_eq(run.stats.layout.bin_w, run.layout.bin_w);
     cr_expect_eq(run.stats.layout.bin_h, run.layout.bin_h);
@@ -639,7 +646,7 @@ static void vis_case(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t flag
         cr_expect_eq(run.layout.bins_x, 1);
         cr_expect_eq(run.layout.bins_y, 1);
     }
-    check_visibility(&run, tris, n, views);
+    check_visibility(&run, tris, n, views, area);
     if (views == 1)
         check_order(&run.log, &run.layout);
     /* the statistics agree with the streams (no triangle here is clipped
@@ -652,23 +659,32 @@ static void vis_case(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t flag
 
 Test(bin, visibility_streams_small_bins)
 {
-    vis_case(1, 8 * 1024, 1, 0);
-    vis_case(2, 16 * 1024, 1, 0);
+    vis_case(1, 8 * 1024, 1, 0, NULL);
+    vis_case(2, 16 * 1024, 1, 0, NULL);
 }
 
 Test(bin, visibility_streams_default_budget)
 {
-    vis_case(3, 0, 1, 0);
+    vis_case(3, 0, 1, 0, NULL);
 }
 
 Test(bin, visibility_streams_single_bin)
 {
-    vis_case(4, 16 * 1024, 1, TR_PASS_SINGLE_BIN);
+    vis_case(4, 16 * 1024, 1, TR_PASS_SINGLE_BIN, NULL);
 }
 
 Test(bin, visibility_streams_multiview)
 {
-    vis_case(5, 16 * 1024, 2, 0);
+    vis_case(5, 16 * 1024, 2, 0, NULL);
+}
+
+Test(bin, visibility_streams_with_render_area)
+{
+    /* The grid starts at the layout origin (at or before the area's); a
+     * triangle must be in every bin where it covers pixels of the area. */
+    const tr_rect a = {37, 13, 121, 90};
+    vis_case(6, 8 * 1024, 1, 0, &a);
+    vis_case(7, 16 * 1024, 2, 0, &a);
 }
 
 Test(bin, visibility_culled_and_degenerate_not_binned)

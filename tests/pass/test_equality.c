@@ -14,7 +14,11 @@ enum { SW = 200, SH = 150, VIEWS = 2 };
 typedef struct scene_cfg {
     uint32_t threads, gmem, flags;
     tr_simd_level simd;
+    uint32_t align_w, align_h, max_w, max_h; /* 0: defaults */
 } scene_cfg;
+
+/* threads, gmem, flags, simd with default bin alignment and size */
+#define CFG(t, g, f, s) {(t), (g), (f), (s), 0, 0, 0, 0}
 
 /* varying 0 to colour 0; its square to colour 1 (so the attachments differ) */
 static void fs_two(tr_fs_block *b)
@@ -52,6 +56,10 @@ static uint8_t *render_scene(const scene_cfg *cfg, size_t *len, tr_pass_stats *s
     cd.threads = cfg->threads;
     cd.gmem_bytes = cfg->gmem;
     cd.simd = cfg->simd;
+    cd.tile_align_w = cfg->align_w;
+    cd.tile_align_h = cfg->align_h;
+    cd.tile_max_w = cfg->max_w;
+    cd.tile_max_h = cfg->max_h;
     tr_context *ctx = trt_context_desc(&cd);
     tr_image *c0 = trt_image_layers(ctx, TR_FORMAT_R8G8B8A8_UNORM, SW, SH, VIEWS);
     tr_image *c1 = trt_image_layers(ctx, TR_FORMAT_R16G16B16A16_SFLOAT, SW, SH, VIEWS);
@@ -114,7 +122,9 @@ static uint8_t *render_scene(const scene_cfg *cfg, size_t *len, tr_pass_stats *s
 
     trt_rng rng = {2024};
     enum { NV = 3 * 700 };
-    static trt_vertex v[NV];
+    trt_vertex *v = malloc(sizeof *v * NV); /* not static: threads render scenes at once */
+    uint16_t *idx = malloc(sizeof *idx * 1500);
+    cr_assert(v && idx);
     trt_uniforms u;
     memset(&u, 0, sizeof u);
     u.view_offset[1][0] = 0.05f;
@@ -142,7 +152,6 @@ static uint8_t *render_scene(const scene_cfg *cfg, size_t *len, tr_pass_stats *s
     trt_draw_u(ctx, &u, v, 200);
     /* 5: indexed, reusing vertices out of order */
     random_tris(&rng, v, 900, 0.0f, 1.0f, 40);
-    static uint16_t idx[1500];
     for (int i = 0; i < 1500; i++)
         idx[i] = (uint16_t)(trt_rand_u32(&rng) % 900);
     TRT_OK(tr_cmd_bind_pipeline(ctx, opaque));
@@ -158,6 +167,8 @@ static uint8_t *render_scene(const scene_cfg *cfg, size_t *len, tr_pass_stats *s
     trt_draw_u(ctx, &u, v, 3 * 100);
 
     TRT_OK(tr_cmd_end_render_pass(ctx, stats));
+    free(v);
+    free(idx);
 
     size_t n0 = trt_subresource_bytes(c0, TR_ASPECT_DEFAULT);
     size_t n1 = trt_subresource_bytes(c1, TR_ASPECT_DEFAULT);
@@ -193,22 +204,27 @@ static void expect_same(const uint8_t *a, const uint8_t *b, size_t n, const char
 Test(pass, identical_for_threads_budgets_and_single_bin, .timeout = 600)
 {
     static const scene_cfg cfgs[] = {
-        {2, 0, 0, 0},
-        {3, 0, 0, 0},
-        {8, 0, 0, 0},
-        {2, 16 * 1024, 0, 0},
-        {3, 64 * 1024, 0, 0},
-        {1, 1024 * 1024, 0, 0},
-        {1, 0, TR_PASS_SINGLE_BIN, 0},
-        {3, 16 * 1024, TR_PASS_SINGLE_BIN, 0},
-        {2, 16 * 1024, 0, TR_SIMD_SCALAR},
-        {2, 0, 0, TR_SIMD_SSE},
+        CFG(2, 0, 0, 0),
+        CFG(3, 0, 0, 0),
+        CFG(8, 0, 0, 0),
+        CFG(2, 16 * 1024, 0, 0),
+        CFG(3, 64 * 1024, 0, 0),
+        CFG(1, 1024 * 1024, 0, 0),
+        CFG(1, 0, TR_PASS_SINGLE_BIN, 0),
+        CFG(3, 16 * 1024, TR_PASS_SINGLE_BIN, 0),
+        CFG(2, 16 * 1024, 0, TR_SIMD_SCALAR),
+        CFG(2, 0, 0, TR_SIMD_SSE),
+        CFG(2, 0, 0, TR_SIMD_AVX2),
+        {3, 0, 0, 0, 64, 32, 128, 64},   /* other alignments, small maximum bins */
+        {2, 0, 0, 0, 96, 8, 96, 1024},
+        CFG(1, 0, 0, TR_SIMD_SCALAR),
     };
     static const char *const names[] = {
         "threads 2", "threads 3", "threads 8", "16 KiB, threads 2", "64 KiB, threads 3",
         "1 MiB, threads 1", "single bin", "single bin, 16 KiB, threads 3",
-        "scalar, 16 KiB", "SSE"};
-    scene_cfg ref = {1, 0, 0, 0};
+        "scalar, 16 KiB", "SSE", "AVX2", "align 64x32, max 128x64", "align 96x8, max 96x1024",
+        "scalar, threads 1"};
+    scene_cfg ref = CFG(1, 0, 0, 0);
     size_t n_ref, n;
     tr_pass_stats st_ref, st;
     uint8_t *want = render_scene(&ref, &n_ref, &st_ref);
@@ -240,7 +256,7 @@ Test(pass, identical_for_threads_budgets_and_single_bin, .timeout = 600)
 Test(pass, repeated_renders_are_identical)
 {
     /* Same context configuration twice: no state leaks between runs. */
-    scene_cfg c = {3, 32 * 1024, 0, 0};
+    scene_cfg c = CFG(3, 32 * 1024, 0, 0);
     size_t n1, n2;
     uint8_t *a = render_scene(&c, &n1, NULL);
     uint8_t *b = render_scene(&c, &n2, NULL);
@@ -248,6 +264,177 @@ Test(pass, repeated_renders_are_identical)
     expect_same(a, b, n1, "second run");
     free(a);
     free(b);
+}
+
+/* ---- a second scene: render area, stencil, LOAD ---------------------------------------------- */
+
+enum { AW = 160, AH = 120 };
+
+static void fs_depth_wave(tr_fs_block *b)
+{
+    trt_fs_varying(b);
+    for (uint32_t l = 0; l < b->count; l++)
+        b->depth[l] = b->frag_z[l] * 0.5f + 0.25f * (float)((int)b->frag_x[l] & 7) / 8.0f;
+}
+
+static uint8_t *render_area_scene(const scene_cfg *cfg, size_t *len, tr_pass_stats *st)
+{
+    tr_context_desc cd = {0};
+    cd.threads = cfg->threads;
+    cd.gmem_bytes = cfg->gmem;
+    cd.simd = cfg->simd;
+    tr_context *ctx = trt_context_desc(&cd);
+    tr_image *col = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, AW, AH);
+    tr_image *ds = trt_image(ctx, TR_FORMAT_D32_SFLOAT_S8_UINT, AW, AH);
+    uint8_t *init = malloc(AW * AH * 4);
+    cr_assert_not_null(init);
+    trt_rng rng = {777};
+    for (int i = 0; i < AW * AH * 4; i++)
+        init[i] = (uint8_t)trt_rand_u32(&rng);
+    TRT_OK(tr_image_upload(col, NULL, init, 0));
+    tr_subresource ss = {0, 0, TR_ASPECT_STENCIL};
+    TRT_OK(tr_image_upload(ds, &ss, init, 0)); /* first AW*AH bytes */
+    free(init);
+
+    tr_pipeline_desc pd = {0};
+    pd.depth_test = 1;
+    pd.depth_write = 1;
+    pd.stencil_test = 1;
+    pd.stencil_front.compare = TR_COMPARE_NOT_EQUAL;
+    pd.stencil_front.compare_mask = 0xF0;
+    pd.stencil_front.pass_op = TR_STENCIL_OP_INCREMENT_AND_WRAP;
+    pd.stencil_front.fail_op = TR_STENCIL_OP_INVERT;
+    pd.stencil_front.depth_fail_op = TR_STENCIL_OP_DECREMENT_AND_CLAMP;
+    pd.stencil_back = pd.stencil_front;
+    pd.stencil_back.compare = TR_COMPARE_LESS;
+    pd.stencil_back.pass_op = TR_STENCIL_OP_REPLACE;
+    pd.stencil_back.write_mask = 0x3C;
+    tr_pipeline *p0 = trt_pipeline(ctx, &pd);
+    pd.blend[0].enable = 1;
+    pd.blend[0].src_color = TR_BLEND_DST_COLOR;
+    pd.blend[0].dst_color = TR_BLEND_SRC_ALPHA;
+    pd.blend[0].color_op = TR_BLEND_OP_REVERSE_SUBTRACT;
+    pd.blend[0].src_alpha = TR_BLEND_ONE;
+    pd.blend[0].dst_alpha = TR_BLEND_ONE;
+    pd.blend[0].alpha_op = TR_BLEND_OP_MAX;
+    pd.fragment_shader = fs_depth_wave;
+    pd.fs_flags = TR_FS_WRITES_DEPTH;
+    pd.depth_compare = TR_COMPARE_GREATER;
+    tr_pipeline *p1 = trt_pipeline(ctx, &pd);
+
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.color_count = 1;
+    rp.color[0].image = col;
+    rp.color[0].load_op = TR_LOAD_OP_LOAD;
+    rp.depth.image = ds;
+    rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
+    rp.depth.clear_depth = 0.5f;
+    rp.depth.stencil_load_op = TR_LOAD_OP_LOAD;
+    rp.render_area = (tr_rect){17, 9, 121, 97};
+    rp.flags = cfg->flags;
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    tr_viewport vp = {0, 0, AW, AH, 0, 1};
+    TRT_OK(tr_cmd_set_viewport(ctx, &vp));
+    TRT_OK(tr_cmd_set_stencil_reference(ctx, 0x5A, 0xA5));
+    const float bc[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+    TRT_OK(tr_cmd_set_blend_constants(ctx, bc));
+
+    enum { N = 3 * 500 };
+    trt_vertex *v = malloc(sizeof *v * N);
+    cr_assert_not_null(v);
+    for (int i = 0; i < N; i += 3) {
+        float cx = (float)trt_rand_range(&rng, -10, AW + 10), cy = (float)trt_rand_range(&rng, -10, AH + 10);
+        for (int k = 0; k < 3; k++) {
+            float c[4];
+            for (int j = 0; j < 4; j++)
+                c[j] = (float)trt_rand_range(&rng, -0.2, 1.2);
+            v[i + k] = trt_vpx(cx + (float)trt_rand_range(&rng, -25, 25),
+                               cy + (float)trt_rand_range(&rng, -25, 25),
+                               (float)trt_rand_range(&rng, 0, 1), AW, AH, c);
+        }
+    }
+    TRT_OK(tr_cmd_bind_pipeline(ctx, p0));
+    trt_draw(ctx, v, N / 2);
+    TRT_OK(tr_cmd_bind_pipeline(ctx, p1));
+    tr_rect sc = {30, 20, 90, 70};
+    TRT_OK(tr_cmd_set_scissor(ctx, &sc));
+    trt_draw(ctx, v + N / 2, N / 2);
+    TRT_OK(tr_cmd_end_render_pass(ctx, st));
+    free(v);
+
+    *len = AW * AH * (4 + 4 + 1);
+    uint8_t *out = malloc(*len);
+    cr_assert_not_null(out);
+    trt_download(col, 0, 0, TR_ASPECT_DEFAULT, out);
+    trt_download(ds, 0, 0, TR_ASPECT_DEPTH, out + AW * AH * 4);
+    trt_download(ds, 0, 0, TR_ASPECT_STENCIL, out + AW * AH * 8);
+    tr_context_destroy(ctx);
+    return out;
+}
+
+Test(pass, identical_with_render_area_stencil_and_load)
+{
+    static const scene_cfg cfgs[] = {
+        CFG(2, 0, 0, 0),
+        CFG(3, 32 * 1024, 0, 0),
+        CFG(8, 48 * 1024, 0, 0),
+        CFG(1, 0, TR_PASS_SINGLE_BIN, 0),
+        CFG(2, 32 * 1024, 0, TR_SIMD_SCALAR),
+    };
+    scene_cfg ref = CFG(1, 0, 0, 0);
+    size_t n_ref, n;
+    tr_pass_stats st;
+    uint8_t *want = render_area_scene(&ref, &n_ref, &st);
+    cr_assert_gt(st.fragments_stencil_rejected, 1000);
+    cr_assert_gt(st.fragments_depth_rejected, 1000);
+    cr_assert_gt(st.fragments_written, 1000);
+    for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
+        uint8_t *got = render_area_scene(&cfgs[i], &n, NULL);
+        char what[64];
+        snprintf(what, sizeof what, "config %zu", i);
+        expect_same(got, want, n, what);
+        free(got);
+    }
+    free(want);
+}
+
+/* ---- contexts used from several threads at once ------------------------------------------------- */
+
+#include <pthread.h>
+
+typedef struct job {
+    scene_cfg cfg;
+    uint8_t *out;
+    size_t len;
+} job;
+
+static void *job_run(void *arg)
+{
+    job *j = (job *)arg;
+    j->out = render_scene(&j->cfg, &j->len, NULL);
+    return NULL;
+}
+
+Test(pass, independent_contexts_on_parallel_threads)
+{
+    scene_cfg serial = CFG(1, 0, 0, 0);
+    size_t n_ref;
+    uint8_t *want = render_scene(&serial, &n_ref, NULL);
+    job jobs[3] = {{CFG(2, 0, 0, 0), NULL, 0}, {CFG(1, 16 * 1024, 0, 0), NULL, 0},
+                   {CFG(2, 0, TR_PASS_SINGLE_BIN, 0), NULL, 0}};
+    pthread_t th[3];
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(pthread_create(&th[i], NULL, job_run, &jobs[i]), 0);
+    for (int i = 0; i < 3; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_not_null(jobs[i].out);
+        cr_assert_eq(jobs[i].len, n_ref);
+        expect_same(jobs[i].out, want, n_ref, "parallel context");
+        free(jobs[i].out);
+    }
+    free(want);
 }
 
 /* ---- load and store ops ----------------------------------------------------------------------- */

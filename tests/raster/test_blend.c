@@ -454,6 +454,37 @@ Test(raster, srgb_blends_in_linear_space)
         }
 }
 
+Test(raster, missing_destination_alpha_reads_as_one)
+{
+    /* R32_SFLOAT has no alpha: Vulkan treats destination alpha as 1, so
+     * ONE_MINUS_DST_ALPHA is 0 and DST_ALPHA is 1.  result = s*0 + d*1. */
+    enum { W = 8, H = 8 };
+    tr_context *ctx = trt_context(1);
+    tr_image *img = trt_image(ctx, TR_FORMAT_R32_SFLOAT, W, H);
+    tr_pipeline_desc pd = {0};
+    pd.fragment_shader = trt_fs_uniform;
+    pd.blend[0].enable = 1;
+    pd.blend[0].src_color = TR_BLEND_ONE_MINUS_DST_ALPHA;
+    pd.blend[0].dst_color = TR_BLEND_DST_ALPHA;
+    tr_pipeline *p = trt_pipeline(ctx, &pd);
+    const float clear[4] = {0.375f, 0, 0, 0};
+    trt_begin_color(ctx, img, clear);
+    TRT_OK(tr_cmd_bind_pipeline(ctx, p));
+    trt_uniforms u;
+    memset(&u, 0, sizeof u);
+    u.color[0][0] = 5.0f;
+    u.color[0][3] = 0.5f;
+    trt_vertex v[3] = {trt_vpx(0, 0, 0.5f, W, H, NULL), trt_vpx(16, 0, 0.5f, W, H, NULL),
+                       trt_vpx(0, 16, 0.5f, W, H, NULL)};
+    trt_draw_u(ctx, &u, v, 3);
+    TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+    float px[W * H];
+    trt_download(img, 0, 0, TR_ASPECT_DEFAULT, px);
+    for (int i = 0; i < W * H; i++)
+        cr_assert_eq(px[i], 0.375f, "pixel %d: %g", i, px[i]);
+    tr_context_destroy(ctx);
+}
+
 /* ---- dual source -------------------------------------------------------------------------------- */
 
 Test(raster, dual_source_blending_reads_color1)

@@ -485,7 +485,7 @@ Test(raster, enormous_triangles_cover_the_screen_or_fail_cleanly)
 Test(raster, enormous_w_and_tiny_w)
 {
     /* Scaling a whole vertex by s changes nothing after the divide. */
-    static const float scales[] = {1e-6f, 1e-3f, 1e6f, 1e20f};
+    static const float scales[] = {1e-20f, 1e-6f, 1e-3f, 1e6f, 1e20f};
     for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
         float s = scales[i];
         const float bad[3][4] = {{-2 * s, -2 * s, 0.5f * s, s},

@@ -423,3 +423,33 @@ Test(raster, random_triangles_match_reference_bottom_left)
     random_vs_reference(TR_TIE_BOTTOM_LEFT, 3, 0);
     random_vs_reference(TR_TIE_BOTTOM_LEFT, 4, 1);
 }
+
+Test(raster, far_from_the_origin_matches_reference)
+{
+    /* Precision at the largest framebuffer coordinates: a 16384 x 8 and an
+     * 8 x 16384 target, triangles near the far end. */
+    enum { N = 40 };
+    trt_rng rng = {31};
+    for (int tall = 0; tall < 2; tall++) {
+        uint32_t w = tall ? 8 : TR_MAX_IMAGE_SIZE, h = tall ? TR_MAX_IMAGE_SIZE : 8;
+        float pts[3 * N][2];
+        uint8_t *want = calloc((size_t)w * h, 1), *got = malloc((size_t)w * h);
+        cr_assert(want && got);
+        for (int t = 0; t < N; t++) {
+            float c = trt_rand_coord(&rng, 16200, 16390);
+            for (int k = 0; k < 3; k++) {
+                float along = trt_untie(c + trt_rand_coord(&rng, -12, 12));
+                float across = trt_rand_coord(&rng, -3, 11);
+                if (k == 0 && (t & 1)) /* half of them with a vertex on a centre */
+                    along = (float)(int)along + 0.5f, across = 3.5f;
+                pts[3 * t + k][0] = tall ? across : along;
+                pts[3 * t + k][1] = tall ? along : across;
+            }
+            trt_ref_triangle((const float(*)[2])pts[3 * t], TR_TIE_TOP_LEFT, w, h, want);
+        }
+        trt_hit_counts(NULL, w, h, (const float(*)[2])pts, 3 * N, got, NULL);
+        trt_assert_maps_eq(got, want, w, h, tall ? "8 x 16384" : "16384 x 8");
+        free(want);
+        free(got);
+    }
+}

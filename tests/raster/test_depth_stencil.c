@@ -611,3 +611,41 @@ Test(raster, depth_and_stencil_aspects_are_independent)
     }
     tr_context_destroy(t.ctx);
 }
+
+Test(raster, depth_is_linear_in_screen_space)
+{
+    /* A quad receding from w = 1 (z/w = 0.2) to w = 4 (z/w = 0.8): window
+     * depth is interpolated linearly in screen space (not perspective-
+     * corrected), so at screen fraction s it is 0.2 + 0.6 s. */
+    ds t = ds_make(TR_FORMAT_D32_SFLOAT);
+    tr_pipeline_desc pd = {0};
+    pd.depth_test = 1;
+    pd.depth_write = 1;
+    pd.depth_compare = TR_COMPARE_ALWAYS;
+    tr_pipeline *p = trt_pipeline(t.ctx, &pd);
+    trt_vertex q[4];
+    for (int k = 0; k < 4; k++) {
+        int far = k >= 2;
+        float w = far ? 4.0f : 1.0f;
+        memset(&q[k], 0, sizeof q[k]);
+        q[k].pos[0] = ((k & 1) ? 1.0f : -1.0f) * w;
+        q[k].pos[1] = (far ? 1.0f : -1.0f) * w;
+        q[k].pos[2] = (far ? 0.8f : 0.2f) * w;
+        q[k].pos[3] = w;
+        q[k].color[0] = q[k].color[3] = 1;
+    }
+    trt_vertex v[6] = {q[0], q[1], q[3], q[0], q[3], q[2]};
+    ds_begin(&t, TR_LOAD_OP_CLEAR, 1.0f, TR_LOAD_OP_DONT_CARE, 0);
+    TRT_OK(tr_cmd_bind_pipeline(t.ctx, p));
+    trt_draw(t.ctx, v, 6);
+    TRT_OK(tr_cmd_end_render_pass(t.ctx, NULL));
+    float d[W * H];
+    trt_download(t.ds, 0, 0, TR_ASPECT_DEPTH, d);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            float want = 0.2f + 0.6f * (y + 0.5f) / H;
+            cr_assert_float_eq(d[y * W + x], want, 2e-6, "(%d,%d): %.8g, want %.8g", x, y,
+                               d[y * W + x], want);
+        }
+    tr_context_destroy(t.ctx);
+}
