@@ -20,3 +20,8 @@ add_test(NAME build_without_openmp
     -DGENERATOR=${CMAKE_GENERATOR}
     -P ${CMAKE_CURRENT_LIST_DIR}/no_openmp.cmake)
 set_tests_properties(build_without_openmp PROPERTIES TIMEOUT 900 LABELS build)
+
+# The compiler keeps float rounding that the pipeline relies on (see the
+# SLP note in the top-level CMakeLists.txt).
+add_executable(build_fp_rounding ${CMAKE_CURRENT_LIST_DIR}/fp_rounding.c)
+add_test(NAME build_fp_rounding COMMAND build_fp_rounding)

@@ -100,10 +100,8 @@ Test(raster, large_triangles_crossing_the_target)
     /* Clip-space triangles of growing size (w = 1) whose edges still cross
      * the 32x32 target, so that any clipping they need shows. */
     enum { SW = 32, SH = 32 };
-    /* 1e6 (window coordinates near 1.6e7 px, clipped to the guard band) is
-     * left out until the test reference and the clipper agree: see the
-     * closing note of issue 2. */
-    static const double scales[] = {3, 30, 300, 3000, 3e4, 3e5};
+    /* 1e6 puts the vertices near 1.6e7 px, far outside the guard band. */
+    static const double scales[] = {3, 30, 300, 3000, 3e4, 3e5, 1e6};
     for (size_t i = 0; i < sizeof scales / sizeof scales[0]; i++) {
         double S = scales[i];
         /* an edge along y = 0.3 x + 0.1 crosses the target; the other two
