@@ -14,6 +14,7 @@
 
 #include "bench_scenes.h"
 #include "tilerast/tilerast.h"
+#include "tool_common.h"
 
 #define PROG "tilerast-bench"
 #define BENCH_WARMUP_FRAMES 2u
@@ -130,13 +131,6 @@ static int parse_args(int argc, char **argv, bench_options *o)
     return 0;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -220,9 +214,9 @@ static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t frames, d
     out->threads = tr_context_get_desc(ctx).threads;
     out->frames = frames;
     for (uint32_t f = 0; f < BENCH_WARMUP_FRAMES + frames; f++) {
-        double t0 = now_ms();
+        double t0 = tool_now_ms();
         r = tr_scene_render(ctx, scene, image, &out->stats);
-        double t1 = now_ms();
+        double t1 = tool_now_ms();
         if (r != TR_OK) {
             fprintf(stderr, PROG ": rendering: %s (%s)\n", tr_result_string(r),
                     tr_context_last_error(ctx));
@@ -242,20 +236,6 @@ static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t frames, d
     return 0;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 static void print_result(const bench_options *o, const char *name, const tr_scene *scene,
                          const bench_result *res)
 {
@@ -266,40 +246,15 @@ static void print_result(const bench_options *o, const char *name, const tr_scen
     double mpix = secs > 0 ? (double)scene->width * scene->height / secs * 1e-6 : 0.0;
     if (o->json) {
         fputs("{\"scene\":", stdout);
-        json_string(stdout, name);
+        tool_json_string(stdout, name);
         printf(",\"renderer\":\"tilerast\",\"width\":%u,\"height\":%u,\"triangles\":%u,"
                "\"flags\":%u,\"threads\":%u,\"frames\":%u,\"median_ms\":%.3f,\"min_ms\":%.3f,"
                "\"max_ms\":%.3f,\"mtri_s\":%.3f,\"mpix_s\":%.3f",
                scene->width, scene->height, scene->triangle_count, scene->flags, res->threads,
                res->frames, res->median_ms, res->min_ms, res->max_ms, mtri, mpix);
-        printf(",\"stats\":{\"layout\":{\"bin_w\":%u,\"bin_h\":%u,\"bins_x\":%u,\"bins_y\":%u,"
-               "\"pipe_w\":%u,\"pipe_h\":%u,\"pipes_x\":%u,\"pipes_y\":%u,\"gmem_pixels\":%u,"
-               "\"tile_align_w\":%u,\"tile_align_h\":%u,\"views\":%u,\"origin_x\":%d,"
-               "\"origin_y\":%d},\"bins\":%u,\"pipes\":%u",
-               l->bin_w, l->bin_h, l->bins_x, l->bins_y, l->pipe_w, l->pipe_h, l->pipes_x,
-               l->pipes_y, l->gmem_pixels, l->tile_align_w, l->tile_align_h, l->views,
-               (int)l->origin_x, (int)l->origin_y, s->bins, s->pipes);
-#define U64(field) printf(",\"" #field "\":%llu", (unsigned long long)s->field)
-        U64(draws);
-        U64(primitives_in);
-        U64(primitives_culled);
-        U64(primitives_clipped);
-        U64(primitives_binned);
-        U64(bin_primitive_refs);
-        U64(visibility_stream_bytes);
-        U64(fragments_rasterized);
-        U64(fragments_depth_rejected);
-        U64(fragments_stencil_rejected);
-        U64(fragments_lrz_rejected);
-        U64(fragments_shaded);
-        U64(fragments_discarded);
-        U64(fragments_written);
-        U64(gmem_bytes_loaded);
-        U64(gmem_bytes_cleared);
-        U64(gmem_bytes_stored);
-#undef U64
-        printf(",\"ms_vertex\":%.3f,\"ms_binning\":%.3f,\"ms_render\":%.3f}}\n", s->ms_vertex,
-               s->ms_binning, s->ms_render);
+        fputs(",\"stats\":", stdout);
+        tool_json_stats(stdout, s);
+        fputs("}\n", stdout);
     } else {
         printf("%-16s threads %-3u median %9.2f ms  min %9.2f  max %9.2f  %8.2f Mtri/s  "
                "%8.1f Mpix/s\n",

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "tilerast/tilerast.h"
+#include "tool_common.h"
 
 #define PROG "tilerast-render"
 
@@ -131,66 +132,16 @@ static int parse_args(int argc, char **argv, render_options *o)
     return 0;
 }
 
-/* Prints a string as a JSON string literal. */
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 static void print_stats_json(FILE *f, const render_options *o, const tr_scene *scene,
                              uint32_t threads, const tr_pass_stats *s, double wall_ms)
 {
-    const tr_bin_layout *l = &s->layout;
     fputs("{\"scene\":", f);
-    json_string(f, o->scene_path);
+    tool_json_string(f, o->scene_path);
     fprintf(f, ",\"width\":%u,\"height\":%u,\"triangles\":%u,\"flags\":%u,\"threads\":%u",
             scene->width, scene->height, scene->triangle_count, scene->flags, threads);
-    fprintf(f,
-            ",\"layout\":{\"bin_w\":%u,\"bin_h\":%u,\"bins_x\":%u,\"bins_y\":%u,"
-            "\"pipe_w\":%u,\"pipe_h\":%u,\"pipes_x\":%u,\"pipes_y\":%u,\"gmem_pixels\":%u,"
-            "\"tile_align_w\":%u,\"tile_align_h\":%u,\"views\":%u,\"origin_x\":%d,"
-            "\"origin_y\":%d}",
-            l->bin_w, l->bin_h, l->bins_x, l->bins_y, l->pipe_w, l->pipe_h, l->pipes_x,
-            l->pipes_y, l->gmem_pixels, l->tile_align_w, l->tile_align_h, l->views,
-            (int)l->origin_x, (int)l->origin_y);
-    fprintf(f, ",\"bins\":%u,\"pipes\":%u", s->bins, s->pipes);
-#define U64(name) fprintf(f, ",\"" #name "\":%llu", (unsigned long long)s->name)
-    U64(draws);
-    U64(primitives_in);
-    U64(primitives_culled);
-    U64(primitives_clipped);
-    U64(primitives_binned);
-    U64(bin_primitive_refs);
-    U64(visibility_stream_bytes);
-    U64(fragments_rasterized);
-    U64(fragments_depth_rejected);
-    U64(fragments_stencil_rejected);
-    U64(fragments_lrz_rejected);
-    U64(fragments_shaded);
-    U64(fragments_discarded);
-    U64(fragments_written);
-    U64(gmem_bytes_loaded);
-    U64(gmem_bytes_cleared);
-    U64(gmem_bytes_stored);
-#undef U64
-    fprintf(f, ",\"ms_vertex\":%.3f,\"ms_binning\":%.3f,\"ms_render\":%.3f,\"wall_ms\":%.3f}\n",
-            s->ms_vertex, s->ms_binning, s->ms_render, wall_ms);
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+    fprintf(f, ",\"wall_ms\":%.3f,\"stats\":", wall_ms);
+    tool_json_stats(f, s);
+    fputs("}\n", f);
 }
 
 /* Reports a failed library call with the context's message when it has one. */
@@ -286,9 +237,9 @@ int main(int argc, char **argv)
 
     tr_pass_stats stats;
     memset(&stats, 0, sizeof stats);
-    double t0 = now_ms();
+    double t0 = tool_now_ms();
     r = tr_scene_render(ctx, &scene, image, &stats);
-    double wall_ms = now_ms() - t0;
+    double wall_ms = tool_now_ms() - t0;
     if (r != TR_OK) {
         char what[300];
         snprintf(what, sizeof what, "%s: rendering", o.scene_path);

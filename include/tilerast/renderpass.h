@@ -138,6 +138,15 @@ typedef struct tr_pass_stats {
     double ms_render;                 /* rendering the bins (wall time) */
 } tr_pass_stats;
 
+/* Writes `stats` as one JSON object (no trailing newline) into buf, like
+ * snprintf: at most `size` bytes including the terminating NUL, and returns
+ * the length the whole object needs (excluding the NUL).  buf may be NULL
+ * when size is 0.  Every field of tr_pass_stats appears under its C name; the
+ * layout is a nested object "layout".  Counts are exact integers, times have
+ * three decimals (null if not finite).  Call with size 0 to learn the
+ * length; the statistics of a real pass need well under 2 KiB. */
+TR_API size_t tr_pass_stats_to_json(const tr_pass_stats *stats, char *buf, size_t size);
+
 /* ---- commands ----------------------------------------------------------- */
 
 /* Starts recording a pass.  Sets the viewport to the render area (depth 0..1)
