@@ -161,8 +161,10 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
     p->area[3] = ra.y + (int32_t)ra.height;
 
     tr__bin_att batt[TR__MAX_ATTACHMENTS];
-    for (uint32_t i = 0; i < p->att_count; i++)
+    for (uint32_t i = 0; i < p->att_count; i++) {
         batt[i].cpp = p->att[i].cpp;
+        batt[i].separate_stencil = p->att[i].stencil_plane;
+    }
     tr_result r = tr__bin_layout(ctx, batt, p->att_count, p->area, p->view_count,
                                  (d->flags & TR_PASS_SINGLE_BIN) != 0, &p->layout);
     if (r != TR_OK)

@@ -12,6 +12,9 @@
 /* One GMEM attachment as the tiling sees it. */
 typedef struct tr__bin_att {
     uint32_t cpp;
+    /* The stencil plane of D32_SFLOAT_S8_UINT (cpp 1), listed right after its
+     * depth plane; turnip sizes it without block alignment. */
+    bool separate_stencil;
 } tr__bin_att;
 
 /* Turnip's tiling: GMEM split among attachments, then the fewest (then the

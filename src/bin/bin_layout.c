@@ -14,11 +14,21 @@ tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t
 {
     tr_bin_layout l = {0};
     uint32_t align_w = ctx->desc.tile_align_w, align_h = ctx->desc.tile_align_h;
+    /* The GMEM block is fixed from the device's alignment before a cpp-1
+     * attachment widens it: 8 x align_w x align_h bytes, log2(8) = 3. */
+    const uint64_t block = 8ull * align_w * align_h;
+    uint32_t block_shift = 3;
     uint64_t cpp_total = 0;
     for (uint32_t i = 0; i < att_count; i++) {
         cpp_total += att[i].cpp;
-        if (att[i].cpp == 1) /* a cpp-1 attachment needs twice the width alignment, in 64s */
-            align_w = TR_ALIGN(2 * ctx->desc.tile_align_w, 64);
+        /* A cpp-1 attachment (the separate stencil plane) needs a width
+         * alignment that is a multiple of 64: turnip doubles it once for each
+         * such attachment while it is not, and halves the block alignment. */
+        if (att[i].cpp == 1 && align_w % 64 != 0) {
+            align_w *= 2;
+            if (block_shift > 0)
+                block_shift--;
+        }
     }
     l.tile_align_w = align_w;
     l.tile_align_h = align_h;
@@ -27,8 +37,9 @@ tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t
     l.origin_y = area[1] & ~7;
     uint32_t fb_w = (uint32_t)(area[2] - l.origin_x), fb_h = (uint32_t)(area[3] - l.origin_y);
 
-    /* GMEM pixels: each attachment gets blocks in proportion to its cpp. */
-    uint64_t block = 8ull * align_w * align_h;
+    /* GMEM pixels: each attachment gets blocks in proportion to its cpp,
+     * rounded down to its block alignment (cpp >> block_shift); the separate
+     * stencil plane takes its share unaligned. */
     uint64_t pixels = UINT32_MAX;
     if (cpp_total == 0) {
         pixels = 1024 * 1024; /* no attachments: any nonzero value (as turnip) */
@@ -36,10 +47,14 @@ tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t
         uint64_t blocks = ctx->desc.gmem_bytes / block;
         uint64_t total = cpp_total;
         for (uint32_t i = 0; i < att_count; i++) {
-            uint64_t cpp = att[i].cpp;
-            uint64_t al = TR_MAX(1u, cpp >> 3);
-            uint64_t n = TR_MAX((blocks * cpp / total) & ~(al - 1), al);
-            if (n > blocks)
+            uint64_t cpp = att[i].cpp, n;
+            if (att[i].separate_stencil) {
+                n = blocks * cpp / total;
+            } else {
+                uint64_t al = TR_MAX(1u, cpp >> block_shift);
+                n = TR_MAX((blocks * cpp / total) & ~(al - 1), al);
+            }
+            if (n > blocks || n == 0)
                 return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
                                  "GMEM budget of %u bytes cannot hold the attachments (%llu bytes per pixel, "
                                  "blocks of %llu bytes)", ctx->desc.gmem_bytes, (unsigned long long)cpp_total,

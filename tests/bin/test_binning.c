@@ -18,27 +18,33 @@ static uint32_t div_up(uint32_t a, uint32_t b)
     return (a + b - 1) / b;
 }
 
-/* cpp list in attachment order: colours, then depth, then separate stencil. */
-static uint32_t att_cpps(const tr_render_pass_desc *rp, uint32_t *cpp)
+/* Attachments as turnip sees them: colours, then depth; a D32_SFLOAT_S8_UINT
+ * depth attachment has cpp 4 plus a separate stencil plane of cpp 1. */
+typedef struct ref_att {
+    uint32_t cpp;
+    int separate_stencil;
+} ref_att;
+
+static uint32_t att_cpps(const tr_render_pass_desc *rp, ref_att *att)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < rp->color_count; i++) {
         if (!rp->color[i].image)
             continue;
+        att[n].separate_stencil = 0;
         switch (tr_image_get_desc(rp->color[i].image).format) {
         case TR_FORMAT_R8G8B8A8_UNORM:
         case TR_FORMAT_R8G8B8A8_SRGB:
-        case TR_FORMAT_R32_SFLOAT: cpp[n++] = 4; break;
-        case TR_FORMAT_R16G16B16A16_SFLOAT: cpp[n++] = 8; break;
-        case TR_FORMAT_R32G32B32A32_SFLOAT: cpp[n++] = 16; break;
+        case TR_FORMAT_R32_SFLOAT: att[n++].cpp = 4; break;
+        case TR_FORMAT_R16G16B16A16_SFLOAT: att[n++].cpp = 8; break;
+        case TR_FORMAT_R32G32B32A32_SFLOAT: att[n++].cpp = 16; break;
         default: cr_assert_fail("unexpected colour format");
         }
     }
     if (rp->depth.image) {
-        tr_format f = tr_image_get_desc(rp->depth.image).format;
-        cpp[n++] = 4;
-        if (f == TR_FORMAT_D32_SFLOAT_S8_UINT)
-            cpp[n++] = 1;
+        att[n].cpp = 4;
+        att[n++].separate_stencil =
+            tr_image_get_desc(rp->depth.image).format == TR_FORMAT_D32_SFLOAT_S8_UINT;
     }
     return n;
 }
@@ -47,38 +53,59 @@ typedef struct ref_params {
     uint32_t gmem_bytes, align_w, align_h, max_w, max_h;
 } ref_params;
 
-/* Returns 0 if the budget cannot hold the attachments. */
-static int ref_layout(const ref_params *p, const uint32_t *cpp, uint32_t n, uint32_t fb_w,
+/* Returns 0 if the budget cannot hold the attachments.  The GMEM split is
+ * turnip's tu_render_pass_gmem_config: the block size comes from the
+ * device alignment; each cpp-1 plane (here only a separate stencil) doubles
+ * tile_align_w while it is not a multiple of 64 and lowers the block
+ * alignment shift; the stencil plane's share is not aligned. */
+static int ref_layout(const ref_params *p, const ref_att *att, uint32_t n, uint32_t fb_w,
                       uint32_t fb_h, uint32_t views, tr_bin_layout *out)
 {
     memset(out, 0, sizeof *out);
-    uint32_t align_w = p->align_w, align_h = p->align_h;
+    uint32_t align_w = p->align_w, align_h = p->align_h, shift = 3;
+    const uint64_t block = (1u << 3) * (uint64_t)p->align_w * p->align_h;
     uint32_t cpp_total = 0;
     for (uint32_t i = 0; i < n; i++) {
-        cpp_total += cpp[i];
-        if (cpp[i] == 1)
-            align_w = align_up(2 * p->align_w, 64);
+        int cpp1 = att[i].cpp == 1;
+        cpp_total += att[i].cpp;
+        if (att[i].separate_stencil) {
+            cpp1 = 1;
+            cpp_total += 1;
+        }
+        if (cpp1 && align_w % 64 != 0) {
+            align_w *= 2;
+            shift--;
+        }
     }
     uint64_t gmem_pixels;
     if (cpp_total == 0) {
         gmem_pixels = 1024 * 1024;
     } else {
-        uint64_t block = 8ull * align_w * align_h;
-        int64_t blocks = (int64_t)(p->gmem_bytes / block);
+        uint64_t blocks = p->gmem_bytes / block;
         uint64_t pixels = UINT64_MAX;
         for (uint32_t i = 0; i < n; i++) {
-            int64_t al = cpp[i] >> 3 > 1 ? cpp[i] >> 3 : 1;
-            int64_t nb = (blocks * cpp[i] / cpp_total) & ~(al - 1);
+            uint64_t al = att[i].cpp >> shift > 1 ? att[i].cpp >> shift : 1;
+            uint64_t nb = (blocks * att[i].cpp / cpp_total) & ~(al - 1);
             if (nb < al)
                 nb = al;
             if (nb > blocks)
                 return 0;
             blocks -= nb;
-            cpp_total -= cpp[i];
-            uint64_t px = (uint64_t)nb * block / cpp[i];
-            if (px < pixels)
-                pixels = px;
+            cpp_total -= att[i].cpp;
+            if (nb * block / att[i].cpp < pixels)
+                pixels = nb * block / att[i].cpp;
+            if (att[i].separate_stencil) {
+                nb = blocks * 1 / cpp_total;
+                if (nb > blocks)
+                    return 0;
+                blocks -= nb;
+                cpp_total -= 1;
+                if (nb * block < pixels)
+                    pixels = nb * block;
+            }
         }
+        if (pixels == 0)
+            return 0;
         gmem_pixels = pixels;
     }
     out->gmem_pixels = (uint32_t)gmem_pixels;
@@ -189,7 +216,7 @@ static void check_layout_case(const att_set *s, uint32_t fw, uint32_t fh, const 
         rp.depth.image = trt_image_layers(ctx, s->depth, fw, fh, views);
     rp.view_mask = views > 1 ? (1u << views) - 1 : 0;
 
-    uint32_t cpp[16];
+    ref_att cpp[16];
     uint32_t n = att_cpps(&rp, cpp);
     tr_bin_layout want, got;
     int possible = ref_layout(&p, cpp, n, fw, fh, views, &want);
@@ -285,11 +312,12 @@ Test(bin, layout_hand_checked)
 
 Test(bin, layout_cpp1_doubles_alignment)
 {
-    /* D32S8: a stencil of cpp 1 makes tile_align_w = align(64, 64) = 64 and
-     * the block 8 * 64 * 16 = 8192 bytes.  64 KiB = 8 blocks; RGBA8 (4),
-     * depth (4), stencil (1), cpp_total 9: colour 8*4/9 = 3 blocks, depth
-     * 5*4/5 = 4, stencil 1*1/1 = 1; pixels = min(3*8192/4, 4*8192/4, 8192)
-     * = 6144. */
+    /* D32S8 (turnip's tu_render_pass_gmem_config): the block is fixed first,
+     * 8 * 32 * 16 = 4096 bytes; the stencil plane (cpp 1) then doubles
+     * tile_align_w to 64 and lowers the block alignment shift to 2.  64 KiB
+     * = 16 blocks; RGBA8 (4), depth (4), stencil (1), cpp_total 9: colour
+     * 16*4/9 = 7 blocks, depth 9*4/5 = 7, stencil 2*1/1 = 2 (unaligned);
+     * pixels = min(7*4096/4, 7*4096/4, 2*4096) = 7168. */
     tr_context_desc cd = {0};
     cd.threads = 1;
     cd.gmem_bytes = 64 * 1024;
@@ -303,11 +331,11 @@ Test(bin, layout_cpp1_doubles_alignment)
     TRT_OK(tr_compute_bin_layout(ctx, &rp, &l));
     cr_expect_eq(l.tile_align_w, 64);
     cr_expect_eq(l.tile_align_h, 16);
-    cr_expect_eq(l.gmem_pixels, 6144);
-    /* w = 64: h = 96, 4 x 3 bins, h = align(86, 16) = 96: 12 bins;
-     * w = 128: h = 48, 2 x 6 = 12 bins, h = align(43,16) = 48, |128-48| = 80
-     * versus |64-96| = 32: 64 x 96 wins; w = 192: h = 32, 2 x 8 = 16;
-     * w = 256: h = 16 (24 -> 16), 1 x 16 = 16. */
+    cr_expect_eq(l.gmem_pixels, 7168);
+    /* w = 64: h = 112, 4 x 3 bins, h = align(86, 16) = 96: 12 bins;
+     * w = 128: h = 56 -> 48, 2 x 6 = 12 bins, h = align(43,16) = 48,
+     * |128-48| = 80 versus |64-96| = 32: 64 x 96 wins; w = 192: h = 37 -> 32,
+     * 2 x 8 = 16; w = 256: h = 28 -> 16, 1 x 16 = 16. */
     cr_expect_eq(l.bin_w, 64);
     cr_expect_eq(l.bin_h, 96);
     cr_expect_eq(l.bins_x, 4);
