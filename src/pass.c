@@ -400,6 +400,7 @@ static bool process_triangle(tr_context *ctx, tr__pass *p, const tr__draw *d, ui
     st->primitives_in++;
     if (tr__vertex_nonfinite(v[0]) || tr__vertex_nonfinite(v[1]) || tr__vertex_nonfinite(v[2])) {
         st->primitives_culled++;
+        st->primitives_nonfinite++;
         return true;
     }
     const float *in[3] = {v[0], v[1], v[2]};
@@ -710,11 +711,14 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         add_stats(&p->stats, &ctx->workers[i].stats);
     p->stats.pipes = 0;
     uint64_t bytes = 0;
-    size_t slots = (size_t)p->view_count * l->pipes_x * l->pipes_y;
-    for (size_t i = 0; i < slots; i++) {
-        bytes += p->streams[i].count * sizeof(uint32_t);
-        if (p->streams[i].count && i < (size_t)l->pipes_x * l->pipes_y)
-            p->stats.pipes++;
+    const size_t pipes = (size_t)l->pipes_x * l->pipes_y;
+    for (size_t pipe = 0; pipe < pipes; pipe++) {
+        bool used = false;
+        for (uint32_t v = 0; v < p->view_count; v++) {
+            bytes += p->streams[v * pipes + pipe].count * sizeof(uint32_t);
+            used |= p->streams[v * pipes + pipe].count != 0;
+        }
+        p->stats.pipes += used;
     }
     p->stats.visibility_stream_bytes = bytes;
     p->stats.layout = *l;

@@ -52,6 +52,7 @@ TR_API size_t tr_pass_stats_to_json(const tr_pass_stats *s, char *buf, size_t si
     U64(draws);
     U64(primitives_in);
     U64(primitives_culled);
+    U64(primitives_nonfinite);
     U64(primitives_clipped);
     U64(primitives_binned);
     U64(bin_primitive_refs);

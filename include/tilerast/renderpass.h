@@ -72,7 +72,12 @@ typedef struct tr_render_pass_desc {
     uint32_t color_count;     /* attachments used: slots [0, color_count) */
     tr_depth_attachment depth;
     tr_rect render_area;      /* width or height 0 = the whole framebuffer */
-    uint32_t view_mask;       /* 0 = no multiview; else bit i renders view i, up to TR_MAX_VIEWS */
+    /* 0 = no multiview (one view, index 0).  Otherwise bit i renders view i
+     * (i < TR_MAX_VIEWS): shaders see view_index = i and the view renders
+     * into layer base_layer + i of every attachment, so the attachments need
+     * base_layer + (highest set bit) + 1 layers.  A sparse mask (0b101) is
+     * allowed and leaves the layers of the clear bits untouched. */
+    uint32_t view_mask;
     uint32_t flags;           /* TR_PASS_* */
     /* Debugging: if set, tr_cmd_end_render_pass calls it (on the calling
      * thread, before rendering) for every entry of every bin's stream, bins
@@ -102,7 +107,10 @@ typedef struct tr_bin_layout {
     uint32_t gmem_pixels;      /* pixels per view one tile may hold */
     uint32_t tile_align_w, tile_align_h; /* after the cpp-1 rule */
     uint32_t views;
-    int32_t origin_x, origin_y; /* render area origin (bin 0's top-left) */
+    /* Bin (0, 0)'s top-left: the render area's origin rounded down to a
+     * multiple of 8, so that 8x8 raster blocks and 2x2 quads never straddle
+     * two bins.  (Turnip starts its grid at the framebuffer's origin.) */
+    int32_t origin_x, origin_y;
 } tr_bin_layout;
 
 /* Computes the bin layout a pass with these attachments would get (turnip's
@@ -114,11 +122,12 @@ TR_API tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_des
 
 typedef struct tr_pass_stats {
     tr_bin_layout layout;
-    uint32_t bins;                    /* bins rendered */
-    uint32_t pipes;                   /* VSC pipes used */
+    uint32_t bins;                    /* bins rendered, empty ones included (they load and store) */
+    uint32_t pipes;                   /* VSC pipes whose stream is non-empty in at least one view */
     uint64_t draws;
     uint64_t primitives_in;           /* triangles assembled (per view, per instance) */
-    uint64_t primitives_culled;       /* facing, zero area, outside the clip volume */
+    uint64_t primitives_culled;       /* facing, zero area, outside the clip volume, non-finite */
+    uint64_t primitives_nonfinite;    /* of those culled: a NaN or infinite position component */
     uint64_t primitives_clipped;      /* triangles that needed clipping */
     uint64_t primitives_binned;       /* triangles written to visibility streams (depends on the bins) */
     uint64_t bin_primitive_refs;      /* sum over bins of the triangles each bin draws */
@@ -150,12 +159,15 @@ TR_API size_t tr_pass_stats_to_json(const tr_pass_stats *stats, char *buf, size_
 /* ---- commands ----------------------------------------------------------- */
 
 /* Starts recording a pass.  Sets the viewport to the render area (depth 0..1)
- * and the scissor to the render area. */
+ * and the scissor to the render area.  (Vulkan leaves both undefined until
+ * they are set; this default lets a simple pass draw without setting them.) */
 TR_API tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *desc);
 
 TR_API tr_result tr_cmd_bind_pipeline(tr_context *ctx, tr_pipeline *pipeline);
 TR_API tr_result tr_cmd_set_viewport(tr_context *ctx, const tr_viewport *viewport);
 TR_API tr_result tr_cmd_set_scissor(tr_context *ctx, const tr_rect *scissor);
+/* Stencil is 8 bits: only the low 8 bits of each reference are used, as
+ * Vulkan does for an S8 aspect. */
 TR_API tr_result tr_cmd_set_stencil_reference(tr_context *ctx, uint32_t front, uint32_t back);
 TR_API tr_result tr_cmd_set_blend_constants(tr_context *ctx, const float rgba[4]);
 

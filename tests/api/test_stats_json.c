@@ -30,6 +30,7 @@ static tr_pass_stats numbered_stats(void)
     s.draws = 17;
     s.primitives_in = 18;
     s.primitives_culled = 19;
+    s.primitives_nonfinite = 99;
     s.primitives_clipped = 20;
     s.primitives_binned = 21;
     s.bin_primitive_refs = 22;
@@ -54,7 +55,7 @@ static const char expected[] =
     "{\"layout\":{\"bin_w\":1,\"bin_h\":2,\"bins_x\":3,\"bins_y\":4,\"pipe_w\":5,\"pipe_h\":6,"
     "\"pipes_x\":7,\"pipes_y\":8,\"gmem_pixels\":9,\"tile_align_w\":10,\"tile_align_h\":11,"
     "\"views\":12,\"origin_x\":-13,\"origin_y\":14},\"bins\":15,\"pipes\":16,\"draws\":17,"
-    "\"primitives_in\":18,\"primitives_culled\":19,\"primitives_clipped\":20,"
+    "\"primitives_in\":18,\"primitives_culled\":19,\"primitives_nonfinite\":99,\"primitives_clipped\":20,"
     "\"primitives_binned\":21,\"bin_primitive_refs\":22,\"visibility_stream_bytes\":23,"
     "\"fragments_rasterized\":24,\"fragments_depth_rejected\":25,"
     "\"fragments_stencil_rejected\":26,\"fragments_lrz_rejected\":27,\"fragments_shaded\":28,"

@@ -765,3 +765,43 @@ Test(bin, visibility_culled_and_degenerate_not_binned)
     free(log.e);
     tr_context_destroy(ctx);
 }
+
+Test(bin, pipe_count_covers_every_view)
+{
+    /* Two views; the triangle lands in view 1's bins only (view 0 shifts it
+     * off the target).  Small bins so that it reaches exactly one pipe:
+     * stats.pipes counts pipes used by any view, and bins counts every bin
+     * rendered, empty or not. */
+    tr_context_desc cd = {0};
+    cd.threads = 1;
+    cd.gmem_bytes = 16 * 1024;
+    tr_context *ctx = trt_context_desc(&cd);
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.color_count = 1;
+    rp.color[0].image = trt_image_layers(ctx, TR_FORMAT_R8G8B8A8_UNORM, 256, 256, 2);
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp.view_mask = 0x3;
+    tr_bin_layout l;
+    TRT_OK(tr_compute_bin_layout(ctx, &rp, &l));
+    cr_assert_gt(l.pipes_x * l.pipes_y, 1u, "the test needs several pipes");
+    tr_pipeline *p = trt_pipeline(ctx, NULL);
+    /* a small triangle inside bin (0, 0) */
+    trt_vertex v[3] = {trt_vpx(2, 2, 0.5f, 256, 256, NULL), trt_vpx(6.25f, 2, 0.5f, 256, 256, NULL),
+                       trt_vpx(2, 6.25f, 0.5f, 256, 256, NULL)};
+    trt_uniforms u;
+    memset(&u, 0, sizeof u);
+    u.view_offset[0][0] = 10.0f; /* view 0: clip x + 10 w, far off to the right */
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    TRT_OK(tr_cmd_bind_pipeline(ctx, p));
+    trt_draw_u(ctx, &u, v, 3);
+    tr_pass_stats st;
+    TRT_OK(tr_cmd_end_render_pass(ctx, &st));
+    cr_expect_eq(st.primitives_in, 2);   /* one per view */
+    cr_expect_eq(st.primitives_culled, 1);
+    cr_expect_eq(st.primitives_binned, 1);
+    cr_expect_eq(st.pipes, 1);
+    cr_expect_eq(st.bins, l.bins_x * l.bins_y);
+    cr_expect_eq(st.fragments_rasterized, 10); /* centres (x+.5, y+.5), x, y >= 2, x + y <= 7: 1+2+3+4 */
+    tr_context_destroy(ctx);
+}

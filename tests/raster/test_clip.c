@@ -413,7 +413,7 @@ enum { HW = 16, HH = 16 };
 
 /* Draws `bad` (3 clip-space vertices) then a small sentinel triangle, and
  * returns tr_cmd_draw's result for `bad`; the pass itself must succeed. */
-static tr_result draw_with_sentinel(const float bad[3][4], uint8_t *counts)
+static tr_result draw_with_sentinel(const float bad[3][4], uint8_t *counts, tr_pass_stats *st)
 {
     tr_context *ctx = trt_context(2);
     tr_image *img = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, HW, HH);
@@ -445,7 +445,7 @@ static tr_result draw_with_sentinel(const float bad[3][4], uint8_t *counts)
     u.vertices = s;
     TRT_OK(tr_cmd_set_uniforms(ctx, &u, sizeof u));
     TRT_OK(tr_cmd_draw(ctx, 3, 1, 0, 0));
-    TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+    TRT_OK(tr_cmd_end_render_pass(ctx, st));
     uint8_t px[HW * HH * 4];
     trt_download(img, 0, 0, TR_ASPECT_DEFAULT, px);
     for (int i = 0; i < HW * HH; i++)
@@ -472,7 +472,7 @@ Test(raster, enormous_triangles_cover_the_screen_or_fail_cleanly)
         float S = (float)sizes[i];
         const float bad[3][4] = {{-S, -S, 0.5f, 1}, {S, -S, 0.5f, 1}, {0, S, 0.5f, 1}};
         uint8_t got[HW * HH], want[HW * HH];
-        tr_result r = draw_with_sentinel(bad, got);
+        tr_result r = draw_with_sentinel(bad, got, NULL);
         if (sizes[i] <= 1e6)
             cr_assert_eq(r, TR_OK, "S = %g: %s", sizes[i], tr_result_string(r));
         sentinel_map(want, r == TR_OK ? 1 : 0);
@@ -490,7 +490,7 @@ Test(raster, enormous_w_and_tiny_w)
                                  {4 * s, -2 * s, 0.5f * s, s},
                                  {-2 * s, 4 * s, 0.5f * s, s}};
         uint8_t got[HW * HH], want[HW * HH];
-        tr_result r = draw_with_sentinel(bad, got);
+        tr_result r = draw_with_sentinel(bad, got, NULL);
         sentinel_map(want, r == TR_OK ? 1 : 0);
         trt_assert_maps_eq(got, want, HW, HH, "scaled full-screen triangle + sentinel");
     }
@@ -510,9 +510,15 @@ Test(raster, nan_and_inf_positions_draw_nothing)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint8_t got[HW * HH], want[HW * HH];
-        draw_with_sentinel(cases[i], got);
+        tr_pass_stats st;
+        cr_assert_eq(draw_with_sentinel(cases[i], got, &st), TR_OK);
         sentinel_map(want, 0);
         trt_assert_maps_eq(got, want, HW, HH, "NaN/inf triangle + sentinel");
+        /* discarded before clipping, counted, and the sentinel alone binned */
+        cr_expect_eq(st.primitives_in, 2, "case %zu", i);
+        cr_expect_eq(st.primitives_nonfinite, 1, "case %zu", i);
+        cr_expect_eq(st.primitives_culled, 1, "case %zu", i);
+        cr_expect_eq(st.primitives_clipped, 0, "case %zu", i);
     }
 }
 
