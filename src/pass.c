@@ -472,6 +472,12 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     const tr_pipeline *pl = p->pipeline;
     const tr_pipeline_desc *pd = &pl->desc;
     uint32_t prims = prim_count(pd->topology, count);
+    tr__fetch fetch;
+    tr_result fr = tr__vertex_fetch_prepare(ctx, fn, pd, p->vertex_buffers, &src, count, instance_count,
+                                            first_instance, &fetch);
+    if (fr != TR_OK)
+        return fr;
+    src.fetch = &fetch;
 
     if (!tr__grow(ctx, (void **)&p->draws, &p->draw_cap, p->draw_count + 1, sizeof(tr__draw)))
         return fail(ctx, fn);
@@ -492,6 +498,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     p->stats.draws++;
     if (!prims || !instance_count)
         return TR_OK;
+    p->stats.vertex_linear_ids += (uint64_t)fetch.padded_count * instance_count * p->view_count;
 
     const uint32_t stride = 4 + 4 * pd->varying_count;
     size_t need = (size_t)(3 * TR_CHUNK_PRIMS + 4) * stride + (size_t)(2 * TR_CLIP_MAX_VERTS + 2) * stride;
@@ -507,6 +514,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
 
     for (uint32_t inst = 0; inst < instance_count; inst++) {
         for (uint32_t vs = 0; vs < p->view_count; vs++) {
+            src.instance = inst;
             src.instance_index = first_instance + inst;
             src.view_index = p->view_ids[vs];
             if (pd->topology == TR_TOPOLOGY_TRIANGLE_FAN)
@@ -544,6 +552,25 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
             }
         }
     }
+    return TR_OK;
+}
+
+tr_result tr_cmd_bind_vertex_buffer(tr_context *ctx, uint32_t binding, const void *data, size_t size,
+                                    size_t offset)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_bind_vertex_buffer");
+    if (binding >= TR_MAX_VERTEX_BINDINGS)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_cmd_bind_vertex_buffer: binding %u is not below %u", binding,
+                         TR_MAX_VERTEX_BINDINGS);
+    if (!data && size)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_vertex_buffer: data is NULL with size %zu",
+                         size);
+    if (offset > size)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
+                         "tr_cmd_bind_vertex_buffer: offset %zu is past the buffer's %zu bytes", offset, size);
+    tr__vertex_buffer *b = &ctx->pass->vertex_buffers[binding];
+    b->data = data ? (const uint8_t *)data + offset : NULL;
+    b->size = data ? size - offset : 0;
     return TR_OK;
 }
 

@@ -57,6 +57,12 @@ typedef struct tr__attachment_state {
 
 #define TR__MAX_ATTACHMENTS (TR_MAX_COLOR_ATTACHMENTS + 2)
 
+/* A bound vertex buffer (tr_cmd_bind_vertex_buffer): bytes from the bind offset on. */
+typedef struct tr__vertex_buffer {
+    const uint8_t *data;       /* NULL: nothing bound */
+    size_t size;
+} tr__vertex_buffer;
+
 struct tr__pass {
     tr_render_pass_desc desc;
     uint32_t fb_w, fb_h;
@@ -79,6 +85,7 @@ struct tr__pass {
     uint32_t stencil_ref[2];
     float blend_constants[4];
     const void *uniforms;
+    tr__vertex_buffer vertex_buffers[TR_MAX_VERTEX_BINDINGS];
 
     /* recorded work */
     tr__draw *draws;

@@ -25,6 +25,38 @@ static tr_result check_stencil_face(tr_context *ctx, tr_stencil_face *f, const c
     return TR_OK;
 }
 
+/* Validates bindings and attributes and resolves their defaults. */
+static tr_result check_vertex_input(tr_context *ctx, tr_pipeline_desc *d)
+{
+    for (uint32_t b = 0; b < TR_MAX_VERTEX_BINDINGS; b++) {
+        tr_vertex_binding *vb = &d->bindings[b];
+        if ((unsigned)vb->input_rate > TR_INPUT_RATE_INSTANCE)
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
+                             "tr_pipeline_desc.bindings[%u].input_rate = %d is not a tr_input_rate", b,
+                             (int)vb->input_rate);
+        if (vb->input_rate == TR_INPUT_RATE_VERTEX && vb->divisor != 0)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                             "tr_pipeline_desc.bindings[%u].divisor = %u: only INSTANCE-rate bindings have a divisor",
+                             b, vb->divisor);
+        if (vb->input_rate == TR_INPUT_RATE_INSTANCE && vb->divisor == 0)
+            vb->divisor = 1;
+    }
+    for (uint32_t a = 0; a < TR_MAX_VERTEX_ATTRIBUTES; a++) {
+        const tr_vertex_attribute *va = &d->attributes[a];
+        if ((unsigned)va->format >= TR_VERTEX_FORMAT_COUNT)
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
+                             "tr_pipeline_desc.attributes[%u].format = %d is not a tr_vertex_format", a,
+                             (int)va->format);
+        if (va->format == TR_VERTEX_FORMAT_UNDEFINED)
+            continue;
+        if (va->binding >= TR_MAX_VERTEX_BINDINGS)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                             "tr_pipeline_desc.attributes[%u].binding = %u is not below %u", a, va->binding,
+                             TR_MAX_VERTEX_BINDINGS);
+    }
+    return TR_OK;
+}
+
 tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_pipeline **out)
 {
     if (!out)
@@ -96,6 +128,9 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
             b->dst_alpha = TR_BLEND_ZERO;
         b->write_mask = b->write_mask == 0 ? 0xfu : (b->write_mask & TR_COLOR_MASK_NONE) ? 0u : b->write_mask;
     }
+    r = check_vertex_input(ctx, &d);
+    if (r != TR_OK)
+        return r;
     tr_pipeline *p = tr__calloc(ctx, sizeof(tr_pipeline));
     if (!p)
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_pipeline_create: out of memory");

@@ -50,6 +50,7 @@ TR_API size_t tr_pass_stats_to_json(const tr_pass_stats *s, char *buf, size_t si
         (int)l->origin_y, s->bins, s->pipes);
 #define U64(field) put(&o, ",\"" #field "\":%llu", (unsigned long long)s->field)
     U64(draws);
+    U64(vertex_linear_ids);
     U64(primitives_in);
     U64(primitives_culled);
     U64(primitives_nonfinite);

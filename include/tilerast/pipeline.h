@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "context.h"
+#include "instancing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,6 +23,48 @@ extern "C" {
 #define TR_VS_LANES 16u
 #define TR_FS_LANES 64u            /* one 8x8 pixel block: 16 quads */
 
+#define TR_MAX_VERTEX_BINDINGS 16u
+#define TR_MAX_VERTEX_ATTRIBUTES 16u
+
+/* ---- vertex input -------------------------------------------------------
+ * Vertex buffers are bound per binding slot (tr_cmd_bind_vertex_buffer);
+ * the pipeline says how each binding steps (stride, input rate, divisor)
+ * and which attribute locations read which bytes.  Attributes are fetched
+ * before the vertex shader runs, the way a Mali GPU fetches them: see
+ * instancing.h and "Instanced draws" below. */
+
+typedef enum tr_vertex_format {
+    TR_VERTEX_FORMAT_UNDEFINED = 0,     /* location not used */
+    TR_VERTEX_FORMAT_R32_SFLOAT,
+    TR_VERTEX_FORMAT_R32G32_SFLOAT,
+    TR_VERTEX_FORMAT_R32G32B32_SFLOAT,
+    TR_VERTEX_FORMAT_R32G32B32A32_SFLOAT,
+    TR_VERTEX_FORMAT_R8G8B8A8_UNORM,    /* c / 255 (the exactly rounded quotient) */
+    TR_VERTEX_FORMAT_R32_UINT,          /* integer formats: read through tr_vs_batch.attrib.u */
+    TR_VERTEX_FORMAT_R32G32_UINT,
+    TR_VERTEX_FORMAT_R32G32B32_UINT,
+    TR_VERTEX_FORMAT_R32G32B32A32_UINT,
+    TR_VERTEX_FORMAT_COUNT
+} tr_vertex_format;
+
+/* Vulkan's divisor 0 (every instance reads the element of first_instance),
+ * since 0 in tr_vertex_binding.divisor means the default, 1.  It is exact:
+ * with at most 2^32 - 1 instances, i / (2^32 - 1) is 0 for every instance i. */
+#define TR_VERTEX_DIVISOR_ZERO 0xFFFFFFFFu
+
+typedef struct tr_vertex_binding {
+    uint32_t stride;          /* bytes between elements (0 allowed: one element for all) */
+    tr_input_rate input_rate; /* VERTEX (default) or INSTANCE */
+    uint32_t divisor;         /* INSTANCE: instance i reads element first_instance + i / divisor;
+                                 0 = 1; TR_VERTEX_DIVISOR_ZERO = Vulkan's divisor 0 */
+} tr_vertex_binding;
+
+typedef struct tr_vertex_attribute {
+    tr_vertex_format format;  /* UNDEFINED: this location is not fetched */
+    uint32_t binding;         /* < TR_MAX_VERTEX_BINDINGS */
+    uint32_t offset;          /* bytes from the start of the element */
+} tr_vertex_attribute;
+
 /* ---- vertex shader ---------------------------------------------------- */
 
 typedef struct tr_vs_batch {
@@ -31,6 +74,13 @@ typedef struct tr_vs_batch {
     uint32_t vertex_index[TR_VS_LANES];       /* gl_VertexIndex (index value + vertex offset) */
     uint32_t instance_index[TR_VS_LANES];     /* gl_InstanceIndex (includes first instance) */
     const void *uniforms;                     /* the draw's uniform bytes (tr_cmd_set_uniforms) */
+    /* Fetched vertex attributes, attrib.f[location][component][lane]; a
+     * format with fewer than 4 components reads (0, 0, 0, 1) for the rest
+     * (1 as 1.0f or 1u); integer formats' values are in attrib.u. */
+    union {
+        float f[TR_MAX_VERTEX_ATTRIBUTES][4][TR_VS_LANES];
+        uint32_t u[TR_MAX_VERTEX_ATTRIBUTES][4][TR_VS_LANES];
+    } attrib;
     /* outputs, written by the shader for lanes [0, count) */
     float position[4][TR_VS_LANES];           /* clip-space x, y, z, w */
     float varyings[TR_MAX_VARYINGS][4][TR_VS_LANES];
@@ -172,6 +222,9 @@ typedef struct tr_pipeline_desc {
     tr_stencil_face stencil_front, stencil_back;
     /* colour */
     tr_blend_state blend[TR_MAX_COLOR_ATTACHMENTS];
+    /* vertex input: attribute i is location i */
+    tr_vertex_binding bindings[TR_MAX_VERTEX_BINDINGS];
+    tr_vertex_attribute attributes[TR_MAX_VERTEX_ATTRIBUTES];
 } tr_pipeline_desc;
 
 typedef struct tr_pipeline tr_pipeline;

@@ -125,6 +125,8 @@ typedef struct tr_pass_stats {
     uint32_t bins;                    /* bins rendered, empty ones included (they load and store) */
     uint32_t pipes;                   /* VSC pipes whose stream is non-empty in at least one view */
     uint64_t draws;
+    uint64_t vertex_linear_ids;       /* linear ids the vertex jobs dispatched, padding slots
+                                         included: padded count x instances x views per draw */
     uint64_t primitives_in;           /* triangles assembled (per view, per instance) */
     uint64_t primitives_culled;       /* facing, zero area, outside the clip volume, non-finite */
     uint64_t primitives_nonfinite;    /* of those culled: a NaN or infinite position component */
@@ -176,7 +178,26 @@ TR_API tr_result tr_cmd_set_blend_constants(tr_context *ctx, const float rgba[4]
 #define TR_MAX_UNIFORM_BYTES 65536u
 TR_API tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size);
 
+/* Binds `size` bytes at `data` to a vertex binding slot, starting `offset`
+ * bytes in (NULL, 0 unbinds).  Attributes are fetched while tr_cmd_draw*
+ * runs: the bytes must stay valid until the draws using them return.  Every
+ * element a draw would read is checked against the size first: a draw that
+ * would read past it fails with TR_ERROR_OUT_OF_RANGE and records nothing. */
+TR_API tr_result tr_cmd_bind_vertex_buffer(tr_context *ctx, uint32_t binding, const void *data, size_t size,
+                                           size_t offset);
+
 #define TR_MAX_DRAW_VERTICES (1u << 28)
+
+/* Instanced draws.  A draw runs as a Mali vertex job (instancing.h): each
+ * instance has tr_padded_vertex_count(n) slots when instance_count > 1 (else
+ * n), where n is vertex_count, or for an indexed draw the span from the
+ * smallest to the largest index; slot v of instance i has the linear id
+ * i * padded + v, at most 2^32 - 1 (else TR_ERROR_LIMIT_EXCEEDED).  Per-
+ * vertex attributes read element (first vertex or smallest index +
+ * vertex_offset) + linear id mod padded; per-instance attributes read
+ * first_instance + linear id / (padded x divisor), through the records of
+ * tr_attribute_record_for.  The vertex shader sees gl_VertexIndex and
+ * gl_InstanceIndex (first_instance + i). */
 
 TR_API tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_count,
                       uint32_t first_vertex, uint32_t first_instance);

@@ -5,6 +5,7 @@
 #include "result.h"
 #include "context.h"
 #include "image.h"
+#include "instancing.h"
 #include "pipeline.h"
 #include "renderpass.h"
 #include "scene.h"

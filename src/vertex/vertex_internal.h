@@ -19,15 +19,50 @@
 /* Most vertices clipping can make from a triangle: 3 + one per plane (7). */
 #define TR_CLIP_MAX_VERTS 10
 
+/* One vertex attribute of a draw, ready to fetch (Mali-style, instancing.h):
+ * element = first + tr_attribute_element(&record, linear id), read at
+ * base + element * stride. */
+typedef struct tr__fetch_attr {
+    uint32_t location;
+    tr_vertex_format format;
+    const uint8_t *base;       /* buffer + bind offset + attribute offset */
+    uint32_t stride;
+    uint32_t first;            /* the draw's vertex base (per vertex) or first instance */
+    tr_attribute_record record;
+} tr__fetch_attr;
+
+/* How a draw turns (vertex id, instance) into linear ids and attributes. */
+typedef struct tr__fetch {
+    uint32_t vertex_base;      /* vertex id of slot 0: first vertex, or the smallest index + offset */
+    uint32_t vertex_count;     /* slots in use per instance */
+    uint32_t padded_count;     /* slots per instance (tr_padded_vertex_count when instancing) */
+    uint32_t attr_count;
+    tr__fetch_attr attr[TR_MAX_VERTEX_ATTRIBUTES];
+} tr__fetch;
+
 /* Vertex ids of one draw: either index values (+ offset) or first + position. */
 typedef struct tr__vertex_source {
     const void *indices;       /* NULL: non-indexed */
     tr_index_type index_type;
     uint32_t first;            /* first index / first vertex */
     int32_t vertex_offset;
-    uint32_t instance_index;   /* gl_InstanceIndex */
+    uint32_t instance;         /* instance number within the draw, from 0 */
+    uint32_t instance_index;   /* gl_InstanceIndex (first instance + instance) */
     uint32_t view_index;
+    const tr__fetch *fetch;
 } tr__vertex_source;
+
+/* Sizes of a vertex format: bytes read and components delivered. */
+uint32_t tr__vertex_format_bytes(tr_vertex_format f);
+
+/* Prepares the fetch of a draw: the vertex range (scanning the indices of
+ * an indexed draw), the padded count and each attribute's record, with
+ * every element it will read checked against its buffer.  Errors are
+ * reported on ctx under the name fn. */
+tr_result tr__vertex_fetch_prepare(tr_context *ctx, const char *fn, const tr_pipeline_desc *pd,
+                                   const tr__vertex_buffer *buffers, const tr__vertex_source *src,
+                                   uint32_t count, uint32_t instance_count, uint32_t first_instance,
+                                   tr__fetch *out);
 
 /* Shades stream positions [begin, end) into out (stride floats per vertex). */
 void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const void *uniforms,

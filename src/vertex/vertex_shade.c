@@ -11,6 +11,47 @@ static inline uint32_t vertex_id(const tr__vertex_source *src, uint32_t pos)
     return (uint32_t)((int64_t)v + src->vertex_offset);
 }
 
+/* Fetches every attribute of the draw for lanes [0, n). */
+static void fetch_attributes(const tr__fetch *f, const tr__vertex_source *src, uint32_t n, tr_vs_batch *b)
+{
+    const uint32_t slot0 = src->instance * f->padded_count; /* < 2^32: checked by the draw */
+    for (uint32_t k = 0; k < f->attr_count; k++) {
+        const tr__fetch_attr *a = &f->attr[k];
+        float(*out)[TR_VS_LANES] = b->attrib.f[a->location];
+        uint32_t(*outu)[TR_VS_LANES] = b->attrib.u[a->location];
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t linear = slot0 + (b->vertex_index[l] - f->vertex_base);
+            uint64_t element = (uint64_t)a->first + tr_attribute_element(&a->record, linear);
+            const uint8_t *p = a->base + element * a->stride;
+            uint32_t w[4] = {0, 0, 0, 0};
+            switch (a->format) {
+            case TR_VERTEX_FORMAT_R8G8B8A8_UNORM:
+                for (int c = 0; c < 4; c++)
+                    out[c][l] = (float)p[c] / 255.0f;
+                continue;
+            case TR_VERTEX_FORMAT_R32_SFLOAT:
+            case TR_VERTEX_FORMAT_R32G32_SFLOAT:
+            case TR_VERTEX_FORMAT_R32G32B32_SFLOAT:
+            case TR_VERTEX_FORMAT_R32G32B32A32_SFLOAT: {
+                uint32_t nc = tr__vertex_format_bytes(a->format) / 4;
+                float one = 1.0f;
+                memcpy(&w[3], &one, 4);
+                memcpy(w, p, nc * 4);
+                break;
+            }
+            default: { /* 32-bit unsigned integers */
+                uint32_t nc = tr__vertex_format_bytes(a->format) / 4;
+                w[3] = 1;
+                memcpy(w, p, nc * 4);
+                break;
+            }
+            }
+            for (int c = 0; c < 4; c++)
+                outu[c][l] = w[c];
+        }
+    }
+}
+
 void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const void *uniforms,
                       uint32_t begin, uint32_t end, float *out, tr_vs_batch *b)
 {
@@ -25,6 +66,8 @@ void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const 
             b->vertex_index[l] = vertex_id(src, base + l);
             b->instance_index[l] = src->instance_index;
         }
+        if (src->fetch && src->fetch->attr_count)
+            fetch_attributes(src->fetch, src, n, b);
         /* Outputs the shader does not write read as 0, w as 1. */
         memset(b->position, 0, sizeof(b->position));
         for (uint32_t l = 0; l < TR_VS_LANES; l++)

@@ -28,6 +28,8 @@ static tr_pass_stats numbered_stats(void)
     s.bins = 15;
     s.pipes = 16;
     s.draws = 17;
+    s.vertex_linear_ids = 98;
+    s.vertex_linear_ids = 98;
     s.primitives_in = 18;
     s.primitives_culled = 19;
     s.primitives_nonfinite = 99;
@@ -54,7 +56,7 @@ static tr_pass_stats numbered_stats(void)
 static const char expected[] =
     "{\"layout\":{\"bin_w\":1,\"bin_h\":2,\"bins_x\":3,\"bins_y\":4,\"pipe_w\":5,\"pipe_h\":6,"
     "\"pipes_x\":7,\"pipes_y\":8,\"gmem_pixels\":9,\"tile_align_w\":10,\"tile_align_h\":11,"
-    "\"views\":12,\"origin_x\":-13,\"origin_y\":14},\"bins\":15,\"pipes\":16,\"draws\":17,"
+    "\"views\":12,\"origin_x\":-13,\"origin_y\":14},\"bins\":15,\"pipes\":16,\"draws\":17,\"vertex_linear_ids\":98,"
     "\"primitives_in\":18,\"primitives_culled\":19,\"primitives_nonfinite\":99,\"primitives_clipped\":20,"
     "\"primitives_binned\":21,\"bin_primitive_refs\":22,\"visibility_stream_bytes\":23,"
     "\"fragments_rasterized\":24,\"fragments_depth_rejected\":25,"
@@ -121,7 +123,7 @@ Test(api, stats_json_of_a_real_pass)
     TRT_OK(tr_cmd_end_render_pass(ctx, &st));
     char buf[2048];
     tr_pass_stats_to_json(&st, buf, sizeof buf);
-    cr_assert(strstr(buf, "\"draws\":1,\"primitives_in\":1,") != NULL, "%s", buf);
+    cr_assert(strstr(buf, "\"draws\":1,\"vertex_linear_ids\":3,\"primitives_in\":1,") != NULL, "%s", buf);
     char frag[64];
     snprintf(frag, sizeof frag, "\"fragments_rasterized\":%llu,",
              (unsigned long long)st.fragments_rasterized);
