@@ -214,6 +214,10 @@ static tr_result apply_context_defaults(const tr_context_desc *in, tr_context_de
                  d.tile_max_w, d.tile_max_h, TR_MAX_IMAGE_SIZE);
         return TR_ERROR_INVALID_DESCRIPTOR;
     }
+    if (d.flags & ~TR_CONTEXT_NO_LRZ) {
+        snprintf(msg, msg_size, "tr_context_desc.flags = 0x%x has unknown bits", d.flags);
+        return TR_ERROR_INVALID_ARGUMENT;
+    }
     if ((unsigned)d.simd > TR_SIMD_AVX2) {
         snprintf(msg, msg_size, "tr_context_desc.simd = %d is not a tr_simd_level", (int)d.simd);
         return TR_ERROR_INVALID_ARGUMENT;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "lrz/lrz_internal.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -114,6 +115,7 @@ void tr_image_destroy(tr_image *img)
         ctx->images = img->next;
     if (img->next)
         img->next->prev = img->prev;
+    tr__lrz_free(ctx, img->lrz);
     tr__free(ctx, img->data);
     tr__free(ctx, img->stencil);
     tr__free(ctx, img);
@@ -197,6 +199,7 @@ tr_result tr_image_upload(tr_image *img, const tr_subresource *sub, const void *
         row_pitch = row;
     for (uint32_t y = 0; y < pv.h; y++)
         memcpy(pv.base + y * row, (const uint8_t *)data + y * row_pitch, row);
+    img->version++; /* any LRZ describing the old texels is stale */
     return TR_OK;
 }
 
@@ -232,7 +235,13 @@ tr_result tr_image_fill(tr_image *img, const tr_subresource *sub, const float va
     size_t n = (size_t)pv.w * pv.h;
     for (size_t i = 0; i < n; i++)
         memcpy(pv.base + i * pv.texel, texel, pv.texel);
+    img->version++;
     return TR_OK;
+}
+
+tr_result tr__write_png_rgba8(const char *path, uint32_t w, uint32_t h, const uint8_t *px)
+{
+    return stbi_write_png(path, (int)w, (int)h, 4, px, (int)w * 4) ? TR_OK : TR_ERROR_IO;
 }
 
 tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, uint8_t *out)

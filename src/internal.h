@@ -86,6 +86,8 @@ uint8_t tr__linear_to_srgb8(const tr_context *ctx, float f);
 
 /* ---- objects ------------------------------------------------------------ */
 
+typedef struct tr__lrz_buffer tr__lrz_buffer;
+
 struct tr_image {
     tr_context *ctx;
     tr_image *prev, *next;      /* the context's list */
@@ -96,6 +98,8 @@ struct tr_image {
     size_t level_offset[TR_MAX_IMAGE_LEVELS]; /* in texels of the plane */
     size_t total_texels;
     uint32_t pass_uses;         /* nonzero while bound in the recording pass */
+    uint64_t version;           /* bumped whenever the texels change */
+    tr__lrz_buffer *lrz; /* depth images: the LRZ buffer (src/lrz), or NULL */
 };
 
 /* Address of texel (x, y) of a subresource's main plane / stencil plane. */
@@ -131,5 +135,8 @@ struct tr_context {
     tr__worker *workers;        /* one per thread, sized lazily */
     uint32_t worker_count;
 };
+
+/* Writes w x h RGBA8 pixels as a PNG (TR_ERROR_IO on failure). */
+tr_result tr__write_png_rgba8(const char *path, uint32_t w, uint32_t h, const uint8_t *px);
 
 #endif

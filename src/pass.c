@@ -17,6 +17,7 @@
 #endif
 
 #include "bin/bin_internal.h"
+#include "lrz/lrz_internal.h"
 #include "pass.h"
 #include "raster/raster_internal.h"
 #include "vertex/vertex_internal.h"
@@ -70,7 +71,7 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
                          "tr_render_pass_desc.view_mask = 0x%x: views above %u are not supported", d->view_mask,
                          TR_MAX_VIEWS - 1);
-    if (d->flags & ~TR_PASS_SINGLE_BIN)
+    if (d->flags & ~(TR_PASS_SINGLE_BIN | TR_PASS_NO_LRZ))
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_render_pass_desc.flags = 0x%x has unknown bits", d->flags);
     p->view_count = 0;
     uint32_t mask = d->view_mask ? d->view_mask : 1u;
@@ -252,6 +253,9 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     p->uniforms = NULL;
     memset(&p->stats, 0, sizeof(p->stats));
     p->stats.layout = p->layout;
+    r = tr__lrz_begin_pass(ctx, p);
+    if (r != TR_OK)
+        return r;
     set_uses(p, 1);
     ctx->in_pass = true;
     return TR_OK;
@@ -443,6 +447,7 @@ static bool process_triangle(tr_context *ctx, tr__pass *p, const tr__draw *d, ui
             return false;
         if (entries == 0)
             continue; /* covers no pixel centre of any bin: nothing to draw */
+        tr__lrz_write_triangle(p, d, t, view_slot);
         p->tri_count++;
         made++;
     }
@@ -495,6 +500,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->uniforms = p->uniforms;
     d->depth_min = TR_MIN(d->viewport.min_depth, d->viewport.max_depth);
     d->depth_max = TR_MAX(d->viewport.min_depth, d->viewport.max_depth);
+    tr__lrz_draw_state(p, d);
     p->stats.draws++;
     if (!prims || !instance_count)
         return TR_OK;
@@ -691,6 +697,8 @@ static void add_stats(tr_pass_stats *dst, const tr_pass_stats *s)
     dst->fragments_depth_rejected += s->fragments_depth_rejected;
     dst->fragments_stencil_rejected += s->fragments_stencil_rejected;
     dst->fragments_lrz_rejected += s->fragments_lrz_rejected;
+    dst->lrz_blocks_tested += s->lrz_blocks_tested;
+    dst->lrz_blocks_rejected += s->lrz_blocks_rejected;
     dst->fragments_shaded += s->fragments_shaded;
     dst->fragments_discarded += s->fragments_discarded;
     dst->fragments_written += s->fragments_written;
@@ -710,6 +718,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     REQUIRE_PASS(ctx, "tr_cmd_end_render_pass");
     tr__pass *p = ctx->pass;
     if (p->failed) {
+        tr__lrz_end_pass(p, false);
         end_pass_state(ctx);
         return tr__error(ctx, p->fail_code, "tr_cmd_end_render_pass: the pass failed while recording; "
                                             "nothing was rendered");
@@ -717,6 +726,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     uint32_t threads = ctx->desc.threads;
     tr_result r = prepare_workers(ctx, threads, p->tile_bytes);
     if (r != TR_OK) {
+        tr__lrz_end_pass(p, false);
         end_pass_state(ctx);
         return tr__error(ctx, r, "tr_cmd_end_render_pass: out of memory for tile buffers");
     }
@@ -736,6 +746,11 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     p->stats.ms_render = now_ms() - t0;
     for (uint32_t i = 0; i < threads; i++)
         add_stats(&p->stats, &ctx->workers[i].stats);
+    /* Stored images have new texels (LRZ reuse and caches key on this). */
+    for (uint32_t i = 0; i < p->att_count; i++)
+        if (p->att[i].store == TR_STORE_OP_STORE)
+            p->att[i].image->version++;
+    tr__lrz_end_pass(p, true);
     p->stats.pipes = 0;
     uint64_t bytes = 0;
     const size_t pipes = (size_t)l->pipes_x * l->pipes_y;

@@ -16,6 +16,8 @@ typedef struct tr__draw {
     float blend_constants[4];
     const void *uniforms;
     float depth_min, depth_max; /* the viewport's depth range, ordered */
+    uint8_t lrz_test_dir;      /* tr_lrz_direction the draw is LRZ-tested in; UNKNOWN: none */
+    uint8_t lrz_write;         /* its triangles tighten LRZ bounds while binning */
 } tr__draw;
 
 /* A set-up triangle.  Positions are in 1/256 pixel in framebuffer space and
@@ -99,6 +101,15 @@ struct tr__pass {
     /* vertex scratch (shaded vertices of one chunk) */
     float *vtx;
     size_t vtx_cap;
+
+    /* low-resolution Z (src/lrz) */
+    struct {
+        tr__lrz_buffer *buf;   /* the depth image's buffer; NULL: LRZ off for the pass */
+        tr_lrz_direction dir;  /* set by depth-writing draws */
+        bool invalid;          /* a writing draw broke the direction: no test in this pass */
+        bool write_off;        /* no more LRZ writes in this pass */
+        uint64_t blocks_written;
+    } lrz;
 
     bool failed;               /* a draw ran out of memory: the pass can only be ended */
     tr_result fail_code;

@@ -68,6 +68,10 @@ TR_API size_t tr_pass_stats_to_json(const tr_pass_stats *s, char *buf, size_t si
     U64(gmem_bytes_loaded);
     U64(gmem_bytes_cleared);
     U64(gmem_bytes_stored);
+    put(&o, ",\"lrz_state\":%u,\"lrz_direction\":%u", s->lrz_state, s->lrz_direction);
+    U64(lrz_blocks_written);
+    U64(lrz_blocks_tested);
+    U64(lrz_blocks_rejected);
 #undef U64
     put_ms(&o, "ms_vertex", s->ms_vertex);
     put_ms(&o, "ms_binning", s->ms_binning);

@@ -25,13 +25,15 @@ typedef struct render_options {
     uint32_t threads;    /* 0 = all cores */
     uint32_t gmem_bytes; /* 0 = library default */
     int stats;
+    int no_lrz;
+    const char *lrz_png;
 } render_options;
 
 static void short_usage(FILE *f)
 {
     fprintf(f,
             "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
-            "                       [--gmem BYTES] [--stats]\n"
+            "                       [--gmem BYTES] [--stats] [--no-lrz] [--lrz-png FILE]\n"
             "Try '" PROG " --help' for more.\n");
 }
 
@@ -39,7 +41,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
-            "                       [--gmem BYTES] [--stats]\n"
+            "                       [--gmem BYTES] [--stats] [--no-lrz] [--lrz-png FILE]\n"
             "\n"
             "Renders a SRSCENE1 scene file with tilerast.\n"
             "  -o, --output FILE  write the image as PNG\n"
@@ -48,6 +50,8 @@ static void usage(FILE *f)
             "  --gmem BYTES       GMEM budget per tile (suffix K or M for KiB, MiB;\n"
             "                     0 = the library default, 1 MiB)\n"
             "  --stats            print the pass statistics as one JSON line on stdout\n"
+            "  --no-lrz           render without low-resolution Z (same image)\n"
+            "  --lrz-png FILE     write a picture of the LRZ buffer and its rejections\n"
             "  -h, --help         show this help\n"
             "At least one of -o, --raw and --stats is required.\n");
 }
@@ -87,7 +91,7 @@ static int parse_args(int argc, char **argv, render_options *o)
             return 1;
         int takes_value = strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
                           strcmp(a, "--raw") == 0 || strcmp(a, "--threads") == 0 ||
-                          strcmp(a, "--gmem") == 0;
+                          strcmp(a, "--gmem") == 0 || strcmp(a, "--lrz-png") == 0;
         if (takes_value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, PROG ": %s needs a value\n", a);
@@ -111,6 +115,10 @@ static int parse_args(int argc, char **argv, render_options *o)
             }
         } else if (strcmp(a, "--stats") == 0) {
             o->stats = 1;
+        } else if (strcmp(a, "--no-lrz") == 0) {
+            o->no_lrz = 1;
+        } else if (strcmp(a, "--lrz-png") == 0) {
+            o->lrz_png = val;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, PROG ": unknown option '%s'\n", a);
             return 2;
@@ -125,8 +133,8 @@ static int parse_args(int argc, char **argv, render_options *o)
         fprintf(stderr, PROG ": no scene file given\n");
         return 2;
     }
-    if (o->png_path == NULL && o->raw_path == NULL && !o->stats) {
-        fprintf(stderr, PROG ": nothing to do: give -o, --raw or --stats\n");
+    if (o->png_path == NULL && o->raw_path == NULL && !o->stats && o->lrz_png == NULL) {
+        fprintf(stderr, PROG ": nothing to do: give -o, --raw, --stats or --lrz-png\n");
         return 2;
     }
     return 0;
@@ -217,6 +225,7 @@ int main(int argc, char **argv)
     memset(&cdesc, 0, sizeof cdesc);
     cdesc.threads = o.threads;
     cdesc.gmem_bytes = o.gmem_bytes;
+    cdesc.flags = o.no_lrz ? TR_CONTEXT_NO_LRZ : 0u;
     r = tr_context_create(&cdesc, &ctx);
     if (r != TR_OK) {
         /* A context that failed to be created has no message to read. */
@@ -235,10 +244,20 @@ int main(int argc, char **argv)
         goto done;
     }
 
+    tr_image *depth = NULL; /* the caller's depth image, to draw its LRZ buffer */
+    if (o.lrz_png != NULL) {
+        idesc.format = TR_FORMAT_D32_SFLOAT;
+        r = tr_image_create(ctx, &idesc, &depth);
+        if (r != TR_OK) {
+            report(ctx, "creating the depth image", r);
+            goto done;
+        }
+    }
+
     tr_pass_stats stats;
     memset(&stats, 0, sizeof stats);
     double t0 = tool_now_ms();
-    r = tr_scene_render(ctx, &scene, image, &stats);
+    r = tr_scene_render_depth(ctx, &scene, image, depth, &stats);
     double wall_ms = tool_now_ms() - t0;
     if (r != TR_OK) {
         char what[300];
@@ -258,6 +277,16 @@ int main(int argc, char **argv)
     }
     if (o.raw_path != NULL && write_raw(image, scene.width, scene.height, o.raw_path) != 0)
         goto done;
+    if (o.lrz_png != NULL) {
+        r = tr_image_write_lrz_png(depth, 0, o.lrz_png);
+        if (r != TR_OK) {
+            char what[300];
+            snprintf(what, sizeof what, "%s: writing the LRZ picture (%s)", o.lrz_png,
+                     (scene.flags & TR_SCENE_DEPTH) ? "LRZ was off" : "the scene has no depth");
+            report(ctx, what, r);
+            goto done;
+        }
+    }
     if (o.stats)
         print_stats_json(stdout, &o, &scene, tr_context_get_desc(ctx).threads, &stats,
                          wall_ms);

@@ -40,6 +40,9 @@ typedef enum tr_simd_level {
 #define TR_MAX_THREADS 256u
 #define TR_MAX_VSC_PIPES 32u
 
+/* Context flags */
+#define TR_CONTEXT_NO_LRZ 1u /* never use low-resolution Z (images are identical either way) */
+
 /* Every field may be left zero for its default. */
 typedef struct tr_context_desc {
     uint32_t threads;      /* OpenMP threads for bins; 0 = all cores; 1 without OpenMP */
@@ -49,6 +52,7 @@ typedef struct tr_context_desc {
     uint32_t tile_max_w;   /* largest bin width; 0 = 1024 (a630) */
     uint32_t tile_max_h;   /* largest bin height; 0 = 1024 (a630) */
     tr_simd_level simd;    /* cap on the SIMD level; 0 = best available */
+    uint32_t flags;        /* TR_CONTEXT_* */
     tr_allocator allocator; /* 0 = malloc/free */
 } tr_context_desc;
 

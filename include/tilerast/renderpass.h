@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "image.h"
+#include "lrz.h"
 #include "pipeline.h"
 
 #ifdef __cplusplus
@@ -66,6 +67,8 @@ typedef void (*tr_visibility_fn)(void *user, const tr_visibility_entry *entry);
 /* Render pass flags */
 #define TR_PASS_SINGLE_BIN 1u /* render the whole render area as one bin (sysmem-like);
                                  bit-identical to binned rendering */
+#define TR_PASS_NO_LRZ 2u     /* no low-resolution Z in this pass (bit-identical either way);
+                                 the depth image's LRZ is dropped */
 
 typedef struct tr_render_pass_desc {
     tr_color_attachment color[TR_MAX_COLOR_ATTACHMENTS];
@@ -137,13 +140,20 @@ typedef struct tr_pass_stats {
     uint64_t fragments_rasterized;    /* covered pixels */
     uint64_t fragments_depth_rejected;   /* killed by the depth test */
     uint64_t fragments_stencil_rejected; /* killed by the stencil test */
-    uint64_t fragments_lrz_rejected;     /* killed by LRZ (0 until LRZ exists) */
+    uint64_t fragments_lrz_rejected;     /* covered pixels LRZ rejected before the depth test
+                                            (they are also in fragments_rasterized) */
     uint64_t fragments_shaded;        /* covered pixels the fragment shader ran for */
     uint64_t fragments_discarded;     /* killed by the shader */
     uint64_t fragments_written;       /* pixels that reached the blend/write stage */
     uint64_t gmem_bytes_loaded;       /* restored from images into GMEM */
     uint64_t gmem_bytes_cleared;      /* written into GMEM by clears */
     uint64_t gmem_bytes_stored;       /* resolved from GMEM to images */
+    /* Low-resolution Z (lrz.h explains the rules) */
+    uint32_t lrz_state;               /* a tr_lrz_state: how the pass ended */
+    uint32_t lrz_direction;           /* a tr_lrz_direction: the buffer's direction */
+    uint64_t lrz_blocks_written;      /* 8x8 blocks whose bound a primitive tightened while binning */
+    uint64_t lrz_blocks_tested;       /* (primitive, 8x8 block) pairs tested while rendering */
+    uint64_t lrz_blocks_rejected;     /* of those, rejected whole */
     double ms_vertex;                 /* vertex shading, clipping, setup */
     double ms_binning;                /* writing visibility streams */
     double ms_render;                 /* rendering the bins (wall time) */

@@ -48,6 +48,12 @@ TR_API void tr_scene_free(tr_scene *scene);
  * temporary D32 depth image when the scene asks for depth. */
 TR_API tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *color,
                           tr_pass_stats *stats);
+/* The same with the caller's depth image (D32_SFLOAT, scene size), used
+ * when the scene asks for depth: afterwards it holds the pass's LRZ buffer
+ * (tr_image_write_lrz_png).  Its depth texels are not stored (DONT_CARE).
+ * depth may be NULL. */
+TR_API tr_result tr_scene_render_depth(tr_context *ctx, const tr_scene *scene, tr_image *color,
+                                       tr_image *depth, tr_pass_stats *stats);
 
 #ifdef __cplusplus
 }

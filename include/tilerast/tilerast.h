@@ -6,6 +6,7 @@
 #include "context.h"
 #include "image.h"
 #include "instancing.h"
+#include "lrz.h"
 #include "pipeline.h"
 #include "renderpass.h"
 #include "scene.h"

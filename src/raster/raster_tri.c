@@ -10,6 +10,7 @@
  * Every per-pixel value is computed from the pixel's own coordinates with a
  * fixed order of float operations, never by stepping from a neighbour, so a
  * pixel's result does not depend on the bin, the block or the thread. */
+#include "lrz/lrz_internal.h"
 #include "raster/raster_internal.h"
 
 #define BLOCK 8
@@ -138,8 +139,9 @@ static inline float clamp_depth(float z, const tr__draw *d)
     return z >= d->depth_min ? (z <= d->depth_max ? z : d->depth_max) : d->depth_min; /* NaN -> min */
 }
 
+/* lrz_dir: the LRZ test's direction (UNKNOWN: no test) against lrz_bound. */
 static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, int32_t bx, int32_t by,
-                        uint64_t mask)
+                        uint64_t mask, tr_lrz_direction lrz_dir, float lrz_bound)
 {
     const tr__pass *p = rb->pass;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
@@ -173,6 +175,25 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     float z[TR_FS_LANES];
     for (uint32_t i = 0; i < count; i++)
         z[i] = clamp_depth(at[0] + ln.l1[i] * at[1] + ln.l2[i] * at[2], d);
+
+    /* LRZ, per fragment: strictly beyond the block's bound (exact: the same z
+     * the depth test would see).  Before stencil, depth and shading. */
+    if (lrz_dir != TR_LRZ_DIRECTION_UNKNOWN) {
+        uint64_t rej = 0;
+        for (uint64_t m = live; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m);
+            if (lrz_dir == TR_LRZ_DIRECTION_LESS ? z[i] > lrz_bound : z[i] < lrz_bound)
+                rej |= 1ull << i;
+        }
+        if (rej) {
+            uint32_t n = (uint32_t)__builtin_popcountll(rej);
+            st->fragments_lrz_rejected += n;
+            tr__lrz_count_rejected(p, rb->view_slot, bx, by, n);
+            live &= ~rej;
+            if (!live)
+                return;
+        }
+    }
 
     const uint32_t flags = pd->fs_flags;
     const bool early = (flags & TR_FS_EARLY_TESTS) || !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)) ||
@@ -265,12 +286,31 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
                     TR_MIN(t->bbox[2], rb->rect[2]), TR_MIN(t->bbox[3], rb->rect[3])};
     if (r[0] >= r[2] || r[1] >= r[3])
         return;
-    const tr__draw *d = &rb->pass->draws[t->draw];
+    const tr__pass *p = rb->pass;
+    const tr__draw *d = &p->draws[t->draw];
+    tr_lrz_direction lrz = tr__lrz_tests(p, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
+    tr_pass_stats *st = &rb->worker->stats;
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
         for (int32_t bx = r[0] & ~(BLOCK - 1); bx < r[2]; bx += BLOCK) {
             uint64_t m = block_coverage(t, bx, by, r);
-            if (m)
-                shade_block(rb, t, d, bx, by, m);
+            if (!m)
+                continue;
+            float bound = 0.0f;
+            if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
+                /* LRZ, per block: the triangle's whole depth range in the
+                 * block against the bound, before any per-pixel work. */
+                bound = tr__lrz_bound(p, rb->view_slot, bx, by);
+                st->lrz_blocks_tested++;
+                if (tr__lrz_block_rejects(t, d, bx, by, bound, lrz)) {
+                    uint32_t n = (uint32_t)__builtin_popcountll(m);
+                    st->lrz_blocks_rejected++;
+                    st->fragments_rasterized += n;
+                    st->fragments_lrz_rejected += n;
+                    tr__lrz_count_rejected(p, rb->view_slot, bx, by, n);
+                    continue;
+                }
+            }
+            shade_block(rb, t, d, bx, by, m, lrz, bound);
         }
     }
 }

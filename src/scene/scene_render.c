@@ -89,6 +89,12 @@ static tr_pipeline_desc scene_pipeline_desc(uint32_t flags)
 tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *color,
                           tr_pass_stats *stats)
 {
+    return tr_scene_render_depth(ctx, scene, color, NULL, stats);
+}
+
+tr_result tr_scene_render_depth(tr_context *ctx, const tr_scene *scene, tr_image *color,
+                                tr_image *depth_image, tr_pass_stats *stats)
+{
     if (ctx == NULL || scene == NULL || color == NULL)
         return TR_ERROR_INVALID_ARGUMENT;
     const uint32_t known = TR_SCENE_DEPTH | TR_SCENE_BLEND_ALPHA | TR_SCENE_BLEND_ADD |
@@ -107,7 +113,14 @@ tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *colo
     tr_image *depth = NULL;
     tr_pipeline *pipeline = NULL;
 
-    if (scene->flags & TR_SCENE_DEPTH) {
+    if (depth_image != NULL) {
+        tr_image_desc dd = tr_image_get_desc(depth_image);
+        if (dd.format != TR_FORMAT_D32_SFLOAT || dd.width != scene->width || dd.height != scene->height)
+            return TR_ERROR_INVALID_ARGUMENT;
+    }
+    if ((scene->flags & TR_SCENE_DEPTH) && depth_image != NULL) {
+        depth = depth_image;
+    } else if (scene->flags & TR_SCENE_DEPTH) {
         tr_image_desc dd;
         memset(&dd, 0, sizeof dd);
         dd.format = TR_FORMAT_D32_SFLOAT;
@@ -168,7 +181,7 @@ tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *colo
 done:
     if (pipeline != NULL)
         tr_pipeline_destroy(pipeline);
-    if (depth != NULL)
+    if (depth != NULL && depth != depth_image)
         tr_image_destroy(depth);
     return r;
 }

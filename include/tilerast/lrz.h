@@ -1,0 +1,90 @@
+/* tilerast: low-resolution Z (LRZ), as Adreno's turnip driver runs it.
+ *
+ * A depth attachment has an LRZ buffer: one float per 8x8-pixel block of
+ * each view (blocks aligned to the framebuffer), holding a conservative
+ * bound on every depth value in the block at the end of the pass: the
+ * farthest (largest) under a LESS/LEQUAL direction, the nearest under
+ * GREATER/GEQUAL.
+ *
+ * Written in the binning pass.  While draws are recorded, each triangle of a
+ * draw that may write LRZ tightens the bound of every block it covers
+ * completely (all 64 pixel centres, inside the scissor and render area):
+ * under LESS, bound = min(bound, the triangle's largest depth in the block).
+ * Because binning sees the whole pass before any bin is drawn, a fragment can
+ * be rejected by an occluder submitted after it.
+ *
+ * Tested while rendering.  For each (triangle, block) the triangle's
+ * smallest depth in the block (under LESS) is compared with the bound: if it
+ * is strictly beyond it, the whole block is rejected before any per-pixel
+ * work.  Otherwise each fragment's interpolated depth is compared, exactly,
+ * before the stencil and depth tests and before shading.  Every bound
+ * carries a rounding margin, so LRZ never rejects a fragment whose colour,
+ * depth or stencil could reach the image: images are bit-identical with LRZ
+ * on and off (the tests check this with every rule below in play).
+ *
+ * Direction, per draw with the depth test on (REFERENCE.md section 3):
+ *   LESS/LEQUAL -> less, GREATER/GEQUAL -> greater; EQUAL/NEVER -> no LRZ for
+ *   the draw; ALWAYS/NOT_EQUAL -> with depth write the buffer becomes
+ *   invalid, without it no LRZ for the draw; a direction unlike the buffer's
+ *   -> with depth write invalid, without it no LRZ for the draw.  Only
+ *   writing draws set the direction.  Invalid lasts until the depth
+ *   attachment is cleared by a pass's LOAD_OP_CLEAR.
+ * No LRZ test for a draw whose fragment shader has side effects or writes
+ * depth (unless TR_FS_EARLY_TESTS), or whose stencil test can write stencil
+ * on a failing fragment (fail_op or depth_fail_op other than KEEP).
+ * No LRZ write by a draw that can discard, that does not write depth, that
+ * has the stencil test on, or that has no LRZ test.
+ * No LRZ write for the rest of the pass after a depth-writing draw whose
+ * colour writes do not replace every colour attachment completely (blending
+ * on, a partial write mask, or no fragment shader), or a draw whose stencil
+ * test can kill fragments or writes stencil on depth failure.
+ *
+ * Fast clear: a pass that clears the depth attachment marks every group of
+ * 16x4 LRZ texels (128x32 pixels) as "still the clear value" with one bit;
+ * the first write to a group materialises it.
+ *
+ * Across passes: a pass that LOADs depth reuses the LRZ left by the previous
+ * pass on the same image when the same view (level, base layer, view count)
+ * is bound, the direction is still valid and the image has not been changed
+ * since (upload, fill, or a pass that rendered to it without LRZ).  Otherwise
+ * LRZ is off for that pass.  DONT_CARE loads have no LRZ.
+ *
+ * LRZ can be turned off per context (TR_CONTEXT_NO_LRZ) or per pass
+ * (TR_PASS_NO_LRZ). */
+#ifndef TILERAST_LRZ_H
+#define TILERAST_LRZ_H
+
+#include <stdint.h>
+
+#include "image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How LRZ ended a pass (tr_pass_stats.lrz_state). */
+typedef enum tr_lrz_state {
+    TR_LRZ_STATE_OFF = 0,      /* no depth attachment, turned off, or nothing to reuse */
+    TR_LRZ_STATE_ON,           /* tested and written; valid for the next pass */
+    TR_LRZ_STATE_INVALID       /* a writing draw broke the direction: no test in this pass */
+} tr_lrz_state;
+
+typedef enum tr_lrz_direction {
+    TR_LRZ_DIRECTION_UNKNOWN = 0,
+    TR_LRZ_DIRECTION_LESS,     /* bounds are block maxima */
+    TR_LRZ_DIRECTION_GREATER   /* bounds are block minima */
+} tr_lrz_direction;
+
+/* Writes a picture of a depth image's LRZ buffer, as the last pass that
+ * rendered to it left it, for view `view`: on the left the bounds as a
+ * heatmap (blue near 0, through green, to red near 1; groups still holding
+ * the fast-clear value hatched; magenta where the buffer is invalid), on the
+ * right where LRZ rejected work (grey levels by the number of fragments
+ * rejected in the block, black none).  Each LRZ texel is drawn as 8x8
+ * pixels.  TR_ERROR_INVALID_STATE if the image has no LRZ buffer yet. */
+TR_API tr_result tr_image_write_lrz_png(const tr_image *depth, uint32_t view, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

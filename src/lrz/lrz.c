@@ -1,0 +1,389 @@
+/* tilerast LRZ stage: the buffer, the direction state machine, the binning
+ * write and the rendering test (include/tilerast/lrz.h states the rules).
+ *
+ * Why an LRZ rejection never changes the image, under LESS (GREATER is the
+ * mirror).  Let fragment F have depth z_F > bound, and let triangle O have
+ * tightened the bound: O covers F's block completely, every fragment of O in
+ * it has depth <= bound, and O's draw writes depth and replaces every colour
+ * attachment (no blending, full masks, no discard, no stencil kill).
+ *   - O before F: after O every depth in the block is <= bound (depth only
+ *     decreases: a writing draw in another direction invalidates LRZ), so F
+ *     fails its depth test anyway.
+ *   - O after F: at O's fragment, either it passes and replaces F's colour
+ *     and depth, or the depth is already <= z_O < z_F, lowered by some
+ *     fragment G between F and O that passed.  G replaced F's colour unless
+ *     G's draw writes depth without replacing colour -- and such a draw turns
+ *     LRZ writes off for the rest of the pass, O's included.
+ * The comparison is strict (z_F > bound), and bounds carry a margin for the
+ * float rounding of the depth plane, so an exact tie never rejects.  A
+ * rejected fragment must also have no other effect: no test for draws whose
+ * shader has side effects, whose depth the shader writes, or whose stencil
+ * ops write on failure. */
+#include <math.h>
+
+#include "lrz/lrz_internal.h"
+
+/* ---- the buffer ---------------------------------------------------------------------------- */
+
+static inline size_t texel_index(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
+{
+    return ((size_t)view * b->h + ty) * b->w + tx;
+}
+
+static inline size_t group_index(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
+{
+    return ((size_t)view * b->gh + ty / TR_LRZ_GROUP_H) * b->gw + tx / TR_LRZ_GROUP_W;
+}
+
+/* LRZ texel of a pixel block.  The one place that maps framebuffer space
+ * to LRZ space (FDM will add a per-bin scale and offset here). */
+static inline void tr__lrz_texel(int32_t bx, int32_t by, uint32_t *tx, uint32_t *ty)
+{
+    *tx = (uint32_t)bx / TR_LRZ_BLOCK;
+    *ty = (uint32_t)by / TR_LRZ_BLOCK;
+}
+
+void tr__lrz_free(tr_context *ctx, tr__lrz_buffer *b)
+{
+    if (!b)
+        return;
+    tr__free(ctx, b->bound);
+    tr__free(ctx, b->group_written);
+    tr__free(ctx, b->rejected);
+    tr__free(ctx, b);
+}
+
+/* Sizes the image's buffer for this pass's depth view. */
+static tr__lrz_buffer *buffer_for(tr_context *ctx, tr__pass *p, tr_image *img)
+{
+    tr__lrz_buffer *b = img->lrz;
+    if (!b) {
+        b = tr__calloc(ctx, sizeof(*b));
+        if (!b)
+            return NULL;
+        img->lrz = b;
+    }
+    uint32_t w = (p->fb_w + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK, h = (p->fb_h + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK;
+    uint32_t gw = (w + TR_LRZ_GROUP_W - 1) / TR_LRZ_GROUP_W, gh = (h + TR_LRZ_GROUP_H - 1) / TR_LRZ_GROUP_H;
+    size_t texels = (size_t)w * h * p->view_count, groups = (size_t)gw * gh * p->view_count;
+    if (texels > b->texel_cap) {
+        float *nb = tr__alloc(ctx, texels * sizeof(float));
+        uint32_t *nr = tr__alloc(ctx, texels * sizeof(uint32_t));
+        if (!nb || !nr) {
+            tr__free(ctx, nb);
+            tr__free(ctx, nr);
+            return NULL;
+        }
+        tr__free(ctx, b->bound);
+        tr__free(ctx, b->rejected);
+        b->bound = nb;
+        b->rejected = nr;
+        b->texel_cap = texels;
+    }
+    if (groups > b->group_cap) {
+        uint8_t *ng = tr__alloc(ctx, groups);
+        if (!ng)
+            return NULL;
+        tr__free(ctx, b->group_written);
+        b->group_written = ng;
+        b->group_cap = groups;
+    }
+    b->w = w;
+    b->h = h;
+    b->gw = gw;
+    b->gh = gh;
+    b->views = p->view_count;
+    return b;
+}
+
+/* The depth attachment's tr__attachment_state (not the stencil plane). */
+static const tr__attachment_state *depth_state(const tr__pass *p)
+{
+    return p->depth_att >= 0 ? &p->att[p->depth_att] : NULL;
+}
+
+tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
+{
+    memset(&p->lrz, 0, sizeof(p->lrz));
+    const tr__attachment_state *da = depth_state(p);
+    if (!da)
+        return TR_OK;
+    tr_image *img = da->image;
+    tr__lrz_buffer *old = img->lrz;
+    bool off = (ctx->desc.flags & TR_CONTEXT_NO_LRZ) || (p->desc.flags & TR_PASS_NO_LRZ);
+    if (off || da->load == TR_LOAD_OP_DONT_CARE) {
+        if (old)
+            old->valid = false;
+        return TR_OK;
+    }
+    if (da->load == TR_LOAD_OP_LOAD) {
+        /* Reuse only what describes exactly this view of the current texels. */
+        if (!old || !old->valid || old->image_version != img->version || old->level != da->level ||
+            old->base_layer != da->base_layer || old->views != p->view_count ||
+            old->w != (p->fb_w + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK ||
+            old->h != (p->fb_h + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK) {
+            if (old)
+                old->valid = false;
+            return TR_OK;
+        }
+        p->lrz.buf = old;
+        p->lrz.dir = old->dir;
+    } else {
+        /* LOAD_OP_CLEAR: a fast clear, one bit per group. */
+        tr__lrz_buffer *b = buffer_for(ctx, p, img);
+        if (!b)
+            return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_begin_render_pass: out of memory for LRZ");
+        memset(b->group_written, 0, (size_t)b->gw * b->gh * b->views);
+        float c;
+        memcpy(&c, da->clear_texel, sizeof c);
+        b->clear_value = c;
+        b->dir = TR_LRZ_DIRECTION_UNKNOWN;
+        b->level = da->level;
+        b->base_layer = da->base_layer;
+        p->lrz.buf = b;
+        p->lrz.dir = TR_LRZ_DIRECTION_UNKNOWN;
+    }
+    /* While the pass records, the buffer describes nothing reusable. */
+    p->lrz.buf->valid = false;
+    p->lrz.buf->broken = false;
+    memset(p->lrz.buf->rejected, 0, (size_t)p->lrz.buf->w * p->lrz.buf->h * p->lrz.buf->views * sizeof(uint32_t));
+    return TR_OK;
+}
+
+/* ---- per draw: direction and disable rules ------------------------------------------------------ */
+
+static tr_lrz_direction direction_of(tr_compare_op op)
+{
+    switch (op) {
+    case TR_COMPARE_LESS:
+    case TR_COMPARE_LESS_OR_EQUAL: return TR_LRZ_DIRECTION_LESS;
+    case TR_COMPARE_GREATER:
+    case TR_COMPARE_GREATER_OR_EQUAL: return TR_LRZ_DIRECTION_GREATER;
+    default: return TR_LRZ_DIRECTION_UNKNOWN;
+    }
+}
+
+/* Can this stencil face write stencil for a fragment that fails? */
+static bool stencil_writes_on_fail(const tr_stencil_face *f)
+{
+    return f->write_mask && (f->fail_op != TR_STENCIL_OP_KEEP || f->depth_fail_op != TR_STENCIL_OP_KEEP);
+}
+
+/* Does every colour attachment get its texels replaced by each fragment? */
+static bool replaces_colour(const tr__pass *p, const tr_pipeline_desc *pd)
+{
+    for (uint32_t a = 0; a < p->desc.color_count; a++) {
+        if (p->color_att[a] < 0)
+            continue;
+        if (!pd->fragment_shader || pd->blend[a].enable || pd->blend[a].write_mask != 0xfu)
+            return false;
+    }
+    return true;
+}
+
+void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
+{
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    d->lrz_test_dir = TR_LRZ_DIRECTION_UNKNOWN;
+    d->lrz_write = 0;
+    if (!p->lrz.buf || p->lrz.invalid || !pd->depth_test)
+        return;
+    const bool write = pd->depth_write != 0;
+    const bool stencil = pd->stencil_test && p->stencil_att >= 0;
+    /* Rest-of-pass rules first: they hold whatever this draw's direction. */
+    if (write && !replaces_colour(p, pd))
+        p->lrz.write_off = true;
+    if (stencil && (pd->stencil_front.compare != TR_COMPARE_ALWAYS || pd->stencil_back.compare != TR_COMPARE_ALWAYS ||
+                    (pd->stencil_front.write_mask && pd->stencil_front.depth_fail_op != TR_STENCIL_OP_KEEP) ||
+                    (pd->stencil_back.write_mask && pd->stencil_back.depth_fail_op != TR_STENCIL_OP_KEEP)))
+        p->lrz.write_off = true;
+
+    tr_lrz_direction dir = direction_of(pd->depth_compare);
+    if (dir == TR_LRZ_DIRECTION_UNKNOWN) {
+        /* EQUAL/NEVER: skip.  ALWAYS/NOT_EQUAL: invalid if they write depth. */
+        if (write && (pd->depth_compare == TR_COMPARE_ALWAYS || pd->depth_compare == TR_COMPARE_NOT_EQUAL))
+            p->lrz.invalid = true;
+        return;
+    }
+    if (p->lrz.dir != TR_LRZ_DIRECTION_UNKNOWN && dir != p->lrz.dir) {
+        if (write)
+            p->lrz.invalid = true;
+        return; /* without write: skip this draw */
+    }
+    if (write)
+        p->lrz.dir = dir;
+
+    const uint32_t flags = pd->fs_flags;
+    bool test = true;
+    if (pd->fragment_shader && (flags & TR_FS_SIDE_EFFECTS))
+        test = false;
+    if (pd->fragment_shader && (flags & TR_FS_WRITES_DEPTH) && !(flags & TR_FS_EARLY_TESTS))
+        test = false;
+    if (stencil && (stencil_writes_on_fail(&pd->stencil_front) || stencil_writes_on_fail(&pd->stencil_back)))
+        test = false;
+    d->lrz_test_dir = test ? (uint8_t)dir : (uint8_t)TR_LRZ_DIRECTION_UNKNOWN;
+    /* Writers: every fragment of a covered block must reach the depth
+     * buffer and replace the colour (stencil on: conservatively never). */
+    d->lrz_write = test && write && !p->lrz.write_off && replaces_colour(p, pd) &&
+                   !(pd->fragment_shader && (flags & TR_FS_MAY_DISCARD)) && !stencil;
+}
+
+bool tr__lrz_tests(const tr__pass *p, const tr__draw *d)
+{
+    if (!p->lrz.buf || p->lrz.invalid || d->lrz_test_dir == TR_LRZ_DIRECTION_UNKNOWN)
+        return false;
+    /* A buffer that no writing draw gave a direction holds only the clear
+     * (or the reused) value, a bound in both directions. */
+    return p->lrz.dir == TR_LRZ_DIRECTION_UNKNOWN || d->lrz_test_dir == p->lrz.dir;
+}
+
+/* ---- the depth plane over a block ----------------------------------------------------------- */
+
+/* Bounds on the depth the rasterizer computes (raster_tri.c: float
+ * l1 = l1_a*dx + l1_b*dy, z = at0 + l1*at1 + l2*at2, then the viewport
+ * clamp) at the 64 pixel centres of block (bx, by).  The plane is evaluated
+ * in double at the block's corner centres; the margin covers every float
+ * rounding of that sequence (a handful of operations, each within 2^-24 of
+ * its magnitude) many times over. */
+static void block_depth_range(const tr__tri *t, const tr__draw *d, int32_t bx, int32_t by, double *zmin,
+                              double *zmax)
+{
+    const float *at = t->attr;
+    double lo = INFINITY, hi = -INFINITY, mag1 = 0, mag2 = 0;
+    for (int k = 0; k < 4; k++) {
+        int64_t px = (int64_t)(bx + (k & 1) * (TR_LRZ_BLOCK - 1));
+        int64_t py = (int64_t)(by + (k >> 1) * (TR_LRZ_BLOCK - 1));
+        double dx = (double)(px * 256 + 128 - t->x0), dy = (double)(py * 256 + 128 - t->y0);
+        double l1 = (double)t->l1_a * dx + (double)t->l1_b * dy;
+        double l2 = (double)t->l2_a * dx + (double)t->l2_b * dy;
+        double z = (double)at[0] + l1 * (double)at[1] + l2 * (double)at[2];
+        lo = fmin(lo, z);
+        hi = fmax(hi, z);
+        mag1 = fmax(mag1, fabs((double)t->l1_a * dx) + fabs((double)t->l1_b * dy));
+        mag2 = fmax(mag2, fabs((double)t->l2_a * dx) + fabs((double)t->l2_b * dy));
+    }
+    double margin = 0x1p-19 * (fabs((double)at[0]) + 2.0 * (mag1 * fabs((double)at[1]) + mag2 * fabs((double)at[2]))) +
+                    0x1p-126;
+    lo -= margin;
+    hi += margin;
+    /* The viewport clamp is monotonic. */
+    *zmin = fmin(fmax(lo, (double)d->depth_min), (double)d->depth_max);
+    *zmax = fmin(fmax(hi, (double)d->depth_min), (double)d->depth_max);
+    if (!isfinite(lo) || !isfinite(hi)) {
+        *zmin = -INFINITY;
+        *zmax = INFINITY;
+    }
+}
+
+/* ---- binning: the write ----------------------------------------------------------------------- */
+
+static inline float read_bound(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
+{
+    return b->group_written[group_index(b, view, tx, ty)] ? b->bound[texel_index(b, view, tx, ty)] : b->clear_value;
+}
+
+/* Materialises a fast-cleared group before its first write. */
+static void materialise(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
+{
+    uint8_t *g = &b->group_written[group_index(b, view, tx, ty)];
+    if (*g)
+        return;
+    uint32_t x0 = tx / TR_LRZ_GROUP_W * TR_LRZ_GROUP_W, y0 = ty / TR_LRZ_GROUP_H * TR_LRZ_GROUP_H;
+    for (uint32_t y = y0; y < TR_MIN(y0 + TR_LRZ_GROUP_H, b->h); y++)
+        for (uint32_t x = x0; x < TR_MIN(x0 + TR_LRZ_GROUP_W, b->w); x++)
+            b->bound[texel_index(b, view, x, y)] = b->clear_value;
+    *g = 1;
+}
+
+void tr__lrz_write_triangle(tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot)
+{
+    if (!d->lrz_write || p->lrz.invalid || p->lrz.write_off)
+        return;
+    tr__lrz_buffer *b = p->lrz.buf;
+    /* Blocks wholly inside the triangle, the scissor and the render area. */
+    int32_t r[4] = {TR_MAX(t->bbox[0], d->scissor[0]), TR_MAX(t->bbox[1], d->scissor[1]),
+                    TR_MIN(t->bbox[2], d->scissor[2]), TR_MIN(t->bbox[3], d->scissor[3])};
+    int32_t bx0 = (r[0] + TR_LRZ_BLOCK - 1) & ~(TR_LRZ_BLOCK - 1), by0 = (r[1] + TR_LRZ_BLOCK - 1) & ~(TR_LRZ_BLOCK - 1);
+    const bool less = p->lrz.dir != TR_LRZ_DIRECTION_GREATER;
+    for (int32_t by = by0; by + TR_LRZ_BLOCK <= r[3]; by += TR_LRZ_BLOCK)
+        for (int32_t bx = bx0; bx + TR_LRZ_BLOCK <= r[2]; bx += TR_LRZ_BLOCK) {
+            /* All 64 centres inside all three edges: test the extreme corner of each edge. */
+            int64_t pxmin = (int64_t)bx * 256 + 128, pymin = (int64_t)by * 256 + 128;
+            int64_t pxmax = pxmin + (TR_LRZ_BLOCK - 1) * 256, pymax = pymin + (TR_LRZ_BLOCK - 1) * 256;
+            bool full = true;
+            for (int k = 0; k < 3 && full; k++) {
+                int64_t a = t->edge_a[k], bb = t->edge_b[k];
+                full = t->edge_c[k] + a * (a > 0 ? pxmin : pxmax) + bb * (bb > 0 ? pymin : pymax) >= 0;
+            }
+            if (!full)
+                continue;
+            double zmin, zmax;
+            block_depth_range(t, d, bx, by, &zmin, &zmax);
+            uint32_t tx, ty;
+            tr__lrz_texel(bx, by, &tx, &ty);
+            float cur = read_bound(b, view_slot, tx, ty);
+            /* Round the new bound outward to float. */
+            float nb;
+            if (less) {
+                if (!(zmax < (double)cur))
+                    continue;
+                nb = (float)zmax;
+                if ((double)nb < zmax)
+                    nb = nextafterf(nb, INFINITY);
+            } else {
+                if (!(zmin > (double)cur))
+                    continue;
+                nb = (float)zmin;
+                if ((double)nb > zmin)
+                    nb = nextafterf(nb, -INFINITY);
+            }
+            materialise(b, view_slot, tx, ty);
+            b->bound[texel_index(b, view_slot, tx, ty)] = nb;
+            p->lrz.blocks_written++;
+        }
+}
+
+/* ---- rendering: the test ---------------------------------------------------------------------- */
+
+float tr__lrz_bound(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by)
+{
+    uint32_t tx, ty;
+    tr__lrz_texel(bx, by, &tx, &ty);
+    return read_bound(p->lrz.buf, view_slot, tx, ty);
+}
+
+bool tr__lrz_block_rejects(const tr__tri *t, const tr__draw *d, int32_t bx, int32_t by, float bound,
+                           tr_lrz_direction dir)
+{
+    double zmin, zmax;
+    block_depth_range(t, d, bx, by, &zmin, &zmax);
+    return dir == TR_LRZ_DIRECTION_GREATER ? zmax < (double)bound : zmin > (double)bound;
+}
+
+void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by, uint32_t n)
+{
+    uint32_t tx, ty;
+    tr__lrz_texel(bx, by, &tx, &ty);
+    /* Blocks belong to one bin, and a bin to one thread: no race. */
+    p->lrz.buf->rejected[texel_index(p->lrz.buf, view_slot, tx, ty)] += n;
+}
+
+/* ---- the end of a pass ---------------------------------------------------------------------- */
+
+void tr__lrz_end_pass(tr__pass *p, bool rendered)
+{
+    tr__lrz_buffer *b = p->lrz.buf;
+    p->stats.lrz_blocks_written = p->lrz.blocks_written;
+    p->stats.lrz_direction = (uint32_t)p->lrz.dir;
+    if (!b) {
+        p->stats.lrz_state = TR_LRZ_STATE_OFF;
+        return;
+    }
+    const tr__attachment_state *da = depth_state(p);
+    b->dir = p->lrz.dir;
+    b->broken = p->lrz.invalid;
+    p->stats.lrz_state = p->lrz.invalid ? TR_LRZ_STATE_INVALID : TR_LRZ_STATE_ON;
+    /* Reusable if the bounds hold for the depth texels the pass stored. */
+    b->valid = rendered && !p->lrz.invalid && da->store == TR_STORE_OP_STORE;
+    b->image_version = da->image->version;
+}

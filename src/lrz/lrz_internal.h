@@ -1,0 +1,60 @@
+/* tilerast LRZ stage (include/tilerast/lrz.h has the rules).
+ * Consumes: the pass's depth attachment and load op, each recorded draw's
+ * pipeline state, each set-up triangle (binning pass), and each (triangle,
+ * 8x8 block) and fragment depth while rendering.  Produces: the LRZ buffer
+ * of the depth image (one float bound per 8x8 block per view, fast-clear
+ * bits per 16x4 texels), per-draw LRZ decisions and per-block rejections.
+ *
+ * LRZ space is framebuffer space divided by 8.  Under FDM (a later stage)
+ * a bin will map its LRZ window with a per-bin scale and offset; every
+ * access goes through tr__lrz_texel() so that mapping has one home. */
+#ifndef TILERAST_LRZ_INTERNAL_H
+#define TILERAST_LRZ_INTERNAL_H
+
+#include "pass.h"
+
+#define TR_LRZ_BLOCK 8     /* pixels per LRZ texel side */
+#define TR_LRZ_GROUP_W 16  /* fast-clear group: 16 x 4 LRZ texels (128 x 32 pixels) */
+#define TR_LRZ_GROUP_H 4
+
+/* The LRZ buffer a depth image owns (image->lrz). */
+struct tr__lrz_buffer {
+    float *bound;            /* [view][h][w] */
+    uint8_t *group_written;  /* [view][gh][gw]: 0 = the group still holds clear_value */
+    uint32_t *rejected;      /* [view][h][w]: fragments rejected in the last pass (the picture) */
+    size_t texel_cap, group_cap;
+    uint32_t w, h, gw, gh, views;
+    uint32_t level, base_layer;
+    float clear_value;
+    tr_lrz_direction dir;
+    bool valid;              /* bounds hold for the image's current contents */
+    bool broken;             /* the last pass made it invalid (for the picture) */
+    uint64_t image_version;  /* image->version the bounds describe */
+};
+
+/* Starts LRZ for a pass (after its attachments are prepared): decides
+ * whether LRZ is on, and clears or reuses the depth image's buffer. */
+tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p);
+/* The state machine and disable rules for one draw, in submission order:
+ * sets d->lrz_test_dir and d->lrz_write. */
+void tr__lrz_draw_state(tr__pass *p, tr__draw *d);
+/* Binning: tightens the bounds of every block the triangle covers fully. */
+void tr__lrz_write_triangle(tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot);
+/* Is LRZ tested for this draw in the rendering pass? */
+bool tr__lrz_tests(const tr__pass *p, const tr__draw *d);
+/* The bound of block (bx, by) (pixel coordinates, multiples of 8) of a view. */
+float tr__lrz_bound(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by);
+/* Whole-block test: true if every fragment the triangle can produce in the
+ * block lies beyond the bound (direction `dir`). */
+bool tr__lrz_block_rejects(const tr__tri *t, const tr__draw *d, int32_t bx, int32_t by, float bound,
+                           tr_lrz_direction dir);
+/* Counts fragments rejected in a block (for the picture). */
+void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by, uint32_t n);
+/* Ends the pass: records what the next pass may reuse and fills the stats.
+ * `rendered` is false when the pass failed before rendering. */
+void tr__lrz_end_pass(tr__pass *p, bool rendered);
+
+/* Frees an image's buffer (image destruction). */
+void tr__lrz_free(tr_context *ctx, tr__lrz_buffer *b);
+
+#endif
