@@ -780,6 +780,8 @@ void tr__pass_release(tr_context *ctx)
         tr__free(ctx, p->draws);
         tr__free(ctx, p->tris);
         tr__free(ctx, p->vtx);
+        tr__free(ctx, p->lrz.part_mask);
+        tr__free(ctx, p->lrz.part_bound);
         tr__arena_release(ctx, &p->arena);
     }
     for (uint32_t i = 0; i < ctx->worker_count; i++) {

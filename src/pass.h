@@ -109,6 +109,11 @@ struct tr__pass {
         bool invalid;          /* a writing draw broke the direction: no test in this pass */
         bool write_off;        /* no more LRZ writes in this pass */
         uint64_t blocks_written;
+        /* Blocks that writing triangles cover only in part: the pixels
+         * covered so far and their depth bound; written once all 64 are. */
+        uint64_t *part_mask;   /* [view][h][w] */
+        float *part_bound;
+        size_t part_cap;
     } lrz;
 
     bool failed;               /* a draw ran out of memory: the pass can only be ended */

@@ -16,6 +16,7 @@
 #define TR_LRZ_BLOCK 8     /* pixels per LRZ texel side */
 #define TR_LRZ_GROUP_W 16  /* fast-clear group: 16 x 4 LRZ texels (128 x 32 pixels) */
 #define TR_LRZ_GROUP_H 4
+#define TR_LRZ_UNION_MIN 32 /* triangles at least this wide and tall join partial-block unions */
 
 /* The LRZ buffer a depth image owns (image->lrz). */
 struct tr__lrz_buffer {
@@ -44,10 +45,18 @@ void tr__lrz_write_triangle(tr__pass *p, const tr__draw *d, const tr__tri *t, ui
 bool tr__lrz_tests(const tr__pass *p, const tr__draw *d);
 /* The bound of block (bx, by) (pixel coordinates, multiples of 8) of a view. */
 float tr__lrz_bound(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by);
+/* A triangle's depth plane, exact, with a margin that bounds the float
+ * rounding of the rasterizer's depth anywhere in `region` (pixels x0, y0,
+ * x1, y1) and the viewport clamp. */
+typedef struct tr__lrz_plane_t {
+    double a, bx, by, margin;
+    double zmin_clamp, zmax_clamp;
+    bool finite;
+} tr__lrz_plane_t;
+void tr__lrz_plane(const tr__tri *t, const tr__draw *d, const int32_t region[4], tr__lrz_plane_t *out);
 /* Whole-block test: true if every fragment the triangle can produce in the
  * block lies beyond the bound (direction `dir`). */
-bool tr__lrz_block_rejects(const tr__tri *t, const tr__draw *d, int32_t bx, int32_t by, float bound,
-                           tr_lrz_direction dir);
+bool tr__lrz_block_rejects(const tr__lrz_plane_t *pl, int32_t bx, int32_t by, float bound, tr_lrz_direction dir);
 /* Counts fragments rejected in a block (for the picture). */
 void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by, uint32_t n);
 /* Ends the pass: records what the next pass may reuse and fills the stats.

@@ -21,7 +21,7 @@ static inline uint32_t lane_of(uint32_t lx, uint32_t ly)
 }
 
 /* Coverage of the 8x8 block at (bx, by) restricted to [r0, r1) in x and y. */
-static uint64_t block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4])
+uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4])
 {
     int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
@@ -290,9 +290,17 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
     const tr__draw *d = &p->draws[t->draw];
     tr_lrz_direction lrz = tr__lrz_tests(p, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
     tr_pass_stats *st = &rb->worker->stats;
+    tr__lrz_plane_t plane;
+    /* Triangles within one block skip the block test (its plane costs more
+     * than it saves there); their fragments are still tested one by one. */
+    bool block_test = lrz != TR_LRZ_DIRECTION_UNKNOWN && (r[2] - r[0] > BLOCK || r[3] - r[1] > BLOCK);
+    if (block_test) {
+        const int32_t region[4] = {r[0] & ~(BLOCK - 1), r[1] & ~(BLOCK - 1), r[2] + BLOCK, r[3] + BLOCK};
+        tr__lrz_plane(t, d, region, &plane);
+    }
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
         for (int32_t bx = r[0] & ~(BLOCK - 1); bx < r[2]; bx += BLOCK) {
-            uint64_t m = block_coverage(t, bx, by, r);
+            uint64_t m = tr__raster_block_coverage(t, bx, by, r);
             if (!m)
                 continue;
             float bound = 0.0f;
@@ -300,8 +308,8 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
                 /* LRZ, per block: the triangle's whole depth range in the
                  * block against the bound, before any per-pixel work. */
                 bound = tr__lrz_bound(p, rb->view_slot, bx, by);
-                st->lrz_blocks_tested++;
-                if (tr__lrz_block_rejects(t, d, bx, by, bound, lrz)) {
+                st->lrz_blocks_tested += block_test;
+                if (block_test && tr__lrz_block_rejects(&plane, bx, by, bound, lrz)) {
                     uint32_t n = (uint32_t)__builtin_popcountll(m);
                     st->lrz_blocks_rejected++;
                     st->fragments_rasterized += n;
