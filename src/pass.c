@@ -489,6 +489,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     uint32_t draw_index = (uint32_t)p->draw_count++;
     tr__draw *d = &p->draws[draw_index];
     d->pipeline = pl;
+    d->clear_atts = 0;
     d->viewport = p->viewport;
     d->scissor[0] = TR_MAX(p->scissor.x, p->area[0]);
     d->scissor[1] = TR_MAX(p->scissor.y, p->area[1]);
@@ -558,6 +559,101 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
             }
         }
     }
+    return TR_OK;
+}
+
+tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_clear_attachment *atts,
+                                   uint32_t rect_count, const tr_rect *rects)
+{
+    static const char fn[] = "tr_cmd_clear_attachments";
+    REQUIRE_PASS(ctx, "tr_cmd_clear_attachments");
+    tr__pass *p = ctx->pass;
+    if (p->failed)
+        return tr__error(ctx, p->fail_code, "%s: an earlier command of this pass failed", fn);
+    if ((count && !atts) || (rect_count && !rects))
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !rects ? "rects" : "attachments");
+    uint32_t which = 0;
+    uint8_t texel[TR__MAX_ATTACHMENTS][16];
+    bool depth_cleared = false;
+    for (uint32_t i = 0; i < count; i++) {
+        const tr_clear_attachment *a = &atts[i];
+        if (!a->aspects || (a->aspects & ~(TR_CLEAR_COLOR | TR_CLEAR_DEPTH | TR_CLEAR_STENCIL)) ||
+            ((a->aspects & TR_CLEAR_COLOR) && (a->aspects & ~TR_CLEAR_COLOR)))
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
+                             "%s: attachments[%u].aspects = 0x%x: COLOR alone, or DEPTH and/or STENCIL", fn, i,
+                             a->aspects);
+        if (a->aspects & TR_CLEAR_COLOR) {
+            if (a->color_attachment >= p->desc.color_count)
+                return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: attachments[%u].color_attachment = %u, the pass has %u",
+                                 fn, i, a->color_attachment, p->desc.color_count);
+            int ai = p->color_att[a->color_attachment];
+            if (ai < 0)
+                continue; /* an unused slot: ignored, as in Vulkan */
+            tr__color_encode(ctx, p->att[ai].format, a->color, texel[ai]);
+            which |= 1u << ai;
+            continue;
+        }
+        if ((a->aspects & TR_CLEAR_DEPTH) && p->depth_att < 0)
+            return tr__error(ctx, TR_ERROR_INVALID_STATE, "%s: attachments[%u] clears depth, the pass has none", fn, i);
+        if ((a->aspects & TR_CLEAR_STENCIL) && p->stencil_att < 0)
+            return tr__error(ctx, TR_ERROR_INVALID_STATE, "%s: attachments[%u] clears stencil, the pass has none", fn,
+                             i);
+        if (a->aspects & TR_CLEAR_DEPTH) {
+            if (!(a->depth >= 0.0f && a->depth <= 1.0f))
+                return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: attachments[%u].depth = %g is outside [0, 1]", fn,
+                                 i, (double)a->depth);
+            memcpy(texel[p->depth_att], &a->depth, 4);
+            which |= 1u << p->depth_att;
+            depth_cleared = true;
+        }
+        if (a->aspects & TR_CLEAR_STENCIL) {
+            texel[p->stencil_att][0] = (uint8_t)(a->stencil & 0xff);
+            which |= 1u << p->stencil_att;
+        }
+    }
+    for (uint32_t k = 0; k < rect_count; k++) {
+        const tr_rect *r = &rects[k];
+        if (!r->width || !r->height)
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: rects[%u] is empty", fn, k);
+        if (r->x < p->area[0] || r->y < p->area[1] || (int64_t)r->x + r->width > p->area[2] ||
+            (int64_t)r->y + r->height > p->area[3])
+            return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: rects[%u] (%d,%d %ux%u) is outside the render area", fn,
+                             k, r->x, r->y, r->width, r->height);
+    }
+    if (p->draw_count >= UINT32_MAX)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: too many commands in one pass", fn);
+    if (!which || !rect_count)
+        return TR_OK;
+    if (!tr__grow(ctx, (void **)&p->draws, &p->draw_cap, p->draw_count + 1, sizeof(tr__draw)))
+        return fail(ctx, fn);
+    uint32_t draw_index = (uint32_t)p->draw_count++;
+    tr__draw *d = &p->draws[draw_index];
+    memset(d, 0, sizeof(*d));
+    d->clear_atts = which;
+    memcpy(d->clear_texel, texel, sizeof(texel));
+    if (depth_cleared && p->lrz.buf)
+        p->lrz.invalid = true; /* turnip: invalid until the next LOAD_OP_CLEAR */
+    /* One "triangle" per rectangle and view: no edges (every centre is
+     * inside), the rectangle as its bounding box. */
+    for (uint32_t vs = 0; vs < p->view_count; vs++)
+        for (uint32_t k = 0; k < rect_count; k++) {
+            tr__tri *t = tr__arena_alloc(ctx, &p->arena, sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(0));
+            if (!t || !tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)))
+                return fail(ctx, fn);
+            memset(t, 0, sizeof(*t) + sizeof(float) * TR_TRI_ATTR_FLOATS(0));
+            t->bbox[0] = rects[k].x;
+            t->bbox[1] = rects[k].y;
+            t->bbox[2] = rects[k].x + (int32_t)rects[k].width;
+            t->bbox[3] = rects[k].y + (int32_t)rects[k].height;
+            t->draw = draw_index;
+            t->primitive = k;
+            t->view = (uint16_t)p->view_ids[vs];
+            p->tris[p->tri_count] = t;
+            int entries = tr__bin_triangle(ctx, p, t, (uint32_t)p->tri_count, vs);
+            if (entries < 0)
+                return fail(ctx, fn);
+            p->tri_count++;
+        }
     return TR_OK;
 }
 

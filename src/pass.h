@@ -7,6 +7,8 @@
 
 #include "internal.h"
 
+#define TR__MAX_ATTACHMENTS_ (TR_MAX_COLOR_ATTACHMENTS + 2)
+
 /* One recorded draw: pipeline plus the dynamic state it was recorded with. */
 typedef struct tr__draw {
     const tr_pipeline *pipeline;
@@ -18,6 +20,10 @@ typedef struct tr__draw {
     float depth_min, depth_max; /* the viewport's depth range, ordered */
     uint8_t lrz_test_dir;      /* tr_lrz_direction the draw is LRZ-tested in; UNKNOWN: none */
     uint8_t lrz_write;         /* its triangles tighten LRZ bounds while binning */
+    /* tr_cmd_clear_attachments: bit i clears att[i] (GMEM order) with
+     * clear_texel[i]; pipeline is NULL.  0 for draws. */
+    uint32_t clear_atts;
+    uint8_t clear_texel[TR__MAX_ATTACHMENTS_][16];
 } tr__draw;
 
 /* A set-up triangle.  Positions are in 1/256 pixel in framebuffer space and
@@ -57,7 +63,7 @@ typedef struct tr__attachment_state {
     uint8_t clear_texel[16];
 } tr__attachment_state;
 
-#define TR__MAX_ATTACHMENTS (TR_MAX_COLOR_ATTACHMENTS + 2)
+#define TR__MAX_ATTACHMENTS TR__MAX_ATTACHMENTS_
 
 /* A bound vertex buffer (tr_cmd_bind_vertex_buffer): bytes from the bind offset on. */
 typedef struct tr__vertex_buffer {

@@ -188,6 +188,28 @@ TR_API tr_result tr_cmd_set_blend_constants(tr_context *ctx, const float rgba[4]
 #define TR_MAX_UNIFORM_BYTES 65536u
 TR_API tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size);
 
+/* Clearing inside a pass (vkCmdClearAttachments): what to clear. */
+#define TR_CLEAR_COLOR 1u
+#define TR_CLEAR_DEPTH 2u
+#define TR_CLEAR_STENCIL 4u
+
+typedef struct tr_clear_attachment {
+    uint32_t aspects;          /* TR_CLEAR_COLOR, or TR_CLEAR_DEPTH and/or TR_CLEAR_STENCIL */
+    uint32_t color_attachment; /* TR_CLEAR_COLOR: the colour slot (an unbound slot is ignored) */
+    float color[4];            /* converted to the attachment's format as a load-op clear */
+    float depth;               /* in [0, 1] */
+    uint32_t stencil;          /* low 8 bits */
+} tr_clear_attachment;
+
+/* Clears rectangles of attachments in the middle of a pass, in submission
+ * order with the draws, in every view; rectangles must lie inside the
+ * render area (TR_ERROR_OUT_OF_RANGE) and be non-empty.  No test, blend or
+ * mask applies.  Clearing depth this way makes LRZ invalid for the rest of
+ * the pass (as turnip does). */
+TR_API tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t attachment_count,
+                                          const tr_clear_attachment *attachments, uint32_t rect_count,
+                                          const tr_rect *rects);
+
 /* Binds `size` bytes at `data` to a vertex binding slot, starting `offset`
  * bytes in (NULL, 0 unbinds).  Attributes are fetched while tr_cmd_draw*
  * runs: the bytes must stay valid until the draws using them return.  Every

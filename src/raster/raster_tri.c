@@ -280,6 +280,24 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     }
 }
 
+/* tr_cmd_clear_attachments: writes the clear texels over rectangle r of the
+ * bin (r is already cut to the bin and the cleared rectangle). */
+static void clear_rect(tr__raster_bin *rb, const tr__draw *d, const int32_t r[4])
+{
+    const tr__pass *p = rb->pass;
+    for (uint32_t i = 0; i < p->att_count; i++) {
+        if (!((d->clear_atts >> i) & 1))
+            continue;
+        const uint32_t cpp = p->att[i].cpp;
+        for (int32_t y = r[1]; y < r[3]; y++) {
+            uint8_t *row = rb->gmem[i] + ((size_t)(y - rb->origin[1]) * rb->gmem_pitch + (size_t)(r[0] - rb->origin[0])) * cpp;
+            for (int32_t x = r[0]; x < r[2]; x++, row += cpp)
+                memcpy(row, d->clear_texel[i], cpp);
+        }
+        rb->worker->stats.gmem_bytes_cleared += (uint64_t)(r[2] - r[0]) * (uint64_t)(r[3] - r[1]) * cpp;
+    }
+}
+
 void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
 {
     int32_t r[4] = {TR_MAX(t->bbox[0], rb->rect[0]), TR_MAX(t->bbox[1], rb->rect[1]),
@@ -288,6 +306,10 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
         return;
     const tr__pass *p = rb->pass;
     const tr__draw *d = &p->draws[t->draw];
+    if (d->clear_atts) {
+        clear_rect(rb, d, r);
+        return;
+    }
     tr_lrz_direction lrz = tr__lrz_tests(p, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
     tr_pass_stats *st = &rb->worker->stats;
     tr__lrz_plane_t plane;

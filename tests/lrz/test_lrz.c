@@ -722,3 +722,38 @@ Test(lrz, debug_picture)
     cr_expect_eq(ph, 8 * 8);
     tr_context_destroy(t.ctx);
 }
+
+Test(lrz, depth_clear_inside_the_pass_invalidates)
+{
+    /* Occluder at 0.25 (bounds 0.25), then depth cleared back to 1 in a
+     * rectangle, then a far quad: it must show in the rectangle, so LRZ
+     * must not reject it there. */
+    uint8_t px[2][N * 4];
+    tr_pass_stats st[2];
+    for (int off = 0; off < 2; off++) {
+        tr_context_desc cd = {0};
+        cd.threads = 2;
+        cd.flags = off ? TR_CONTEXT_NO_LRZ : 0;
+        tr_context *ctx = trt_context_desc(&cd);
+        tr_image *color = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H);
+        tr_image *depth = trt_image(ctx, TR_FORMAT_D32_SFLOAT, W, H);
+        tr_pipeline *pipes[P_COUNT];
+        create_pipelines(ctx, pipes);
+        uint64_t inv = 0;
+        begin(ctx, color, depth, TR_LOAD_OP_CLEAR, 1.0f, 0);
+        static const quad occ[] = {FULL(P_LESS, 0.25f, 1, 0, 0)}, far[] = {FULL(P_LESS, 0.75f, 0, 1, 0)};
+        draw_quads(ctx, pipes, occ, 1, &inv);
+        tr_clear_attachment ca = {0};
+        ca.aspects = TR_CLEAR_DEPTH;
+        ca.depth = 1.0f;
+        const tr_rect r = {16, 16, 24, 24};
+        TRT_OK(tr_cmd_clear_attachments(ctx, 1, &ca, 1, &r));
+        draw_quads(ctx, pipes, far, 1, &inv);
+        TRT_OK(tr_cmd_end_render_pass(ctx, &st[off]));
+        trt_download(color, 0, 0, TR_ASPECT_DEFAULT, px[off]);
+        tr_context_destroy(ctx);
+    }
+    cr_expect_eq(memcmp(px[0], px[1], sizeof px[0]), 0, "LRZ changed the image");
+    cr_expect_eq(st[0].lrz_state, TR_LRZ_STATE_INVALID);
+    cr_expect_eq(px[0][(20 * W + 20) * 4 + 1], 255, "the far quad shows in the cleared rectangle");
+}
