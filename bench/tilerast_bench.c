@@ -26,6 +26,7 @@ typedef struct bench_options {
     uint32_t thread_count_n; /* 0: one run with the context default (all cores) */
     uint32_t frames;
     int json;
+    int lrz;                 /* 1 on (default), 0 off, 2 both, alternating frame by frame */
     const char *export_dir;
     char **files;
     int file_count;
@@ -42,6 +43,8 @@ static void usage(FILE *f)
             "                  default: all cores)\n"
             "  --frames N      timed frames per run after %u warm-up frames (default 10)\n"
             "  --json          one JSON object per line instead of text\n"
+            "  --lrz on|off|both  low-resolution Z (default on); both alternates an LRZ-on\n"
+            "                  and an LRZ-off context frame by frame and prints the ratio\n"
             "  --export DIR    write the standard scenes as DIR/<name>.scn and exit\n"
             "  -h, --help      show this help\n",
             BENCH_WARMUP_FRAMES);
@@ -66,12 +69,27 @@ static int parse_args(int argc, char **argv, bench_options *o)
 {
     memset(o, 0, sizeof *o);
     o->frames = 10;
+    o->lrz = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
             return 1;
         if (strcmp(a, "--json") == 0) {
             o->json = 1;
+            continue;
+        }
+        if (strcmp(a, "--lrz") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "on") == 0)
+                o->lrz = 1;
+            else if (strcmp(v, "off") == 0)
+                o->lrz = 0;
+            else if (strcmp(v, "both") == 0)
+                o->lrz = 2;
+            else {
+                fprintf(stderr, PROG ": --lrz wants on, off or both, not '%s'\n", v);
+                return 2;
+            }
             continue;
         }
         if (strcmp(a, "--threads") == 0 || strcmp(a, "--frames") == 0 ||
@@ -180,60 +198,74 @@ static int export_scenes(const char *dir)
 typedef struct bench_result {
     uint32_t threads; /* as the context reports it */
     uint32_t frames;
+    uint32_t flags;   /* context flags (TR_CONTEXT_NO_LRZ) */
     double median_ms, min_ms, max_ms;
     tr_pass_stats stats; /* of the last timed frame */
 } bench_result;
 
-/* Renders one scene warm-up + frames times in a fresh context. */
-static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t frames, double *times,
-                     bench_result *out)
+/* Renders one scene warm-up + frames times in a fresh context per
+ * configuration (context flags); with several configurations the frames
+ * alternate between them, so that the machine's noise falls on all alike.
+ * times holds frames doubles per configuration. */
+static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t frames, uint32_t nconf,
+                     const uint32_t *flags, double *times, bench_result *out)
 {
-    tr_context *ctx = NULL;
-    tr_image *image = NULL;
-    tr_context_desc cd;
-    memset(&cd, 0, sizeof cd);
-    cd.threads = threads;
-    tr_result r = tr_context_create(&cd, &ctx);
-    if (r != TR_OK) {
-        fprintf(stderr, PROG ": creating a context: %s\n", tr_result_string(r));
-        return -1;
-    }
-    tr_image_desc id;
-    memset(&id, 0, sizeof id);
-    id.format = TR_FORMAT_R8G8B8A8_UNORM;
-    id.width = scene->width;
-    id.height = scene->height;
-    r = tr_image_create(ctx, &id, &image);
-    if (r != TR_OK) {
-        fprintf(stderr, PROG ": creating the image: %s (%s)\n", tr_result_string(r),
-                tr_context_last_error(ctx));
-        tr_context_destroy(ctx);
-        return -1;
-    }
-    memset(out, 0, sizeof *out);
-    out->threads = tr_context_get_desc(ctx).threads;
-    out->frames = frames;
-    for (uint32_t f = 0; f < BENCH_WARMUP_FRAMES + frames; f++) {
-        double t0 = tool_now_ms();
-        r = tr_scene_render(ctx, scene, image, &out->stats);
-        double t1 = tool_now_ms();
+    tr_context *ctx[2] = {NULL, NULL};
+    tr_image *image[2] = {NULL, NULL};
+    int status = -1;
+    for (uint32_t c = 0; c < nconf; c++) {
+        tr_context_desc cd;
+        memset(&cd, 0, sizeof cd);
+        cd.threads = threads;
+        cd.flags = flags[c];
+        tr_result r = tr_context_create(&cd, &ctx[c]);
         if (r != TR_OK) {
-            fprintf(stderr, PROG ": rendering: %s (%s)\n", tr_result_string(r),
-                    tr_context_last_error(ctx));
-            tr_context_destroy(ctx);
-            return -1;
+            fprintf(stderr, PROG ": creating a context: %s\n", tr_result_string(r));
+            goto done;
         }
-        if (f >= BENCH_WARMUP_FRAMES)
-            times[f - BENCH_WARMUP_FRAMES] = t1 - t0;
+        tr_image_desc id;
+        memset(&id, 0, sizeof id);
+        id.format = TR_FORMAT_R8G8B8A8_UNORM;
+        id.width = scene->width;
+        id.height = scene->height;
+        r = tr_image_create(ctx[c], &id, &image[c]);
+        if (r != TR_OK) {
+            fprintf(stderr, PROG ": creating the image: %s (%s)\n", tr_result_string(r),
+                    tr_context_last_error(ctx[c]));
+            goto done;
+        }
+        memset(&out[c], 0, sizeof out[c]);
+        out[c].threads = tr_context_get_desc(ctx[c]).threads;
+        out[c].frames = frames;
+        out[c].flags = flags[c];
     }
-    tr_context_destroy(ctx); /* destroys the image too */
-
-    qsort(times, frames, sizeof *times, cmp_double);
-    out->min_ms = times[0];
-    out->max_ms = times[frames - 1];
-    out->median_ms = frames % 2 ? times[frames / 2]
-                                : 0.5 * (times[frames / 2 - 1] + times[frames / 2]);
-    return 0;
+    for (uint32_t f = 0; f < BENCH_WARMUP_FRAMES + frames; f++) {
+        for (uint32_t c = 0; c < nconf; c++) {
+            double t0 = tool_now_ms();
+            tr_result r = tr_scene_render(ctx[c], scene, image[c], &out[c].stats);
+            double t1 = tool_now_ms();
+            if (r != TR_OK) {
+                fprintf(stderr, PROG ": rendering: %s (%s)\n", tr_result_string(r),
+                        tr_context_last_error(ctx[c]));
+                goto done;
+            }
+            if (f >= BENCH_WARMUP_FRAMES)
+                times[c * frames + f - BENCH_WARMUP_FRAMES] = t1 - t0;
+        }
+    }
+    for (uint32_t c = 0; c < nconf; c++) {
+        double *t = times + c * frames;
+        qsort(t, frames, sizeof *t, cmp_double);
+        out[c].min_ms = t[0];
+        out[c].max_ms = t[frames - 1];
+        out[c].median_ms = frames % 2 ? t[frames / 2] : 0.5 * (t[frames / 2 - 1] + t[frames / 2]);
+    }
+    status = 0;
+done:
+    for (uint32_t c = 0; c < nconf; c++)
+        if (ctx[c])
+            tr_context_destroy(ctx[c]); /* destroys the image too */
+    return status;
 }
 
 static void print_result(const bench_options *o, const char *name, const tr_scene *scene,
@@ -247,18 +279,20 @@ static void print_result(const bench_options *o, const char *name, const tr_scen
     if (o->json) {
         fputs("{\"scene\":", stdout);
         tool_json_string(stdout, name);
-        printf(",\"renderer\":\"tilerast\",\"width\":%u,\"height\":%u,\"triangles\":%u,"
+        printf(",\"renderer\":\"tilerast\",\"lrz\":%s,\"width\":%u,\"height\":%u,\"triangles\":%u,"
                "\"flags\":%u,\"threads\":%u,\"frames\":%u,\"median_ms\":%.3f,\"min_ms\":%.3f,"
                "\"max_ms\":%.3f,\"mtri_s\":%.3f,\"mpix_s\":%.3f",
-               scene->width, scene->height, scene->triangle_count, scene->flags, res->threads,
-               res->frames, res->median_ms, res->min_ms, res->max_ms, mtri, mpix);
+               (res->flags & TR_CONTEXT_NO_LRZ) ? "false" : "true", scene->width, scene->height,
+               scene->triangle_count, scene->flags, res->threads, res->frames, res->median_ms, res->min_ms,
+               res->max_ms, mtri, mpix);
         fputs(",\"stats\":", stdout);
         tool_json_stats(stdout, s);
         fputs("}\n", stdout);
     } else {
-        printf("%-16s threads %-3u median %9.2f ms  min %9.2f  max %9.2f  %8.2f Mtri/s  "
+        printf("%-16s threads %-3u lrz %-3s median %9.2f ms  min %9.2f  max %9.2f  %8.2f Mtri/s  "
                "%8.1f Mpix/s\n",
-               name, res->threads, res->median_ms, res->min_ms, res->max_ms, mtri, mpix);
+               name, res->threads, (res->flags & TR_CONTEXT_NO_LRZ) ? "off" : "on", res->median_ms, res->min_ms,
+               res->max_ms, mtri, mpix);
         printf("    bins %u (%ux%u of %ux%u px) pipes %u | tris in %llu culled %llu clipped "
                "%llu binned %llu refs %llu | vs %.1f ms bin %.1f ms render %.1f ms\n",
                s->bins, l->bins_x, l->bins_y, l->bin_w, l->bin_h, s->pipes,
@@ -289,13 +323,26 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
     int status = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t threads = o->thread_count_n ? o->threads[i] : 0;
-        bench_result res;
-        if (bench_run(scene, threads, o->frames, times, &res) != 0) {
+        bench_result res[2];
+        const uint32_t both[2] = {0, TR_CONTEXT_NO_LRZ};
+        const uint32_t one = o->lrz ? 0 : TR_CONTEXT_NO_LRZ;
+        uint32_t nconf = o->lrz == 2 ? 2 : 1;
+        if (bench_run(scene, threads, o->frames, nconf, nconf == 2 ? both : &one, times, res) != 0) {
             fprintf(stderr, PROG ": %s: failed with %u threads\n", name, threads);
             status = 1;
             continue;
         }
-        print_result(o, name, scene, &res);
+        for (uint32_t c = 0; c < nconf; c++)
+            print_result(o, name, scene, &res[c]);
+        if (nconf == 2 && res[0].median_ms > 0) {
+            double ratio = res[1].median_ms / res[0].median_ms;
+            if (o->json)
+                printf("{\"scene\":\"%s\",\"threads\":%u,\"lrz_off_over_on\":%.3f}\n", name, res[0].threads,
+                       ratio);
+            else
+                printf("    LRZ: off %.2f ms / on %.2f ms = %.2fx (medians, frames alternated)\n",
+                       res[1].median_ms, res[0].median_ms, ratio);
+        }
     }
 
     /* ==== llvmpipe side-by-side runner: LATER ISSUE ===================
@@ -325,7 +372,7 @@ int main(int argc, char **argv)
     if (o.export_dir != NULL)
         return export_scenes(o.export_dir);
 
-    double *times = malloc(o.frames * sizeof *times);
+    double *times = malloc(2 * (size_t)o.frames * sizeof *times);
     if (times == NULL) {
         fprintf(stderr, PROG ": out of memory\n");
         free(o.files);

@@ -464,11 +464,13 @@ void tr__lrz_plane(const tr__tri *t, const tr__draw *d, const int32_t region[4],
     plane_of(t, d, region, out);
 }
 
-bool tr__lrz_block_rejects(const tr__lrz_plane_t *pl, int32_t bx, int32_t by, float bound, tr_lrz_direction dir)
+int tr__lrz_block_classify(const tr__lrz_plane_t *pl, int32_t bx, int32_t by, float bound, tr_lrz_direction dir)
 {
     double zmin, zmax;
     plane_block_range(pl, bx, by, &zmin, &zmax);
-    return dir == TR_LRZ_DIRECTION_GREATER ? zmax < (double)bound : zmin > (double)bound;
+    if (dir == TR_LRZ_DIRECTION_GREATER)
+        return zmax < (double)bound ? -1 : zmin < (double)bound ? 1 : 0;
+    return zmin > (double)bound ? -1 : zmax > (double)bound ? 1 : 0;
 }
 
 void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by, uint32_t n)

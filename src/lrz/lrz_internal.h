@@ -54,9 +54,10 @@ typedef struct tr__lrz_plane_t {
     bool finite;
 } tr__lrz_plane_t;
 void tr__lrz_plane(const tr__tri *t, const tr__draw *d, const int32_t region[4], tr__lrz_plane_t *out);
-/* Whole-block test: true if every fragment the triangle can produce in the
- * block lies beyond the bound (direction `dir`). */
-bool tr__lrz_block_rejects(const tr__lrz_plane_t *pl, int32_t bx, int32_t by, float bound, tr_lrz_direction dir);
+/* The block test: -1 if every fragment the triangle can produce in the
+ * block lies beyond the bound (direction `dir`), 0 if none can, 1 if some
+ * may (then each fragment is tested). */
+int tr__lrz_block_classify(const tr__lrz_plane_t *pl, int32_t bx, int32_t by, float bound, tr_lrz_direction dir);
 /* Counts fragments rejected in a block (for the picture). */
 void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by, uint32_t n);
 /* Ends the pass: records what the next pass may reuse and fills the stats.

@@ -313,10 +313,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
     tr_lrz_direction lrz = tr__lrz_tests(p, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
     tr_pass_stats *st = &rb->worker->stats;
     tr__lrz_plane_t plane;
-    /* Triangles within one block skip the block test (its plane costs more
-     * than it saves there); their fragments are still tested one by one. */
-    bool block_test = lrz != TR_LRZ_DIRECTION_UNKNOWN && (r[2] - r[0] > BLOCK || r[3] - r[1] > BLOCK);
-    if (block_test) {
+    if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
         const int32_t region[4] = {r[0] & ~(BLOCK - 1), r[1] & ~(BLOCK - 1), r[2] + BLOCK, r[3] + BLOCK};
         tr__lrz_plane(t, d, region, &plane);
     }
@@ -326,12 +323,16 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
             if (!m)
                 continue;
             float bound = 0.0f;
+            tr_lrz_direction lane_test = TR_LRZ_DIRECTION_UNKNOWN;
             if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
                 /* LRZ, per block: the triangle's whole depth range in the
-                 * block against the bound, before any per-pixel work. */
+                 * block against the bound, before any per-pixel work; the
+                 * fragments are tested one by one only when the range
+                 * straddles the bound. */
                 bound = tr__lrz_bound(p, rb->view_slot, bx, by);
-                st->lrz_blocks_tested += block_test;
-                if (block_test && tr__lrz_block_rejects(&plane, bx, by, bound, lrz)) {
+                st->lrz_blocks_tested++;
+                int c = tr__lrz_block_classify(&plane, bx, by, bound, lrz);
+                if (c < 0) {
                     uint32_t n = (uint32_t)__builtin_popcountll(m);
                     st->lrz_blocks_rejected++;
                     st->fragments_rasterized += n;
@@ -339,8 +340,10 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
                     tr__lrz_count_rejected(p, rb->view_slot, bx, by, n);
                     continue;
                 }
+                if (c > 0)
+                    lane_test = lrz;
             }
-            shade_block(rb, t, d, bx, by, m, lrz, bound);
+            shade_block(rb, t, d, bx, by, m, lane_test, bound);
         }
     }
 }
