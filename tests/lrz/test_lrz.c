@@ -757,3 +757,19 @@ Test(lrz, depth_clear_inside_the_pass_invalidates)
     cr_expect_eq(st[0].lrz_state, TR_LRZ_STATE_INVALID);
     cr_expect_eq(px[0][(20 * W + 20) * 4 + 1], 255, "the far quad shows in the cleared rectangle");
 }
+
+Test(lrz, fast_clear_group_materialised_on_first_write)
+{
+    /* Clear to 0.5; an occluder at 0.2 over the 4x4 blocks of the top-left
+     * 32x32 pixels materialises their 16x4-texel group (LRZ texels x 0..15,
+     * y 0..3: on this 8-texel-wide target, the top four block rows).  A far
+     * quad at 0.4 is then rejected under the occluder alone: the group's
+     * other texels must still read 0.5 (0.4 < 0.5). */
+    static const quad q[] = {Q(P_LESS, 0, 0, 32, 32, 0.2f, 0.2f, 1, 0, 0), FULL(P_LESS, 0.4f, 0, 1, 0)};
+    result *on = alloc_result();
+    render_both(&SCENE(q, 0.5f), on, NULL, "fast-clear group");
+    cr_expect_eq(on->st.fragments_lrz_rejected, 16 * 64, "rejected %llu",
+                 (unsigned long long)on->st.fragments_lrz_rejected);
+    cr_expect_eq(on->st.lrz_blocks_written, 16 + 48, "the occluder's blocks, then every other block at 0.4");
+    free(on);
+}
