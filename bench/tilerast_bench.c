@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench_scenes.h"
 #include "tilerast/tilerast.h"
@@ -27,6 +28,7 @@ typedef struct bench_options {
     uint32_t frames;
     int json;
     int lrz;                 /* 1 on (default), 0 off, 2 both, alternating frame by frame */
+    int llvmpipe;            /* time llvmpipe beside tilerast (when built with OSMesa) */
     const char *export_dir;
     char **files;
     int file_count;
@@ -43,6 +45,9 @@ static void usage(FILE *f)
             "                  default: all cores)\n"
             "  --frames N      timed frames per run after %u warm-up frames (default 10)\n"
             "  --json          one JSON object per line instead of text\n"
+            "  --no-llvmpipe   do not run llvmpipe beside tilerast (it runs when the bench\n"
+            "                  was built with OSMesa: two rounds of each, alternating, at\n"
+            "                  the same thread count through LP_NUM_THREADS)\n"
             "  --lrz on|off|both  low-resolution Z (default on); both alternates an LRZ-on\n"
             "                  and an LRZ-off context frame by frame and prints the ratio\n"
             "  --export DIR    write the standard scenes as DIR/<name>.scn and exit\n"
@@ -70,12 +75,17 @@ static int parse_args(int argc, char **argv, bench_options *o)
     memset(o, 0, sizeof *o);
     o->frames = 10;
     o->lrz = 1;
+    o->llvmpipe = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
             return 1;
         if (strcmp(a, "--json") == 0) {
             o->json = 1;
+            continue;
+        }
+        if (strcmp(a, "--no-llvmpipe") == 0) {
+            o->llvmpipe = 0;
             continue;
         }
         if (strcmp(a, "--lrz") == 0) {
@@ -315,22 +325,130 @@ static void print_result(const bench_options *o, const char *name, const tr_scen
     fflush(stdout);
 }
 
-/* Times one scene at every requested thread count. */
+/* Median of n sorted-in-place values. */
+static double median_of(double *t, uint32_t n)
+{
+    qsort(t, n, sizeof *t, cmp_double);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+#ifdef TILERAST_LLVMPIPE_RUNNER
+/* Runs tilerast-llvmpipe on a scene file with LP_NUM_THREADS set for
+ * `threads` (1: LP_NUM_THREADS=0, everything on one core, as SCENES.md
+ * measures it); stores its frame times.  0 on success. */
+static int run_llvmpipe(const char *scn_path, uint32_t threads, uint32_t frames, double *times)
+{
+    char lp[16];
+    snprintf(lp, sizeof lp, "%u", threads <= 1 ? 0u : threads);
+    if (setenv("LP_NUM_THREADS", lp, 1) != 0)
+        return -1;
+    /* The path is passed in single quotes; a quote inside is closed,
+     * escaped and reopened. */
+    size_t cap = strlen(TILERAST_LLVMPIPE_RUNNER) + 4 * strlen(scn_path) + 64;
+    char *cmd = malloc(cap), *q;
+    if (!cmd)
+        return -1;
+    q = cmd + snprintf(cmd, cap, "'%s' --frames %u '", TILERAST_LLVMPIPE_RUNNER, frames);
+    for (const char *p = scn_path; *p; p++) {
+        if (*p == '\'') {
+            memcpy(q, "'\\''", 4);
+            q += 4;
+        } else {
+            *q++ = *p;
+        }
+    }
+    strcpy(q, "'");
+    FILE *f = popen(cmd, "r");
+    free(cmd);
+    if (!f)
+        return -1;
+    char line[1 << 16];
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    line[n] = '\0';
+    int rc = pclose(f);
+    const char *t = strstr(line, "\"times\":[");
+    if (rc != 0 || !t)
+        return -1;
+    t += 9;
+    for (uint32_t i = 0; i < frames; i++) {
+        char *end;
+        times[i] = strtod(t, &end);
+        if (end == t)
+            return -1;
+        t = end + 1; /* past ',' or ']' */
+    }
+    return 0;
+}
+#endif
+
+/* Times one scene at every requested thread count.  scn_path: the scene
+ * as a file (for llvmpipe), or NULL to write a temporary one. */
 static int bench_scene(const bench_options *o, const char *name, const tr_scene *scene,
-                       double *times)
+                       const char *scn_path, double *times)
 {
     uint32_t n = o->thread_count_n ? o->thread_count_n : 1;
     int status = 0;
+    int llvmpipe = 0;
+    char tmp_path[64] = "";
+#ifdef TILERAST_LLVMPIPE_RUNNER
+    llvmpipe = o->llvmpipe;
+    if (llvmpipe && !scn_path) {
+        strcpy(tmp_path, "/tmp/tilerast-bench-XXXXXX");
+        int fd = mkstemp(tmp_path);
+        if (fd < 0 || tr_scene_save(scene, tmp_path) != TR_OK) {
+            fprintf(stderr, PROG ": %s: cannot write a temporary scene file for llvmpipe\n", name);
+            llvmpipe = 0;
+        }
+        if (fd >= 0)
+            close(fd);
+        scn_path = tmp_path;
+    }
+#else
+    static int told;
+    if (o->llvmpipe && !told++)
+        fprintf(stderr, PROG ": llvmpipe side by side skipped: built without OSMesa "
+                        "(Debian: libosmesa6-dev)\n");
+#endif
+    const uint32_t rounds = llvmpipe ? 2 : 1;
+    double *tl = malloc(sizeof(double) * o->frames * rounds), *lp = malloc(sizeof(double) * o->frames * rounds);
+    if (!tl || !lp) {
+        free(tl);
+        free(lp);
+        return 1;
+    }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t threads = o->thread_count_n ? o->threads[i] : 0;
         bench_result res[2];
         const uint32_t both[2] = {0, TR_CONTEXT_NO_LRZ};
         const uint32_t one = o->lrz ? 0 : TR_CONTEXT_NO_LRZ;
         uint32_t nconf = o->lrz == 2 ? 2 : 1;
-        if (bench_run(scene, threads, o->frames, nconf, nconf == 2 ? both : &one, times, res) != 0) {
+        int failed = 0, lp_ok = llvmpipe;
+        /* Rounds alternate the two renderers so that the machine's noise
+         * falls on both. */
+        for (uint32_t r = 0; r < rounds && !failed; r++) {
+            if (bench_run(scene, threads, o->frames, nconf, nconf == 2 ? both : &one, times, res) != 0) {
+                failed = 1;
+                break;
+            }
+            memcpy(tl + (size_t)r * o->frames, times, sizeof(double) * o->frames);
+#ifdef TILERAST_LLVMPIPE_RUNNER
+            if (lp_ok && run_llvmpipe(scn_path, res[0].threads, o->frames, lp + (size_t)r * o->frames) != 0) {
+                fprintf(stderr, PROG ": %s: the llvmpipe runner failed\n", name);
+                lp_ok = 0;
+            }
+#endif
+        }
+        if (failed) {
             fprintf(stderr, PROG ": %s: failed with %u threads\n", name, threads);
             status = 1;
             continue;
+        }
+        if (rounds > 1) {
+            /* tilerast's figures over every round (the first configuration) */
+            res[0].frames = o->frames * rounds;
+            res[0].median_ms = median_of(tl, res[0].frames);
+            res[0].min_ms = tl[0];
+            res[0].max_ms = tl[res[0].frames - 1];
         }
         for (uint32_t c = 0; c < nconf; c++)
             print_result(o, name, scene, &res[c]);
@@ -343,14 +461,28 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
                 printf("    LRZ: off %.2f ms / on %.2f ms = %.2fx (medians, frames alternated)\n",
                        res[1].median_ms, res[0].median_ms, ratio);
         }
+        if (lp_ok) {
+            uint32_t nf = o->frames * rounds;
+            double lmed = median_of(lp, nf);
+            double speedup = res[0].median_ms > 0 ? lmed / res[0].median_ms : 0.0;
+            if (o->json) {
+                fputs("{\"scene\":", stdout);
+                tool_json_string(stdout, name);
+                printf(",\"renderer\":\"llvmpipe\",\"threads\":%u,\"frames\":%u,\"median_ms\":%.3f,"
+                       "\"min_ms\":%.3f,\"max_ms\":%.3f,\"speedup_vs_llvmpipe\":%.3f}\n",
+                       res[0].threads, nf, lmed, lp[0], lp[nf - 1], speedup);
+            } else {
+                printf("%-16s threads %-3u llvmpipe median %9.2f ms  min %9.2f  max %9.2f"
+                       "  -> tilerast is %.2fx llvmpipe's speed\n",
+                       name, res[0].threads, lmed, lp[0], lp[nf - 1], speedup);
+            }
+            fflush(stdout);
+        }
     }
-
-    /* ==== llvmpipe side-by-side runner: LATER ISSUE ===================
-     * Here the same scene will be drawn with Mesa's llvmpipe (OSMesa, one
-     * glDrawArrays per frame, RGBA8 + 32-bit float depth, LP_NUM_THREADS per
-     * thread count) and printed beside the tilerast figures with
-     * "renderer":"llvmpipe" in --json mode.  Nothing is done yet.
-     * ================================================================= */
+    free(tl);
+    free(lp);
+    if (tmp_path[0])
+        remove(tmp_path);
     return status;
 }
 
@@ -389,7 +521,7 @@ int main(int argc, char **argv)
                 status = 1;
                 continue;
             }
-            if (bench_scene(&o, o.files[i], &scene, times) != 0)
+            if (bench_scene(&o, o.files[i], &scene, o.files[i], times) != 0)
                 status = 1;
             tr_scene_free(&scene);
         }
@@ -408,7 +540,7 @@ int main(int argc, char **argv)
                 status = 1;
                 continue;
             }
-            if (bench_scene(&o, name, &scene, times) != 0)
+            if (bench_scene(&o, name, &scene, NULL, times) != 0)
                 status = 1;
             tr_scene_free(&scene);
         }

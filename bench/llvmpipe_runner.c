@@ -1,0 +1,166 @@
+/* tilerast-llvmpipe: draws an SRSCENE1 file with Mesa's llvmpipe through
+ * OSMesa and times it, so that tilerast-bench can put llvmpipe beside
+ * tilerast on exactly the same triangles.
+ *
+ *   tilerast-llvmpipe [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn
+ *
+ * Prints one JSON object: {"renderer":"llvmpipe","frames":N,"median_ms":...,
+ * "min_ms":...,"max_ms":...,"times":[every frame's ms, sorted]}.  The thread count is llvmpipe's own
+ * LP_NUM_THREADS environment variable (0 = everything on the calling thread),
+ * which must be set before the process starts.
+ *
+ * Each frame is one glClear and one glDrawArrays of the whole scene,
+ * finished with glFinish, into an offscreen RGBA8 target with a 32-bit depth
+ * buffer, in the conventions of SCENES.md: glClipControl(LOWER_LEFT,
+ * ZERO_TO_ONE), first-vertex provoking, no culling.  --raw writes the last
+ * frame's pixels top row first, as tilerast-render --raw does. */
+#define _POSIX_C_SOURCE 200809L
+#define GL_GLEXT_PROTOTYPES 1 /* glBlendFuncSeparate */
+
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <GL/osmesa.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilerast/tilerast.h"
+#include "tool_common.h"
+
+#define PROG "tilerast-llvmpipe"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int parse_count(const char *s, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *end || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned long frames = 10, warmup = 2;
+    const char *raw = NULL, *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if ((!strcmp(a, "--frames") || !strcmp(a, "--warmup") || !strcmp(a, "--raw")) && i + 1 >= argc) {
+            fprintf(stderr, PROG ": %s needs a value\n", a);
+            return 2;
+        }
+        if (!strcmp(a, "--frames")) {
+            if (parse_count(argv[++i], 100000, &frames) || !frames) {
+                fprintf(stderr, PROG ": --frames wants 1..100000\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--warmup")) {
+            if (parse_count(argv[++i], 1000, &warmup)) {
+                fprintf(stderr, PROG ": --warmup wants 0..1000\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--raw")) {
+            raw = argv[++i];
+        } else if (a[0] == '-') {
+            fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn\n");
+            return 2;
+        } else {
+            path = a;
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn\n");
+        return 2;
+    }
+    tr_scene sc;
+    char msg[256];
+    if (tr_scene_load(path, &sc, msg, sizeof msg) != TR_OK) {
+        fprintf(stderr, PROG ": %s: %s\n", path, msg);
+        return 1;
+    }
+    OSMesaContext ctx = OSMesaCreateContextExt(OSMESA_RGBA, 32, 0, 0, NULL);
+    unsigned char *buf = calloc((size_t)sc.width * sc.height, 4);
+    double *times = malloc(frames * sizeof *times);
+    if (!ctx || !buf || !times || !OSMesaMakeCurrent(ctx, buf, GL_UNSIGNED_BYTE, (GLsizei)sc.width,
+                                                     (GLsizei)sc.height)) {
+        fprintf(stderr, PROG ": cannot create an OSMesa context\n");
+        return 1;
+    }
+    PFNGLCLIPCONTROLPROC clip_control = (PFNGLCLIPCONTROLPROC)OSMesaGetProcAddress("glClipControl");
+    PFNGLPROVOKINGVERTEXPROC provoking = (PFNGLPROVOKINGVERTEXPROC)OSMesaGetProcAddress("glProvokingVertex");
+    if (!clip_control || !provoking) {
+        fprintf(stderr, PROG ": this Mesa lacks glClipControl or glProvokingVertex\n");
+        return 1;
+    }
+    OSMesaPixelStore(OSMESA_Y_UP, 1); /* row 0 of buf is the bottom row */
+    clip_control(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
+    provoking(GL_FIRST_VERTEX_CONVENTION);
+    glViewport(0, 0, (GLsizei)sc.width, (GLsizei)sc.height);
+    glClearColor(sc.clear_color[0] / 255.0f, sc.clear_color[1] / 255.0f, sc.clear_color[2] / 255.0f,
+                 sc.clear_color[3] / 255.0f);
+    float cd = sc.clear_depth < 0 ? 0.0f : sc.clear_depth > 1 ? 1.0f : sc.clear_depth;
+    glClearDepth(cd);
+    if (sc.flags & TR_SCENE_DEPTH) {
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+    }
+    if (sc.flags & TR_SCENE_BLEND_ALPHA) {
+        glEnable(GL_BLEND);
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    }
+    if (sc.flags & TR_SCENE_BLEND_ADD) {
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_ONE, GL_ONE);
+    }
+    glShadeModel((sc.flags & TR_SCENE_FLAT) ? GL_FLAT : GL_SMOOTH);
+    glEnableClientState(GL_VERTEX_ARRAY);
+    glEnableClientState(GL_COLOR_ARRAY);
+    const unsigned char *v = (const unsigned char *)sc.vertices;
+    glVertexPointer(4, GL_FLOAT, 20, v);
+    glColorPointer(4, GL_UNSIGNED_BYTE, 20, v + 16);
+    for (unsigned long f = 0; f < warmup + frames; f++) {
+        double t0 = tool_now_ms();
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(3 * sc.triangle_count));
+        glFinish();
+        double t1 = tool_now_ms();
+        if (f >= warmup)
+            times[f - warmup] = t1 - t0;
+    }
+    if (raw) {
+        /* OSMesa's row 0 is the bottom (GL window) row: write top first. */
+        FILE *o = fopen(raw, "wb");
+        if (!o) {
+            fprintf(stderr, PROG ": %s: %s\n", raw, strerror(errno));
+            return 1;
+        }
+        for (long r = (long)sc.height - 1; r >= 0; r--)
+            fwrite(buf + (size_t)r * sc.width * 4, 4, sc.width, o);
+        if (fclose(o)) {
+            fprintf(stderr, PROG ": %s: write failed\n", raw);
+            return 1;
+        }
+    }
+    qsort(times, frames, sizeof *times, cmp_double);
+    double median = frames % 2 ? times[frames / 2] : 0.5 * (times[frames / 2 - 1] + times[frames / 2]);
+    printf("{\"renderer\":\"llvmpipe\",\"frames\":%lu,\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"times\":[",
+           frames, median, times[0], times[frames - 1]);
+    for (unsigned long f = 0; f < frames; f++)
+        printf("%s%.3f", f ? "," : "", times[f]);
+    printf("]}\n");
+    OSMesaDestroyContext(ctx);
+    free(buf);
+    free(times);
+    tr_scene_free(&sc);
+    return 0;
+}
