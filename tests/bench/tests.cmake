@@ -1,0 +1,8 @@
+# With OSMesa (libosmesa6-dev): three standard scenes must come out of
+# tilerast and llvmpipe byte for byte.
+if(TARGET tilerast-llvmpipe AND TARGET tilerast-render)
+  add_test(NAME bench_matches_llvmpipe
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/llvmpipe_identical.sh
+      $<TARGET_FILE:tilerast-bench> $<TARGET_FILE:tilerast-render> $<TARGET_FILE:tilerast-llvmpipe>)
+  set_tests_properties(bench_matches_llvmpipe PROPERTIES TIMEOUT 600 LABELS bench)
+endif()
