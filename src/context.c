@@ -231,8 +231,33 @@ static tr_result apply_context_defaults(const tr_context_desc *in, tr_context_de
     return TR_OK;
 }
 
+/* The SIMD level the kernels run at: the descriptor's cap, lowered by the
+ * TR_SIMD environment variable ("scalar", "sse", "avx2"), and by what this
+ * build has.  The block kernels are portable C loops written for the
+ * vectoriser (baseline x86-64 is SSE2), so anything above SCALAR selects
+ * them; SCALAR selects the per-fragment reference.  Images are identical
+ * at every level. */
+static tr_simd_level resolve_simd(tr_simd_level cap)
+{
+    tr_simd_level level = TR_SIMD_SSE; /* the best this build has */
+    if (cap != TR_SIMD_DEFAULT && cap < level)
+        level = cap;
+    const char *env = getenv("TR_SIMD");
+    if (env) {
+        tr_simd_level e = !strcmp(env, "scalar") ? TR_SIMD_SCALAR
+                        : !strcmp(env, "sse")    ? TR_SIMD_SSE
+                        : !strcmp(env, "avx2")   ? TR_SIMD_AVX2
+                                                 : TR_SIMD_DEFAULT;
+        if (e != TR_SIMD_DEFAULT && e < level)
+            level = e;
+    }
+    return level;
+}
+
 static void init_srgb_tables(tr_context *ctx)
 {
+    for (int c = 0; c < 256; c++)
+        ctx->unorm8_decode[c] = (float)c / 255.0f;
     /* The sRGB EOTF of IEC 61966-2-1, evaluated in double once per context
      * so that conversions are table lookups with a fixed result. */
     for (int c = 0; c < 256; c++) {
@@ -264,7 +289,8 @@ tr_result tr_context_create(const tr_context_desc *desc, tr_context **out)
         return TR_ERROR_OUT_OF_MEMORY;
     memset(ctx, 0, sizeof(*ctx));
     ctx->desc = d;
-    ctx->simd = d.simd ? d.simd : TR_SIMD_SCALAR; /* SIMD kernels come with the bench issue */
+    ctx->simd = resolve_simd(d.simd);
+    ctx->desc.simd = ctx->simd; /* tr_context_get_desc reports the level in use */
     init_srgb_tables(ctx);
     ctx->pass = tr__calloc(ctx, sizeof(tr__pass));
     if (!ctx->pass) {

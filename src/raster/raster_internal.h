@@ -55,6 +55,13 @@ void tr__raster_store(tr__raster_bin *rb);
 /* Per-fragment operations (raster_ops.c). */
 bool tr__compare(tr_compare_op op, float a, float b);
 uint8_t tr__stencil_apply(tr_stencil_op op, uint8_t s, uint8_t ref);
+/* The block version for RGBA8 UNORM/SRGB attachments (raster_blend.c):
+ * blends colour attachment `att` of the live lanes of fs into gmem, lane i
+ * at texel texel_index[i].  Returns false, doing nothing, when the format
+ * has no block kernel or the context is capped to the scalar reference. */
+bool tr__blend_block(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
+                     uint32_t att, uint64_t live, const uint32_t *texel_index, const float constants[4],
+                     uint8_t *gmem);
 /* Blends (or copies) one fragment's colour into a GMEM texel. */
 void tr__blend_write(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const float src[4],
                      const float src1[4], const float constants[4], uint8_t *texel);

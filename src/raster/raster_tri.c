@@ -261,12 +261,17 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     st->fragments_written += (uint64_t)__builtin_popcountll(live);
 
     /* Blend and write each colour attachment. */
+    uint32_t texel_index[TR_FS_LANES];
+    for (uint32_t i = 0; i < count; i++)
+        texel_index[i] = (uint32_t)((ln.y[i] - rb->origin[1]) * (int32_t)rb->gmem_pitch + (ln.x[i] - rb->origin[0]));
     for (uint32_t a = 0; a < p->desc.color_count; a++) {
         int ai = p->color_att[a];
         if (ai < 0 || !pd->blend[a].write_mask)
             continue;
         const tr__attachment_state *as = &p->att[ai];
         uint8_t *g = rb->gmem[ai];
+        if (tr__blend_block(rb->ctx, as->format, &pd->blend[a], fs, a, live, texel_index, d->blend_constants, g))
+            continue;
         for (uint64_t m = live; m; m &= m - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(m);
             float src[4], src1[4];
