@@ -158,6 +158,7 @@ int main(int argc, char **argv)
     for (unsigned long f = 0; f < frames; f++)
         printf("%s%.3f", f ? "," : "", times[f]);
     printf("]}\n");
+    OSMesaMakeCurrent(NULL, NULL, 0, 0, 0); /* releases the framebuffer OSMesa made for buf */
     OSMesaDestroyContext(ctx);
     free(buf);
     free(times);
