@@ -134,6 +134,7 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
     p->lrz.part_mask = part_mask;
     p->lrz.part_bound = part_bound;
     p->lrz.part_cap = part_cap;
+    p->lrz.simd = ctx->simd != TR_SIMD_SCALAR;
     const tr__attachment_state *da = depth_state(p);
     if (!da)
         return TR_OK;
@@ -412,7 +413,7 @@ void tr__lrz_write_triangle(tr__pass *p, const tr__draw *d, const tr__tri *t, ui
                 continue;
             uint64_t m;
             if (unions) {
-                m = tr__raster_block_coverage(t, bx, by, r);
+                m = tr__raster_block_coverage(t, bx, by, r, p->lrz.simd);
                 if (!m)
                     continue;
             } else {

@@ -42,8 +42,9 @@ typedef struct tr__raster_bin {
 
 /* Which pixel centres of the 8x8 block at (bx, by) (multiples of 8) the
  * triangle covers, restricted to the rectangle r (x0, y0, x1, y1); bit
- * 4*quad + 2*dy + dx, quads row-major.  ~0 when all 64 are covered. */
-uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4]);
+ * 4*quad + 2*dy + dx, quads row-major.  ~0 when all 64 are covered.
+ * simd selects the vector kernel where it applies (same result). */
+uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], bool simd);
 
 /* Draws one triangle inside the bin (and its draw's scissor). */
 void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t);

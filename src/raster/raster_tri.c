@@ -13,15 +13,88 @@
 #include "lrz/lrz_internal.h"
 #include "raster/raster_internal.h"
 
+#include <simde/x86/sse2.h>
+
 #define BLOCK 8
 
-static inline uint32_t lane_of(uint32_t lx, uint32_t ly)
+/* The lanes (bits of a 16-lane row of quads) of the pixels set in the
+ * 8-bit row mask r (bit lx) of row y: pixel pairs go to bits 0-1, 4-5,
+ * 8-9, 12-13, shifted by 2 on odd rows (lane = 4*quad + 2*dy + dx). */
+static inline uint64_t row_spread(uint32_t r, uint32_t y)
 {
-    return (((ly >> 1) * 4 + (lx >> 1)) << 2) | ((ly & 1) << 1) | (lx & 1);
+    uint64_t v = (r & 0x3u) | ((r & 0xCu) << 2) | ((r & 0x30u) << 4) | ((r & 0xC0u) << 6);
+    return v << (2 * (y & 1) + 16 * (y >> 1));
+}
+
+/* The pixel centres of a block that is neither outside an edge nor inside
+ * all three, in 64-bit integers (the reference). */
+static uint64_t partial_coverage_scalar(const tr__tri *t, int64_t pxmin, int64_t pymin)
+{
+    /* Row by row: an 8-bit row mask (bit lx) built without branches, then
+     * spread into the quad-major lane order. */
+    uint64_t m = 0;
+    const int64_t s0 = t->edge_a[0] * TR_SUBPIXEL_ONE, s1 = t->edge_a[1] * TR_SUBPIXEL_ONE,
+                  s2 = t->edge_a[2] * TR_SUBPIXEL_ONE;
+    for (uint32_t ly = 0; ly < BLOCK; ly++) {
+        int64_t py = pymin + (int64_t)ly * TR_SUBPIXEL_ONE;
+        int64_t e0 = t->edge_c[0] + t->edge_a[0] * pxmin + t->edge_b[0] * py;
+        int64_t e1 = t->edge_c[1] + t->edge_a[1] * pxmin + t->edge_b[1] * py;
+        int64_t e2 = t->edge_c[2] + t->edge_a[2] * pxmin + t->edge_b[2] * py;
+        uint32_t row = 0;
+        for (uint32_t lx = 0; lx < BLOCK; lx++) {
+            row |= (uint32_t)((e0 | e1 | e2) >= 0) << lx;
+            e0 += s0;
+            e1 += s1;
+            e2 += s2;
+        }
+        m |= row_spread(row, ly);
+    }
+    return m;
+}
+
+/* The same with 32-bit lanes, four pixels per vector (SIMDe: SSE2 where the
+ * CPU has it, plain C elsewhere), when the edges are gentle enough for it:
+ * with |step| <= 2^26 per pixel, a block spans less than 14 * 2^26 < 2^30
+ * of each edge function, so an edge value beyond +-2^30 at the block's first
+ * centre keeps its sign over the block and can be clamped there, and every
+ * sum stays inside int32.  The signs, hence the mask, are the scalar ones.
+ * Returns false (steep edges: large triangles, whose blocks are mostly
+ * whole anyway) to leave the block to the scalar path. */
+static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin, uint64_t *out)
+{
+    const int64_t lim = (int64_t)1 << 26, big = (int64_t)1 << 30;
+    simde__m128i base[3], stepy[3], lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        int64_t sx = t->edge_a[k] * TR_SUBPIXEL_ONE, sy = t->edge_b[k] * TR_SUBPIXEL_ONE;
+        if (sx > lim || sx < -lim || sy > lim || sy < -lim)
+            return false;
+        int64_t e = t->edge_c[k] + t->edge_a[k] * pxmin + t->edge_b[k] * pymin;
+        e = e > big ? big : e < -big ? -big : e;
+        int32_t x = (int32_t)sx;
+        base[k] = simde_mm_set1_epi32((int32_t)e);
+        stepy[k] = simde_mm_set1_epi32((int32_t)sy);
+        lo[k] = simde_mm_setr_epi32(0, x, 2 * x, 3 * x);
+        hi[k] = simde_mm_setr_epi32(4 * x, 5 * x, 6 * x, 7 * x);
+    }
+    const simde__m128i neg1 = simde_mm_set1_epi32(-1);
+    uint64_t m = 0;
+    for (uint32_t ly = 0; ly < BLOCK; ly++) {
+        simde__m128i in_lo = neg1, in_hi = neg1;
+        for (int k = 0; k < 3; k++) {
+            in_lo = simde_mm_and_si128(in_lo, simde_mm_cmpgt_epi32(simde_mm_add_epi32(base[k], lo[k]), neg1));
+            in_hi = simde_mm_and_si128(in_hi, simde_mm_cmpgt_epi32(simde_mm_add_epi32(base[k], hi[k]), neg1));
+            base[k] = simde_mm_add_epi32(base[k], stepy[k]);
+        }
+        uint32_t row = (uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(in_lo)) |
+                       (uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(in_hi)) << 4;
+        m |= row_spread(row, ly);
+    }
+    *out = m;
+    return true;
 }
 
 /* Coverage of the 8x8 block at (bx, by) restricted to [r0, r1) in x and y. */
-uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4])
+uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], bool simd)
 {
     int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
@@ -36,32 +109,19 @@ uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, con
         if (emin < 0)
             full = false;
     }
-    uint64_t m = 0;
-    if (full) {
-        m = ~0ull;
-    } else {
-        for (uint32_t ly = 0; ly < BLOCK; ly++) {
-            int64_t py = pymin + (int64_t)ly * TR_SUBPIXEL_ONE;
-            int64_t e0 = t->edge_c[0] + t->edge_a[0] * pxmin + t->edge_b[0] * py;
-            int64_t e1 = t->edge_c[1] + t->edge_a[1] * pxmin + t->edge_b[1] * py;
-            int64_t e2 = t->edge_c[2] + t->edge_a[2] * pxmin + t->edge_b[2] * py;
-            int64_t s0 = t->edge_a[0] * TR_SUBPIXEL_ONE, s1 = t->edge_a[1] * TR_SUBPIXEL_ONE,
-                    s2 = t->edge_a[2] * TR_SUBPIXEL_ONE;
-            for (uint32_t lx = 0; lx < BLOCK; lx++) {
-                if ((e0 | e1 | e2) >= 0)
-                    m |= 1ull << lane_of(lx, ly);
-                e0 += s0;
-                e1 += s1;
-                e2 += s2;
-            }
-        }
-    }
+    uint64_t m = ~0ull;
+    if (!full && !(simd && partial_coverage_simd(t, pxmin, pymin, &m)))
+        m = partial_coverage_scalar(t, pxmin, pymin);
     if (bx < r[0] || by < r[1] || bx + BLOCK > r[2] || by + BLOCK > r[3]) {
+        /* The rectangle: its columns as a row mask, kept on its rows. */
+        int32_t x0 = TR_MAX(r[0] - bx, 0), x1 = TR_MIN(r[2] - bx, BLOCK);
+        int32_t y0 = TR_MAX(r[1] - by, 0), y1 = TR_MIN(r[3] - by, BLOCK);
         uint64_t rm = 0;
-        for (int32_t ly = 0; ly < BLOCK; ly++)
-            for (int32_t lx = 0; lx < BLOCK; lx++)
-                if (bx + lx >= r[0] && bx + lx < r[2] && by + ly >= r[1] && by + ly < r[3])
-                    rm |= 1ull << lane_of((uint32_t)lx, (uint32_t)ly);
+        if (x0 < x1) {
+            uint32_t cols = (0xFFu >> (BLOCK - (x1 - x0))) << x0;
+            for (int32_t ly = y0; ly < y1; ly++)
+                rm |= row_spread(cols, (uint32_t)ly);
+        }
         m &= rm;
     }
     return m;
@@ -324,7 +384,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
     }
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
         for (int32_t bx = r[0] & ~(BLOCK - 1); bx < r[2]; bx += BLOCK) {
-            uint64_t m = tr__raster_block_coverage(t, bx, by, r);
+            uint64_t m = tr__raster_block_coverage(t, bx, by, r, rb->ctx->simd != TR_SIMD_SCALAR);
             if (!m)
                 continue;
             float bound = 0.0f;

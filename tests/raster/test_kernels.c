@@ -146,3 +146,57 @@ Test(raster, scalar_and_block_paths_render_the_same_scenes)
                          variant);
         }
 }
+
+/* A triangle's edge functions as setup makes them (positive inside). */
+static void make_edges(tr__tri *t, const int64_t X[3], const int64_t Y[3], unsigned bias_bits)
+{
+    int64_t area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
+    int o[3] = {0, 1, 2};
+    if (area < 0) {
+        o[1] = 2;
+        o[2] = 1;
+    }
+    for (int k = 0; k < 3; k++) {
+        int i = o[(k + 1) % 3], j = o[(k + 2) % 3];
+        int64_t dx = X[j] - X[i], dy = Y[j] - Y[i];
+        t->edge_a[k] = -dy;
+        t->edge_b[k] = dx;
+        t->edge_c[k] = -dx * Y[i] + dy * X[i] - (int64_t)((bias_bits >> k) & 1); /* either tie rule */
+    }
+}
+
+Test(raster, coverage_kernel_equals_reference)
+{
+    trt_rng rng = {2718};
+    tr__tri *t = calloc(1, sizeof(tr__tri) + 64);
+    cr_assert_not_null(t);
+    uint64_t partial = 0, blocks = 0;
+    for (int iter = 0; iter < 200000; iter++) {
+        /* Small, medium and huge triangles (steep edges use the scalar path
+         * inside the kernel too). */
+        double span = iter % 3 == 0 ? 12 : iter % 3 == 1 ? 200 : 400000;
+        int64_t X[3], Y[3];
+        for (int k = 0; k < 3; k++) {
+            X[k] = (int64_t)(trt_rand_range(&rng, -span, span) * 256);
+            Y[k] = (int64_t)(trt_rand_range(&rng, -span, span) * 256);
+        }
+        make_edges(t, X, Y, trt_rand_u32(&rng));
+        /* a block near one of the vertices, where edges cross blocks */
+        int v = (int)(trt_rand_u32(&rng) % 3);
+        int32_t bx = (int32_t)((X[v] >> 8) & ~7) + ((int32_t)(trt_rand_u32(&rng) % 3) - 1) * 8;
+        int32_t by = (int32_t)((Y[v] >> 8) & ~7) + ((int32_t)(trt_rand_u32(&rng) % 3) - 1) * 8;
+        int32_t r[4] = {bx + (int32_t)(trt_rand_u32(&rng) % 10) - 1, by + (int32_t)(trt_rand_u32(&rng) % 10) - 1,
+                        bx + (int32_t)(trt_rand_u32(&rng) % 12), by + (int32_t)(trt_rand_u32(&rng) % 12)};
+        if (iter % 2)
+            r[0] = r[1] = -100000, r[2] = r[3] = 100000;
+        uint64_t ref = tr__raster_block_coverage(t, bx, by, r, false);
+        uint64_t got = tr__raster_block_coverage(t, bx, by, r, true);
+        if (ref != got)
+            cr_assert_fail("iteration %d: block (%d,%d): SIMD mask %016llx, reference %016llx", iter, bx, by,
+                           (unsigned long long)got, (unsigned long long)ref);
+        blocks++;
+        partial += ref != 0 && ref != ~0ull;
+    }
+    cr_expect_gt(partial, blocks / 20, "too few partly covered blocks: %llu", (unsigned long long)partial);
+    free(t);
+}
