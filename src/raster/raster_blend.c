@@ -108,16 +108,15 @@ bool tr__blend_block(const tr_context *ctx, tr_format fmt, const tr_blend_state 
             factor_lanes(fdst, c, n, s, s1, d, k, df);
             op_lanes(c < 3 ? bs->color_op : bs->alpha_op, n, s[c], sf, d[c], df, out[c]);
         }
-    } else {
-        memcpy(out, s, sizeof(out));
     }
+    float(*res)[TR_FS_LANES] = bs->enable ? out : s;
     const uint32_t mask = bs->write_mask & 0xfu;
     if (!srgb && mask == 0xfu) {
         /* Encode all four channels in straight loops, then store texels. */
         uint8_t enc[4][TR_FS_LANES];
         for (int c = 0; c < 4; c++)
             for (uint32_t i = 0; i < n; i++)
-                enc[c][i] = to_unorm8(out[c][i]);
+                enc[c][i] = to_unorm8(res[c][i]);
         for (uint32_t i = 0; i < n; i++) {
             uint8_t *t = gmem + (size_t)texel_index[lane[i]] * 4;
             t[0] = enc[0][i];
@@ -132,7 +131,7 @@ bool tr__blend_block(const tr_context *ctx, tr_format fmt, const tr_blend_state 
         for (int c = 0; c < 4; c++) {
             if (!((mask >> c) & 1))
                 continue;
-            t[c] = srgb && c < 3 ? tr__linear_to_srgb8(ctx, out[c][i]) : to_unorm8(out[c][i]);
+            t[c] = srgb && c < 3 ? tr__linear_to_srgb8(ctx, res[c][i]) : to_unorm8(res[c][i]);
         }
     }
     return true;

@@ -10,6 +10,20 @@ static uint8_t *att_plane(const tr__attachment_state *a, uint32_t view, uint32_t
     return a->stencil_plane ? img->stencil + idx : img->data + idx * img->fmt->texel;
 }
 
+/* Fills n texels of cpp bytes with one value, doubling the filled span. */
+static void fill_texels(uint8_t *dst, const uint8_t *texel, uint32_t cpp, uint32_t n)
+{
+    if (!n)
+        return;
+    memcpy(dst, texel, cpp);
+    size_t done = cpp, total = (size_t)n * cpp;
+    while (done < total) {
+        size_t k = done < total - done ? done : total - done;
+        memcpy(dst + done, dst, k);
+        done += k;
+    }
+}
+
 static void for_each_view_att(tr__raster_bin *rb, bool load)
 {
     const tr__pass *p = rb->pass;
@@ -22,13 +36,18 @@ static void for_each_view_att(tr__raster_bin *rb, bool load)
             const tr__attachment_state *a = &p->att[i];
             uint8_t *g = rb->worker->tile + a->gmem_offset + (size_t)vs * p->layout.bin_w * p->layout.bin_h * a->cpp;
             size_t row = (size_t)w * a->cpp;
+            const uint8_t *clear_row = NULL; /* the first cleared row, copied to the others */
             for (uint32_t y = 0; y < h; y++) {
                 uint8_t *gp = g + ((size_t)(r[1] - rb->origin[1] + (int32_t)y) * rb->gmem_pitch +
                                    (size_t)(r[0] - rb->origin[0])) * a->cpp;
                 if (load) {
                     if (a->load == TR_LOAD_OP_CLEAR) {
-                        for (uint32_t x = 0; x < w; x++)
-                            memcpy(gp + x * a->cpp, a->clear_texel, a->cpp);
+                        if (clear_row) {
+                            memcpy(gp, clear_row, row);
+                        } else {
+                            fill_texels(gp, a->clear_texel, a->cpp, w);
+                            clear_row = gp;
+                        }
                     } else if (a->load == TR_LOAD_OP_LOAD) {
                         memcpy(gp, att_plane(a, view, (uint32_t)r[0], (uint32_t)r[1] + y), row);
                     }

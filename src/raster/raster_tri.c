@@ -164,6 +164,35 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
     if (!dtest && !stest)
         return live;
     tr_pass_stats *st = &rb->worker->stats;
+    if (!stest && rb->ctx->simd != TR_SIMD_SCALAR) {
+        /* Depth only: the compare chosen once, the lanes in a straight loop
+         * (the same compares and writes as the loop below). */
+        float *dbuf = (float *)rb->gmem[p->depth_att];
+        const bool write = pd->depth_write != 0;
+        uint64_t out = live, fail = 0;
+        for (uint64_t m = live; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m);
+            size_t off = (size_t)(ln->y[i] - rb->origin[1]) * rb->gmem_pitch + (size_t)(ln->x[i] - rb->origin[0]);
+            float dv = dbuf[off];
+            bool pass;
+            switch (pd->depth_compare) {
+            case TR_COMPARE_LESS: pass = z[i] < dv; break;
+            case TR_COMPARE_LESS_OR_EQUAL: pass = z[i] <= dv; break;
+            case TR_COMPARE_GREATER: pass = z[i] > dv; break;
+            case TR_COMPARE_GREATER_OR_EQUAL: pass = z[i] >= dv; break;
+            default: pass = tr__compare(pd->depth_compare, z[i], dv); break;
+            }
+            if (!pass) {
+                fail |= 1ull << i;
+                continue;
+            }
+            if (write)
+                dbuf[off] = z[i];
+        }
+        out &= ~fail;
+        st->fragments_depth_rejected += (uint64_t)__builtin_popcountll(fail);
+        return out;
+    }
     const tr_stencil_face *f = t->front_facing ? &pd->stencil_front : &pd->stencil_back;
     uint8_t ref = (uint8_t)(d->stencil_ref[t->front_facing ? 0 : 1] & 0xff);
     uint32_t cm = f->compare_mask;
