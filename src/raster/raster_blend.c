@@ -84,15 +84,29 @@ bool tr__blend_block(const tr_context *ctx, tr_format fmt, const tr_blend_state 
     for (uint64_t m = live; m; m &= m - 1)
         lane[n++] = (uint32_t)__builtin_ctzll(m);
     float s[4][TR_FS_LANES], s1[4][TR_FS_LANES], d[4][TR_FS_LANES], out[4][TR_FS_LANES];
-    for (int c = 0; c < 4; c++)
-        for (uint32_t i = 0; i < n; i++)
-            s[c][i] = clamp01(fs->color[att][c][lane[i]]);
+    /* A full block's lanes are in order: contiguous loops. */
+    const bool dense = n == TR_FS_LANES;
+    for (int c = 0; c < 4; c++) {
+        const float *src = fs->color[att][c];
+        if (dense)
+            for (uint32_t i = 0; i < TR_FS_LANES; i++)
+                s[c][i] = clamp01(src[i]);
+        else
+            for (uint32_t i = 0; i < n; i++)
+                s[c][i] = clamp01(src[lane[i]]);
+    }
     if (bs->enable) {
         float k[4], sf[TR_FS_LANES], df[TR_FS_LANES];
+        /* Source 1 only when a factor reads it (dual-source blending). */
+        const bool dual = bs->src_color >= TR_BLEND_SRC1_COLOR || bs->dst_color >= TR_BLEND_SRC1_COLOR ||
+                          bs->src_alpha >= TR_BLEND_SRC1_COLOR || bs->dst_alpha >= TR_BLEND_SRC1_COLOR;
         for (int c = 0; c < 4; c++) {
             k[c] = clamp01(constants[c]);
+            if (!dual)
+                continue;
+            const float *src1 = fs->color[1][c];
             for (uint32_t i = 0; i < n; i++)
-                s1[c][i] = clamp01(fs->color[1][c][lane[i]]);
+                s1[c][i] = clamp01(src1[dense ? i : lane[i]]);
         }
         const float *rgb = srgb ? ctx->srgb_decode : ctx->unorm8_decode;
         for (uint32_t i = 0; i < n; i++) {
