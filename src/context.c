@@ -140,6 +140,16 @@ void *tr__arena_alloc(tr_context *ctx, tr__arena *arena, size_t size)
     return p;
 }
 
+bool tr__arena_reserve(tr_context *ctx, tr__arena *arena, size_t size)
+{
+    size = TR_ALIGN(size, 16);
+    if (!tr__arena_alloc(ctx, arena, size))
+        return false;
+    arena->cur->used -= size; /* give it back: the space stays in this block */
+    arena->bytes_used -= size;
+    return true;
+}
+
 void tr__arena_reset(tr__arena *arena)
 {
     arena->cur = arena->head;

@@ -55,6 +55,10 @@ typedef struct tr__arena {
 
 void *tr__arena_alloc(tr_context *ctx, tr__arena *arena, size_t size); /* 16-byte aligned */
 void tr__arena_reset(tr__arena *arena);
+/* Makes sure the next `size` bytes of allocations (in any pieces) come from
+ * the current block, so that they call no allocator (another thread may
+ * then make them).  false on allocation failure. */
+bool tr__arena_reserve(tr_context *ctx, tr__arena *arena, size_t size);
 void tr__arena_release(tr_context *ctx, tr__arena *arena);
 
 /* ---- errors ------------------------------------------------------------ */

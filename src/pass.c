@@ -23,7 +23,6 @@
 #include "vertex/vertex_internal.h"
 
 /* Primitives assembled per vertex-shading chunk. */
-#define TR_CHUNK_PRIMS 256u
 
 static double now_ms(void)
 {
@@ -239,6 +238,8 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     for (size_t i = 0; i < p->stream_slots; i++)
         p->streams[i].count = 0;
     tr__arena_reset(&p->arena);
+    for (uint32_t w = 0; w < p->slot_count; w++)
+        tr__arena_reset(&p->slots[w].arena);
     p->draw_count = 0;
     p->tri_count = 0;
     p->failed = false;
@@ -393,19 +394,23 @@ static inline void prim_positions(tr_topology t, uint32_t i, uint32_t pos[3])
     }
 }
 
-/* Clips, sets up and bins one assembled triangle.  Returns false on OOM. */
-static bool process_triangle(tr_context *ctx, tr__pass *p, const tr__draw *d, uint32_t draw_index,
-                             const float *v[3], uint32_t instance, uint32_t prim, uint32_t view_slot,
-                             float gb_x, float gb_y, float *clipbuf, float *flatbuf)
+_Static_assert(TR_FRONT_PIECES == TR_CLIP_MAX_VERTS - 2, "a slot holds every piece clipping can make");
+
+/* Clips and sets up one assembled triangle into `arena`, appending the
+ * pieces to out[] (at most TR_FRONT_PIECES).  Returns the number of pieces,
+ * or -1 when the arena cannot grow.  Touches nothing shared: the parallel
+ * front end runs it on several threads. */
+static int setup_triangle(tr_context *ctx, tr__arena *arena, const tr__draw *d, uint32_t draw_index,
+                          const float *v[3], uint32_t instance, uint32_t prim, uint16_t view, float gb_x, float gb_y,
+                          float *clipbuf, float *flatbuf, tr__tri **out, setup_counts *sc)
 {
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     const uint32_t stride = 4 + 4 * pd->varying_count;
-    tr_pass_stats *st = &p->stats;
-    st->primitives_in++;
+    sc->in++;
     if (tr__vertex_nonfinite(v[0]) || tr__vertex_nonfinite(v[1]) || tr__vertex_nonfinite(v[2])) {
-        st->primitives_culled++;
-        st->primitives_nonfinite++;
-        return true;
+        sc->culled++;
+        sc->nonfinite++;
+        return 0;
     }
     const float *in[3] = {v[0], v[1], v[2]};
     if (pd->flat_mask) {
@@ -423,40 +428,71 @@ static bool process_triangle(tr_context *ctx, tr__pass *p, const tr__draw *d, ui
     tr__clip_poly poly;
     uint32_t n = tr__vertex_clip(in, stride, gb_x, gb_y, clipbuf, &poly, &clipped);
     if (clipped)
-        st->primitives_clipped++;
-    uint32_t made = 0, set_up = 0;
+        sc->clipped++;
+    int made = 0;
     for (uint32_t i = 1; i + 1 < n; i++) {
         const float *tv[3] = {clipbuf, clipbuf + (size_t)i * stride, clipbuf + (size_t)(i + 1) * stride};
         const double *ex[3] = {poly.exact[0] ? poly.pos[0] : NULL, poly.exact[i] ? poly.pos[i] : NULL,
                                poly.exact[i + 1] ? poly.pos[i + 1] : NULL};
         tr__tri *t;
-        tr__setup_status s = tr__raster_setup(ctx, p, d, draw_index, tv, ex, &t);
+        tr__setup_status s = tr__raster_setup(ctx, arena, d, draw_index, tv, ex, &t);
         if (s == TR__SETUP_OOM)
-            return false;
+            return -1;
         if (s == TR__SETUP_CULLED)
             continue;
-        set_up++;
         t->instance = instance;
         t->primitive = prim;
-        t->view = (uint16_t)p->view_ids[view_slot];
+        t->view = view;
+        out[made++] = t;
+    }
+    /* Culling is decided before binning, so it does not depend on the bins. */
+    if (made == 0)
+        sc->culled++;
+    return made;
+}
+
+/* Bins set-up triangles in submission order and writes LRZ.  A triangle
+ * that reaches no bin's pixel centre is simply not binned.  false on OOM. */
+static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__draw *d, tr__tri *const *t, uint32_t n,
+                          uint32_t view_slot)
+{
+    for (uint32_t i = 0; i < n; i++) {
         if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)))
             return false;
-        p->tris[p->tri_count] = t;
-        int entries = tr__bin_triangle(ctx, p, t, (uint32_t)p->tri_count, view_slot);
+        p->tris[p->tri_count] = t[i];
+        int entries = tr__bin_triangle(ctx, p, t[i], (uint32_t)p->tri_count, view_slot);
         if (entries < 0)
             return false;
         if (entries == 0)
-            continue; /* covers no pixel centre of any bin: nothing to draw */
-        tr__lrz_write_triangle(p, d, t, view_slot);
+            continue;
+        tr__lrz_write_triangle(p, d, t[i], view_slot);
         p->tri_count++;
-        made++;
+        p->stats.primitives_binned++;
     }
-    /* Culling is decided before binning, so it does not depend on the bins;
-     * a triangle that reaches no bin's pixel centre is simply not binned. */
-    if (set_up == 0)
-        st->primitives_culled++;
-    st->primitives_binned += made;
     return true;
+}
+
+static void add_counts(tr_pass_stats *st, const setup_counts *sc)
+{
+    st->primitives_in += sc->in;
+    st->primitives_culled += sc->culled;
+    st->primitives_nonfinite += sc->nonfinite;
+    st->primitives_clipped += sc->clipped;
+}
+
+/* The range of stream positions primitives [p0, p1) use. */
+static void chunk_positions(tr_topology topo, uint32_t p0, uint32_t p1, uint32_t *lo, uint32_t *hi)
+{
+    if (topo == TR_TOPOLOGY_TRIANGLE_LIST) {
+        *lo = 3 * p0;
+        *hi = 3 * p1;
+    } else if (topo == TR_TOPOLOGY_TRIANGLE_STRIP) {
+        *lo = p0;
+        *hi = p1 + 2;
+    } else {
+        *lo = p0 + 1;
+        *hi = p1 + 2;
+    }
 }
 
 static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source src, uint32_t count,
@@ -508,51 +544,100 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     p->stats.vertex_linear_ids += (uint64_t)fetch.padded_count * instance_count * p->view_count;
 
     const uint32_t stride = 4 + 4 * pd->varying_count;
-    size_t need = (size_t)(3 * TR_CHUNK_PRIMS + 4) * stride + (size_t)(2 * TR_CLIP_MAX_VERTS + 2) * stride;
-    if (!tr__grow(ctx, (void **)&p->vtx, &p->vtx_cap, need, sizeof(float)))
+    if (!tr__grow(ctx, (void **)&p->vtx, &p->vtx_cap, stride, sizeof(float)))
         return fail(ctx, fn);
-    float *first_vtx = p->vtx;                                  /* fans: stream position 0 */
-    float *chunk = p->vtx + stride;
-    float *clipbuf = chunk + (size_t)(3 * TR_CHUNK_PRIMS + 2) * stride;
-    float *flatbuf = clipbuf + (size_t)(2 * TR_CLIP_MAX_VERTS) * stride;
+    float *first_vtx = p->vtx; /* fans: stream position 0, shaded once per instance and view */
     float gb_x, gb_y;
     tr__vertex_guard_band(&d->viewport, &gb_x, &gb_y);
-    tr_vs_batch batch;
+
+    /* The parallel front end.  The primitives are cut into chunks of
+     * TR_FRONT_CHUNK; a wave of chunks is shaded, clipped and set up in
+     * parallel, each chunk into its own slot (its own arena, reserved
+     * beforehand so that no thread calls the allocator, and its own list of
+     * set-up triangles); then the slots are binned one after the other, in
+     * submission order.  Nothing depends on the thread count.  A wave has a
+     * few chunks per thread so that dynamic scheduling evens them out. */
+    const uint32_t threads = ctx->desc.threads ? ctx->desc.threads : 1;
+    const uint32_t chunks = (prims + TR_FRONT_CHUNK - 1) / TR_FRONT_CHUNK;
+    const uint32_t wave = TR_MIN(chunks, threads > 1 ? 4 * threads : 1);
+    if (wave > p->slot_count) {
+        tr__front_slot *ns = tr__calloc(ctx, (size_t)wave * sizeof(tr__front_slot));
+        if (!ns)
+            return fail(ctx, fn);
+        if (p->slots) {
+            memcpy(ns, p->slots, (size_t)p->slot_count * sizeof(tr__front_slot));
+            tr__free(ctx, p->slots);
+        }
+        p->slots = ns;
+        p->slot_count = wave;
+    }
+    const size_t vtx_need = (size_t)(3 * TR_FRONT_CHUNK + 2 + 2 * TR_CLIP_MAX_VERTS + 2) * stride;
+    const size_t tri_bytes = TR_ALIGN(sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(pd->varying_count), 16);
+    for (uint32_t w = 0; w < wave; w++)
+        if (!tr__grow(ctx, (void **)&p->slots[w].vtx, &p->slots[w].vtx_cap, vtx_need, sizeof(float)))
+            return fail(ctx, fn);
 
     for (uint32_t inst = 0; inst < instance_count; inst++) {
         for (uint32_t vs = 0; vs < p->view_count; vs++) {
             src.instance = inst;
             src.instance_index = first_instance + inst;
             src.view_index = p->view_ids[vs];
-            if (pd->topology == TR_TOPOLOGY_TRIANGLE_FAN)
+            const uint16_t view = (uint16_t)p->view_ids[vs];
+            if (pd->topology == TR_TOPOLOGY_TRIANGLE_FAN) {
+                tr_vs_batch batch;
                 tr__vertex_shade(pl, &src, d->uniforms, 0, 1, first_vtx, &batch);
-            for (uint32_t p0 = 0; p0 < prims; p0 += TR_CHUNK_PRIMS) {
-                uint32_t p1 = TR_MIN(prims, p0 + TR_CHUNK_PRIMS);
-                /* The contiguous range of stream positions these primitives use. */
-                uint32_t lo, hi;
-                if (pd->topology == TR_TOPOLOGY_TRIANGLE_LIST) {
-                    lo = 3 * p0;
-                    hi = 3 * p1;
-                } else if (pd->topology == TR_TOPOLOGY_TRIANGLE_STRIP) {
-                    lo = p0;
-                    hi = p1 + 2;
-                } else {
-                    lo = p0 + 1;
-                    hi = p1 + 2;
-                }
+            }
+            for (uint32_t c0 = 0; c0 < chunks; c0 += wave) {
+                const uint32_t nc = TR_MIN(wave, chunks - c0);
+                /* Each slot's arena gets room for the worst case first. */
+                for (uint32_t w = 0; w < nc; w++)
+                    if (!tr__arena_reserve(ctx, &p->slots[w].arena,
+                                           (size_t)TR_FRONT_CHUNK * TR_FRONT_PIECES * tri_bytes))
+                        return fail(ctx, fn);
                 double t0 = now_ms();
-                tr__vertex_shade(pl, &src, d->uniforms, lo, hi, chunk, &batch);
+                /* Phase A: shade, clip and set up, chunks in parallel. */
+#ifdef TILERAST_HAVE_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads) if (threads > 1 && nc > 1)
+#endif
+                for (int w = 0; w < (int)nc; w++) {
+                    tr__front_slot *sl = &p->slots[w];
+                    const uint32_t p0 = (c0 + (uint32_t)w) * TR_FRONT_CHUNK, p1 = TR_MIN(prims, p0 + TR_FRONT_CHUNK);
+                    uint32_t lo, hi;
+                    chunk_positions(pd->topology, p0, p1, &lo, &hi);
+                    float *chunk = sl->vtx;
+                    float *clipbuf = chunk + (size_t)(3 * TR_FRONT_CHUNK + 2) * stride;
+                    float *flatbuf = clipbuf + (size_t)(2 * TR_CLIP_MAX_VERTS) * stride;
+                    tr_vs_batch batch;
+                    tr__vertex_shade(pl, &src, d->uniforms, lo, hi, chunk, &batch);
+                    sl->count = 0;
+                    sl->oom = false;
+                    memset(&sl->counts, 0, sizeof(sl->counts));
+                    for (uint32_t prim = p0; prim < p1; prim++) {
+                        uint32_t pos[3];
+                        prim_positions(pd->topology, prim, pos);
+                        const float *v[3];
+                        for (int k = 0; k < 3; k++)
+                            v[k] = pos[k] == 0 && pd->topology == TR_TOPOLOGY_TRIANGLE_FAN
+                                       ? first_vtx
+                                       : chunk + (size_t)(pos[k] - lo) * stride;
+                        int made = setup_triangle(ctx, &sl->arena, d, draw_index, v, inst, prim, view, gb_x, gb_y,
+                                                  clipbuf, flatbuf, sl->tris + sl->count, &sl->counts);
+                        if (made < 0) {
+                            sl->oom = true; /* cannot happen: the arena was reserved */
+                            break;
+                        }
+                        sl->count += (uint32_t)made;
+                    }
+                }
                 double t1 = now_ms();
                 p->stats.ms_vertex += t1 - t0;
-                for (uint32_t prim = p0; prim < p1; prim++) {
-                    uint32_t pos[3];
-                    prim_positions(pd->topology, prim, pos);
-                    const float *v[3];
-                    for (int k = 0; k < 3; k++)
-                        v[k] = pos[k] == 0 && pd->topology == TR_TOPOLOGY_TRIANGLE_FAN
-                                   ? first_vtx
-                                   : chunk + (size_t)(pos[k] - lo) * stride;
-                    if (!process_triangle(ctx, p, d, draw_index, v, inst, prim, vs, gb_x, gb_y, clipbuf, flatbuf))
+                /* Phase B: bin, in submission order. */
+                for (uint32_t w = 0; w < nc; w++) {
+                    tr__front_slot *sl = &p->slots[w];
+                    if (sl->oom)
+                        return fail(ctx, fn);
+                    add_counts(&p->stats, &sl->counts);
+                    if (!bin_triangles(ctx, p, d, sl->tris, sl->count, vs))
                         return fail(ctx, fn);
                 }
                 p->stats.ms_binning += now_ms() - t1;
@@ -876,6 +961,11 @@ void tr__pass_release(tr_context *ctx)
         tr__free(ctx, p->draws);
         tr__free(ctx, p->tris);
         tr__free(ctx, p->vtx);
+        for (uint32_t w = 0; w < p->slot_count; w++) {
+            tr__arena_release(ctx, &p->slots[w].arena);
+            tr__free(ctx, p->slots[w].vtx);
+        }
+        tr__free(ctx, p->slots);
         tr__free(ctx, p->lrz.part_mask);
         tr__free(ctx, p->lrz.part_bound);
         tr__arena_release(ctx, &p->arena);

@@ -71,6 +71,27 @@ typedef struct tr__vertex_buffer {
     size_t size;
 } tr__vertex_buffer;
 
+/* Counters the set-up half of the front end keeps (merged in order). */
+typedef struct setup_counts {
+    uint64_t in, culled, nonfinite, clipped;
+} setup_counts;
+
+/* The parallel front end (pass.c): chunks of TR_FRONT_CHUNK primitives are
+ * shaded, clipped and set up in parallel, one slot per chunk of a wave. */
+#define TR_FRONT_CHUNK 64u
+#define TR_FRONT_PIECES 8u /* triangles clipping can make of one (TR_CLIP_MAX_VERTS - 2) */
+
+struct tr__front_slot {
+    tr__arena arena;          /* this slot's triangles, for the whole pass */
+    tr__tri *tris[TR_FRONT_CHUNK * TR_FRONT_PIECES];
+    uint32_t count;
+    setup_counts counts;
+    float *vtx;               /* shaded vertices, clip and flat scratch */
+    size_t vtx_cap;
+    bool oom;
+};
+typedef struct tr__front_slot tr__front_slot;
+
 struct tr__pass {
     tr_render_pass_desc desc;
     uint32_t fb_w, fb_h;
@@ -107,6 +128,9 @@ struct tr__pass {
     /* vertex scratch (shaded vertices of one chunk) */
     float *vtx;
     size_t vtx_cap;
+    /* the parallel front end: one slot per chunk of a wave (pass.c) */
+    struct tr__front_slot *slots;
+    uint32_t slot_count;
 
     /* low-resolution Z (src/lrz) */
     struct {

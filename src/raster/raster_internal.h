@@ -24,8 +24,8 @@ typedef enum tr__setup_status { TR__SETUP_OK, TR__SETUP_CULLED, TR__SETUP_OOM } 
  * varyings).  Flat varyings must already hold the provoking vertex's values
  * in all three.  exact_pos[i], if not NULL, is vertex i's clip position in
  * double (a vertex made by clipping).  On TR__SETUP_OK, *out is a triangle
- * in the pass arena. */
-tr__setup_status tr__raster_setup(tr_context *ctx, tr__pass *pass, const tr__draw *draw, uint32_t draw_index,
+ * allocated from `arena`. */
+tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
                                   const float *const v[3], const double *const exact_pos[3], tr__tri **out);
 
 /* Everything one worker needs to draw one view of one bin. */

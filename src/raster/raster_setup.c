@@ -29,7 +29,7 @@ static inline int64_t floor_div(int64_t a, int64_t b)
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-tr__setup_status tr__raster_setup(tr_context *ctx, tr__pass *pass, const tr__draw *draw, uint32_t draw_index,
+tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
                                   const float *const v[3], const double *const exact_pos[3], tr__tri **out)
 {
     const tr_pipeline_desc *pd = &draw->pipeline->desc;
@@ -80,7 +80,7 @@ tr__setup_status tr__raster_setup(tr_context *ctx, tr__pass *pass, const tr__dra
     if (bx0 >= bx1 || by0 >= by1)
         return TR__SETUP_CULLED;
 
-    tr__tri *t = tr__arena_alloc(ctx, &pass->arena, sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(nv));
+    tr__tri *t = tr__arena_alloc(ctx, arena, sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(nv));
     if (!t)
         return TR__SETUP_OOM;
     t->bbox[0] = (int32_t)bx0;
