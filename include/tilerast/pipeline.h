@@ -4,7 +4,13 @@
  * plain C loop over the lanes vectorises.  Vertex shaders see a batch of up to
  * TR_VS_LANES vertices; fragment shaders see up to TR_FS_LANES fragments made
  * of whole 2x2 quads (lane = 4*quad + 2*dy + dx), helper lanes included, so
- * derivatives exist.  A pipeline bundles shaders with fixed-function state. */
+ * derivatives exist.  A pipeline bundles shaders with fixed-function state.
+ *
+ * Shaders run on several threads at once (the context's thread count: the
+ * front end shades chunks of a draw in parallel, and bins render in
+ * parallel), so they must not write shared memory without synchronisation;
+ * reading the uniforms and the caller's read-only data is fine.  The order
+ * in which batches and blocks are shaded is unspecified; the image is not. */
 #ifndef TILERAST_PIPELINE_H
 #define TILERAST_PIPELINE_H
 
