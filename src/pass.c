@@ -451,7 +451,8 @@ static int setup_triangle(tr_context *ctx, tr__arena *arena, const tr__draw *d, 
     return made;
 }
 
-/* Bins set-up triangles in submission order and writes LRZ.  A triangle
+/* Bins set-up triangles in submission order (LRZ is written per bin, in
+ * render_bin).  A triangle
  * that reaches no bin's pixel centre is simply not binned.  false on OOM. */
 static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__draw *d, tr__tri *const *t, uint32_t n,
                           uint32_t view_slot)
@@ -465,7 +466,6 @@ static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__draw *d, tr__t
             return false;
         if (entries == 0)
             continue;
-        tr__lrz_write_triangle(p, d, t[i], view_slot);
         p->tri_count++;
         p->stats.primitives_binned++;
     }
@@ -839,6 +839,14 @@ static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32
         for (uint32_t i = 0; i < p->att_count; i++)
             rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * slice * p->att[i].cpp;
         const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + pipe];
+        /* The LRZ write of the binning pass, for this bin's blocks: every
+         * triangle of the bin in submission order, before any is drawn. */
+        if (p->lrz.buf && !p->lrz.invalid)
+            for (size_t e = 0; e < s->count; e += 1 + p->mask_words)
+                if ((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1) {
+                    const tr__tri *t = p->tris[s->words[e]];
+                    tr__lrz_write_triangle(p, &p->draws[t->draw], t, vs, rb.rect, &w->stats.lrz_blocks_written);
+                }
         for (size_t e = 0; e < s->count; e += 1 + p->mask_words) {
             if (!((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1))
                 continue;
@@ -879,6 +887,7 @@ static void add_stats(tr_pass_stats *dst, const tr_pass_stats *s)
     dst->fragments_stencil_rejected += s->fragments_stencil_rejected;
     dst->fragments_lrz_rejected += s->fragments_lrz_rejected;
     dst->lrz_blocks_tested += s->lrz_blocks_tested;
+    dst->lrz_blocks_written += s->lrz_blocks_written;
     dst->lrz_blocks_rejected += s->lrz_blocks_rejected;
     dst->fragments_shaded += s->fragments_shaded;
     dst->fragments_discarded += s->fragments_discarded;

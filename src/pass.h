@@ -139,7 +139,6 @@ struct tr__pass {
         bool invalid;          /* a writing draw broke the direction: no test in this pass */
         bool write_off;        /* no more LRZ writes in this pass */
         bool simd;             /* the context's kernels are above TR_SIMD_SCALAR */
-        uint64_t blocks_written;
         /* Blocks that writing triangles cover only in part: the pixels
          * covered so far and their depth bound; written once all 64 are. */
         uint64_t *part_mask;   /* [view][h][w] */

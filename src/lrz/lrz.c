@@ -49,7 +49,7 @@ void tr__lrz_free(tr_context *ctx, tr__lrz_buffer *b)
     if (!b)
         return;
     tr__free(ctx, b->bound);
-    tr__free(ctx, b->group_written);
+    tr__free(ctx, (void *)b->group_written);
     tr__free(ctx, b->rejected);
     tr__free(ctx, b);
 }
@@ -82,10 +82,10 @@ static tr__lrz_buffer *buffer_for(tr_context *ctx, tr__pass *p, tr_image *img)
         b->texel_cap = texels;
     }
     if (groups > b->group_cap) {
-        uint8_t *ng = tr__alloc(ctx, groups);
+        _Atomic(uint8_t) *ng = tr__alloc(ctx, groups * sizeof(_Atomic(uint8_t)));
         if (!ng)
             return NULL;
-        tr__free(ctx, b->group_written);
+        tr__free(ctx, (void *)b->group_written);
         b->group_written = ng;
         b->group_cap = groups;
     }
@@ -163,7 +163,8 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
         tr__lrz_buffer *b = buffer_for(ctx, p, img);
         if (!b)
             return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_begin_render_pass: out of memory for LRZ");
-        memset(b->group_written, 0, (size_t)b->gw * b->gh * b->views);
+        for (size_t g = 0; g < (size_t)b->gw * b->gh * b->views; g++)
+            atomic_init(&b->group_written[g], 0);
         float c;
         memcpy(&c, da->clear_texel, sizeof c);
         b->clear_value = c;
@@ -337,27 +338,38 @@ static inline void plane_block_range(const depth_plane *pl, int32_t bx, int32_t 
 
 static inline float read_bound(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
 {
-    return b->group_written[group_index(b, view, tx, ty)] ? b->bound[texel_index(b, view, tx, ty)] : b->clear_value;
+    /* Until a group is materialised (1), its texels read the clear value:
+     * a texel of this bin can only have been written after that. */
+    uint8_t g = atomic_load_explicit(&b->group_written[group_index(b, view, tx, ty)], memory_order_acquire);
+    return g == 1 ? b->bound[texel_index(b, view, tx, ty)] : b->clear_value;
 }
 
-/* Materialises a fast-cleared group before its first write. */
+/* Materialises a fast-cleared group before its first write.  Another bin
+ * may want the same group at the same time: one thread fills it (0 -> 2 ->
+ * 1), the others wait for 1. */
 static void materialise(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
 {
-    uint8_t *g = &b->group_written[group_index(b, view, tx, ty)];
-    if (*g)
+    _Atomic(uint8_t) *g = &b->group_written[group_index(b, view, tx, ty)];
+    if (atomic_load_explicit(g, memory_order_acquire) == 1)
         return;
-    uint32_t x0 = tx / TR_LRZ_GROUP_W * TR_LRZ_GROUP_W, y0 = ty / TR_LRZ_GROUP_H * TR_LRZ_GROUP_H;
-    for (uint32_t y = y0; y < TR_MIN(y0 + TR_LRZ_GROUP_H, b->h); y++)
-        for (uint32_t x = x0; x < TR_MIN(x0 + TR_LRZ_GROUP_W, b->w); x++)
-            b->bound[texel_index(b, view, x, y)] = b->clear_value;
-    *g = 1;
+    uint8_t expect = 0;
+    if (atomic_compare_exchange_strong_explicit(g, &expect, 2, memory_order_acq_rel, memory_order_acquire)) {
+        uint32_t x0 = tx / TR_LRZ_GROUP_W * TR_LRZ_GROUP_W, y0 = ty / TR_LRZ_GROUP_H * TR_LRZ_GROUP_H;
+        for (uint32_t y = y0; y < TR_MIN(y0 + TR_LRZ_GROUP_H, b->h); y++)
+            for (uint32_t x = x0; x < TR_MIN(x0 + TR_LRZ_GROUP_W, b->w); x++)
+                b->bound[texel_index(b, view, x, y)] = b->clear_value;
+        atomic_store_explicit(g, 1, memory_order_release);
+        return;
+    }
+    while (atomic_load_explicit(g, memory_order_acquire) != 1)
+        ; /* another bin is filling it: 64 stores */
 }
 
 /* Tightens one texel's bound to `z` (a bound on the depth of every pixel of
  * the block after the pass), rounded outward to float. */
-static void tighten(tr__pass *p, uint32_t view, uint32_t tx, uint32_t ty, double z, bool less)
+static void tighten(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty, double z, bool less,
+                    uint64_t *blocks_written)
 {
-    tr__lrz_buffer *b = p->lrz.buf;
     float cur = read_bound(b, view, tx, ty), nb = (float)z;
     if (less) {
         if ((double)nb < z)
@@ -372,14 +384,17 @@ static void tighten(tr__pass *p, uint32_t view, uint32_t tx, uint32_t ty, double
     }
     materialise(b, view, tx, ty);
     b->bound[texel_index(b, view, tx, ty)] = nb;
-    p->lrz.blocks_written++;
+    (*blocks_written)++;
 }
 
-void tr__lrz_write_triangle(tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot)
+void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
+                            const int32_t rect[4], uint64_t *blocks_written)
 {
-    if (!d->lrz_write || p->lrz.invalid || p->lrz.write_off)
+    /* d->lrz_write already holds the rest-of-pass rules as they stood when
+     * the draw was recorded. */
+    if (!d->lrz_write || p->lrz.invalid)
         return;
-    const tr__lrz_buffer *b = p->lrz.buf;
+    tr__lrz_buffer *b = p->lrz.buf;
     /* Pixels inside the triangle, the scissor and the render area. */
     int32_t r[4] = {TR_MAX(t->bbox[0], d->scissor[0]), TR_MAX(t->bbox[1], d->scissor[1]),
                     TR_MIN(t->bbox[2], d->scissor[2]), TR_MIN(t->bbox[3], d->scissor[3])};
@@ -398,8 +413,13 @@ void tr__lrz_write_triangle(tr__pass *p, const tr__draw *d, const tr__tri *t, ui
     plane_of(t, d, r, &pl);
     if (!pl.finite)
         return;
-    for (int32_t by = r[1] & ~(TR_LRZ_BLOCK - 1); by < r[3]; by += TR_LRZ_BLOCK)
-        for (int32_t bx = r[0] & ~(TR_LRZ_BLOCK - 1); bx < r[2]; bx += TR_LRZ_BLOCK) {
+    /* The blocks of this bin (blocks never straddle bins).  The plane, its
+     * margin and the size rules above use the whole triangle, so the
+     * bounds do not depend on the bins. */
+    const int32_t q[4] = {TR_MAX(r[0], rect[0]), TR_MAX(r[1], rect[1]), TR_MIN(r[2], rect[2]),
+                          TR_MIN(r[3], rect[3])};
+    for (int32_t by = q[1] & ~(TR_LRZ_BLOCK - 1); by < q[3]; by += TR_LRZ_BLOCK)
+        for (int32_t bx = q[0] & ~(TR_LRZ_BLOCK - 1); bx < q[2]; bx += TR_LRZ_BLOCK) {
             double zmin, zmax;
             plane_block_range(&pl, bx, by, &zmin, &zmax);
             double z = less ? zmax : zmin;
@@ -447,7 +467,7 @@ void tr__lrz_write_triangle(tr__pass *p, const tr__draw *d, const tr__tri *t, ui
                 z = *pb;
                 *pm = 0;
             }
-            tighten(p, view_slot, tx, ty, z, less);
+            tighten(b, view_slot, tx, ty, z, less, blocks_written);
         }
 }
 
@@ -487,7 +507,6 @@ void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, i
 void tr__lrz_end_pass(tr__pass *p, bool rendered)
 {
     tr__lrz_buffer *b = p->lrz.buf;
-    p->stats.lrz_blocks_written = p->lrz.blocks_written;
     p->stats.lrz_direction = (uint32_t)p->lrz.dir;
     if (!b) {
         p->stats.lrz_state = TR_LRZ_STATE_OFF;

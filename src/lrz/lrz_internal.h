@@ -11,6 +11,8 @@
 #ifndef TILERAST_LRZ_INTERNAL_H
 #define TILERAST_LRZ_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "pass.h"
 
 #define TR_LRZ_BLOCK 8     /* pixels per LRZ texel side */
@@ -21,7 +23,10 @@
 /* The LRZ buffer a depth image owns (image->lrz). */
 struct tr__lrz_buffer {
     float *bound;            /* [view][h][w] */
-    uint8_t *group_written;  /* [view][gh][gw]: 0 = the group still holds clear_value */
+    /* [view][gh][gw]: 0 = the group still holds clear_value, 2 = being
+     * materialised, 1 = its texels hold the bounds.  Atomic: a group spans
+     * several bins, and bins write LRZ on their own threads. */
+    _Atomic(uint8_t) *group_written;
     uint32_t *rejected;      /* [view][h][w]: fragments rejected in the last pass (the picture) */
     size_t texel_cap, group_cap;
     uint32_t w, h, gw, gh, views;
@@ -39,8 +44,14 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p);
 /* The state machine and disable rules for one draw, in submission order:
  * sets d->lrz_test_dir and d->lrz_write. */
 void tr__lrz_draw_state(tr__pass *p, tr__draw *d);
-/* Binning: tightens the bounds of every block the triangle covers fully. */
-void tr__lrz_write_triangle(tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot);
+/* The LRZ write of one binned triangle, for the blocks inside rect (one
+ * bin): tightens the bounds of every block it covers fully (or, for large
+ * triangles, that a union of such triangles covers).  Run per bin, for the
+ * bin's triangles in submission order, before the bin renders: each block
+ * belongs to one bin, so bins write in parallel and the result does not
+ * depend on the bin size.  Counts into *blocks_written. */
+void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
+                            const int32_t rect[4], uint64_t *blocks_written);
 /* Is LRZ tested for this draw in the rendering pass? */
 bool tr__lrz_tests(const tr__pass *p, const tr__draw *d);
 /* The bound of block (bx, by) (pixel coordinates, multiples of 8) of a view. */

@@ -43,7 +43,7 @@ TR_API tr_result tr_image_write_lrz_png(const tr_image *depth, uint32_t view, co
         for (uint32_t tx = 0; tx < b->w; tx++) {
             size_t ti = ((size_t)view * b->h + ty) * b->w + tx;
             size_t gi = ((size_t)view * b->gh + ty / TR_LRZ_GROUP_H) * b->gw + tx / TR_LRZ_GROUP_W;
-            bool cleared = !b->group_written[gi];
+            bool cleared = atomic_load_explicit(&b->group_written[gi], memory_order_relaxed) != 1;
             float bound = cleared ? b->clear_value : b->bound[ti];
             uint8_t c[3];
             heat(bound, c);
