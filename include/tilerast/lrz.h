@@ -6,12 +6,16 @@
  * farthest (largest) under a LESS/LEQUAL direction, the nearest under
  * GREATER/GEQUAL.
  *
- * Written in the binning pass.  While draws are recorded, each triangle of a
- * draw that may write LRZ tightens the bound of every block it covers
- * completely (all 64 pixel centres, inside the scissor and render area):
- * under LESS, bound = min(bound, the triangle's largest depth in the block).
- * Because binning sees the whole pass before any bin is drawn, a fragment can
- * be rejected by an occluder submitted after it.
+ * Written by the binning pass.  Each binned triangle of a draw that may
+ * write LRZ tightens the bound of every block it covers completely (all 64
+ * pixel centres, inside the scissor and render area): under LESS, bound =
+ * min(bound, the triangle's largest depth in the block).  The write sees
+ * every primitive of the pass before any fragment of the block is drawn, so
+ * a fragment can be rejected by an occluder submitted after it.  tilerast
+ * performs it per bin, on the bin's thread, from the bin's visibility
+ * stream in submission order, just before the bin renders; each block lies
+ * in one bin, so this is the same buffer a global pass would write, built in
+ * parallel, and it does not depend on the bin size or the thread count.
  *
  * Tested while rendering.  For each (triangle, block) the triangle's
  * smallest depth in the block (under LESS) is compared with the bound: if it
