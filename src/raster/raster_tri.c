@@ -314,9 +314,14 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         fs->frag_z[i] = z[i];
         fs->frag_w[i] = iw;
         fs->depth[i] = z[i];
-        p1[i] = ln.l1[i] * iw1 / iw;
-        p2[i] = ln.l2[i] * iw2 / iw;
     }
+    /* Perspective-correct weights, only when some varying is not flat. */
+    const uint32_t all = pd->varying_count ? (uint32_t)((1ull << pd->varying_count) - 1) : 0;
+    if ((pd->flat_mask & all) != all)
+        for (uint32_t i = 0; i < count; i++) {
+            p1[i] = ln.l1[i] * iw1 / fs->frag_w[i];
+            p2[i] = ln.l2[i] * iw2 / fs->frag_w[i];
+        }
     for (uint32_t v = 0; v < pd->varying_count; v++) {
         bool flat = (pd->flat_mask >> v) & 1;
         for (uint32_t c = 0; c < 4; c++) {
