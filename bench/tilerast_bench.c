@@ -165,6 +165,31 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Median of n values (sorts them in place). */
+static double median_of(double *t, uint32_t n)
+{
+    qsort(t, n, sizeof *t, cmp_double);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* Generates standard scene `id`.  0: done; 1: skipped (its data is not
+ * installed, said on stderr); -1: failed (said on stderr). */
+static int generate_standard(int id, tr_scene *scene)
+{
+    const char *name = bench_scene_name((bench_scene_id)id);
+    char msg[512];
+    tr_result r = bench_scene_generate((bench_scene_id)id, scene, msg, sizeof msg);
+    if (r == TR_ERROR_IO) {
+        fprintf(stderr, PROG ": skipping %s: %s\n", name, msg);
+        return 1;
+    }
+    if (r != TR_OK) {
+        fprintf(stderr, PROG ": %s: %s (%s)\n", name, msg, tr_result_string(r));
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- export ------------------------------------------------------------- */
 
 static int export_scenes(const char *dir)
@@ -173,15 +198,9 @@ static int export_scenes(const char *dir)
     for (int id = 0; id < BENCH_SCENE_COUNT; id++) {
         const char *name = bench_scene_name((bench_scene_id)id);
         tr_scene scene;
-        char msg[512];
-        tr_result r = bench_scene_generate((bench_scene_id)id, &scene, msg, sizeof msg);
-        if (r == TR_ERROR_IO) {
-            fprintf(stderr, PROG ": skipping %s: %s\n", name, msg);
-            continue;
-        }
-        if (r != TR_OK) {
-            fprintf(stderr, PROG ": %s: %s (%s)\n", name, msg, tr_result_string(r));
-            status = 1;
+        int g = generate_standard(id, &scene);
+        if (g != 0) {
+            status |= g < 0;
             continue;
         }
         char path[4096];
@@ -191,7 +210,7 @@ static int export_scenes(const char *dir)
             tr_scene_free(&scene);
             return 1;
         }
-        r = tr_scene_save(&scene, path);
+        tr_result r = tr_scene_save(&scene, path);
         if (r != TR_OK) {
             fprintf(stderr, PROG ": %s: cannot write (%s)\n", path, tr_result_string(r));
             status = 1;
@@ -265,10 +284,9 @@ static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t frames, u
     }
     for (uint32_t c = 0; c < nconf; c++) {
         double *t = times + c * frames;
-        qsort(t, frames, sizeof *t, cmp_double);
+        out[c].median_ms = median_of(t, frames);
         out[c].min_ms = t[0];
         out[c].max_ms = t[frames - 1];
-        out[c].median_ms = frames % 2 ? t[frames / 2] : 0.5 * (t[frames / 2 - 1] + t[frames / 2]);
     }
     status = 0;
 done:
@@ -325,12 +343,6 @@ static void print_result(const bench_options *o, const char *name, const tr_scen
     fflush(stdout);
 }
 
-/* Median of n sorted-in-place values. */
-static double median_of(double *t, uint32_t n)
-{
-    qsort(t, n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
 
 #ifdef TILERAST_LLVMPIPE_RUNNER
 /* Runs tilerast-llvmpipe on a scene file with LP_NUM_THREADS set for
@@ -529,15 +541,9 @@ int main(int argc, char **argv)
         for (int id = 0; id < BENCH_SCENE_COUNT; id++) {
             const char *name = bench_scene_name((bench_scene_id)id);
             tr_scene scene;
-            char msg[512];
-            tr_result r = bench_scene_generate((bench_scene_id)id, &scene, msg, sizeof msg);
-            if (r == TR_ERROR_IO) {
-                fprintf(stderr, PROG ": skipping %s: %s\n", name, msg);
-                continue;
-            }
-            if (r != TR_OK) {
-                fprintf(stderr, PROG ": %s: %s (%s)\n", name, msg, tr_result_string(r));
-                status = 1;
+            int g = generate_standard(id, &scene);
+            if (g != 0) {
+                status |= g < 0;
                 continue;
             }
             if (bench_scene(&o, name, &scene, NULL, times) != 0)

@@ -437,17 +437,9 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
                 if (!m)
                     continue;
             } else {
-                /* whole blocks only: the corner of each edge nearest outside */
-                if (bx < r[0] || by < r[1] || bx + TR_LRZ_BLOCK > r[2] || by + TR_LRZ_BLOCK > r[3])
-                    continue;
-                int64_t px0 = (int64_t)bx * 256 + 128, py0 = (int64_t)by * 256 + 128;
-                int64_t px1 = px0 + (TR_LRZ_BLOCK - 1) * 256, py1 = py0 + (TR_LRZ_BLOCK - 1) * 256;
-                bool full = true;
-                for (int k = 0; k < 3 && full; k++) {
-                    int64_t ea = t->edge_a[k], eb = t->edge_b[k];
-                    full = t->edge_c[k] + ea * (ea > 0 ? px0 : px1) + eb * (eb > 0 ? py0 : py1) >= 0;
-                }
-                if (!full)
+                /* whole blocks only */
+                if (bx < r[0] || by < r[1] || bx + TR_LRZ_BLOCK > r[2] || by + TR_LRZ_BLOCK > r[3] ||
+                    !tr__raster_block_whole(t, bx, by))
                     continue;
                 m = ~0ull;
             }

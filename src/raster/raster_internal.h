@@ -46,6 +46,10 @@ typedef struct tr__raster_bin {
  * simd selects the vector kernel where it applies (same result). */
 uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], bool simd);
 
+/* Are all 64 pixel centres of the block at (bx, by) inside the triangle?
+ * (The trivial-accept test of tr__raster_block_coverage, alone.) */
+bool tr__raster_block_whole(const tr__tri *t, int32_t bx, int32_t by);
+
 /* Draws one triangle inside the bin (and its draw's scissor). */
 void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t);
 
