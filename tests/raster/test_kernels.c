@@ -200,3 +200,57 @@ Test(raster, coverage_kernel_equals_reference)
     cr_expect_gt(partial, blocks / 20, "too few partly covered blocks: %llu", (unsigned long long)partial);
     free(t);
 }
+
+Test(raster, depth_fast_path_equals_reference)
+{
+    /* The depth-only path (any level above SCALAR) against the general
+     * depth/stencil loop (SCALAR), for every depth compare, with and
+     * without writes: colour and depth bytes identical. */
+    trt_rng rng = {99};
+    enum { W = 48, H = 40, NT = 80 };
+    /* Every triangle twice, the copy in another colour: exact depth ties. */
+    trt_vertex v[6 * NT];
+    for (int i = 0; i < 3 * NT; i++) {
+        float col[4] = {(float)trt_rand_range(&rng, 0, 1), (float)trt_rand_range(&rng, 0, 1),
+                        (float)trt_rand_range(&rng, 0, 1), 1};
+        v[i] = trt_vpx(trt_rand_coord(&rng, -10, 58), trt_rand_coord(&rng, -10, 50),
+                       (float)trt_rand_range(&rng, 0, 1), W, H, col);
+        v[3 * NT + i] = v[i];
+        v[3 * NT + i].color[0] = 1.0f - col[0];
+    }
+    for (int op = TR_COMPARE_NEVER; op <= TR_COMPARE_ALWAYS; op++)
+        for (int write = 0; write < 2; write++) {
+            uint8_t px[2][W * H * 4];
+            float dep[2][W * H];
+            for (int scalar = 0; scalar < 2; scalar++) {
+                tr_context_desc cd = {0};
+                cd.threads = 2;
+                cd.simd = scalar ? TR_SIMD_SCALAR : TR_SIMD_DEFAULT;
+                tr_context *ctx = trt_context_desc(&cd);
+                tr_image *img = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H);
+                tr_image *ds = trt_image(ctx, TR_FORMAT_D32_SFLOAT, W, H);
+                tr_pipeline_desc pd = {0};
+                pd.depth_test = 1;
+                pd.depth_write = write;
+                pd.depth_compare = (tr_compare_op)op;
+                tr_pipeline *p = trt_pipeline(ctx, &pd);
+                tr_render_pass_desc rp;
+                memset(&rp, 0, sizeof rp);
+                rp.color_count = 1;
+                rp.color[0].image = img;
+                rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+                rp.depth.image = ds;
+                rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
+                rp.depth.clear_depth = 0.5f;
+                TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+                TRT_OK(tr_cmd_bind_pipeline(ctx, p));
+                trt_draw(ctx, v, 6 * NT);
+                TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+                trt_download(img, 0, 0, TR_ASPECT_DEFAULT, px[scalar]);
+                trt_download(ds, 0, 0, TR_ASPECT_DEPTH, dep[scalar]);
+                tr_context_destroy(ctx);
+            }
+            cr_assert_eq(memcmp(px[0], px[1], sizeof px[0]), 0, "compare %d write %d: colour differs", op, write);
+            cr_assert_eq(memcmp(dep[0], dep[1], sizeof dep[0]), 0, "compare %d write %d: depth differs", op, write);
+        }
+}
