@@ -26,24 +26,6 @@
 
 /* ---- the buffer ---------------------------------------------------------------------------- */
 
-static inline size_t texel_index(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
-{
-    return ((size_t)view * b->h + ty) * b->w + tx;
-}
-
-static inline size_t group_index(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
-{
-    return ((size_t)view * b->gh + ty / TR_LRZ_GROUP_H) * b->gw + tx / TR_LRZ_GROUP_W;
-}
-
-/* LRZ texel of a pixel block.  The one place that maps framebuffer space
- * to LRZ space (FDM will add a per-bin scale and offset here). */
-static inline void tr__lrz_texel(int32_t bx, int32_t by, uint32_t *tx, uint32_t *ty)
-{
-    *tx = (uint32_t)bx / TR_LRZ_BLOCK;
-    *ty = (uint32_t)by / TR_LRZ_BLOCK;
-}
-
 void tr__lrz_free(tr_context *ctx, tr__lrz_buffer *b)
 {
     if (!b)
@@ -317,39 +299,14 @@ static void plane_of(const tr__tri *t, const tr__draw *d, const int32_t region[4
     pl->finite = isfinite(pl->a) && isfinite(pl->bx) && isfinite(pl->by) && isfinite(pl->margin);
 }
 
-/* Bounds on the depth of every fragment in the 8x8 block at (bx, by). */
-static inline void plane_block_range(const depth_plane *pl, int32_t bx, int32_t by, double *zmin, double *zmax)
-{
-    if (!pl->finite) {
-        *zmin = -INFINITY;
-        *zmax = INFINITY;
-        return;
-    }
-    const double s = TR_LRZ_BLOCK - 1;
-    double z = pl->a + pl->bx * (double)bx + pl->by * (double)by;
-    double lo = z + dmin(0.0, pl->bx * s) + dmin(0.0, pl->by * s) - pl->margin;
-    double hi = z + dmax(0.0, pl->bx * s) + dmax(0.0, pl->by * s) + pl->margin;
-    /* The viewport clamp is monotonic. */
-    *zmin = dmin(dmax(lo, pl->zmin_clamp), pl->zmax_clamp);
-    *zmax = dmin(dmax(hi, pl->zmin_clamp), pl->zmax_clamp);
-}
-
 /* ---- binning: the write ----------------------------------------------------------------------- */
-
-static inline float read_bound(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
-{
-    /* Until a group is materialised (1), its texels read the clear value:
-     * a texel of this bin can only have been written after that. */
-    uint8_t g = atomic_load_explicit(&b->group_written[group_index(b, view, tx, ty)], memory_order_acquire);
-    return g == 1 ? b->bound[texel_index(b, view, tx, ty)] : b->clear_value;
-}
 
 /* Materialises a fast-cleared group before its first write.  Another bin
  * may want the same group at the same time: one thread fills it (0 -> 2 ->
  * 1), the others wait for 1. */
 static void materialise(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
 {
-    _Atomic(uint8_t) *g = &b->group_written[group_index(b, view, tx, ty)];
+    _Atomic(uint8_t) *g = &b->group_written[tr__lrz_group_index(b, view, tx, ty)];
     if (atomic_load_explicit(g, memory_order_acquire) == 1)
         return;
     uint8_t expect = 0;
@@ -357,7 +314,7 @@ static void materialise(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t 
         uint32_t x0 = tx / TR_LRZ_GROUP_W * TR_LRZ_GROUP_W, y0 = ty / TR_LRZ_GROUP_H * TR_LRZ_GROUP_H;
         for (uint32_t y = y0; y < TR_MIN(y0 + TR_LRZ_GROUP_H, b->h); y++)
             for (uint32_t x = x0; x < TR_MIN(x0 + TR_LRZ_GROUP_W, b->w); x++)
-                b->bound[texel_index(b, view, x, y)] = b->clear_value;
+                b->bound[tr__lrz_texel_index(b, view, x, y)] = b->clear_value;
         atomic_store_explicit(g, 1, memory_order_release);
         return;
     }
@@ -370,7 +327,7 @@ static void materialise(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t 
 static void tighten(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty, double z, bool less,
                     uint64_t *blocks_written)
 {
-    float cur = read_bound(b, view, tx, ty), nb = (float)z;
+    float cur = tr__lrz_read_bound(b, view, tx, ty), nb = (float)z;
     if (less) {
         if ((double)nb < z)
             nb = nextafterf(nb, INFINITY);
@@ -383,7 +340,7 @@ static void tighten(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty, 
             return;
     }
     materialise(b, view, tx, ty);
-    b->bound[texel_index(b, view, tx, ty)] = nb;
+    b->bound[tr__lrz_texel_index(b, view, tx, ty)] = nb;
     (*blocks_written)++;
 }
 
@@ -409,26 +366,29 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
         return;
     const bool unions = r[2] - r[0] >= TR_LRZ_UNION_MIN && r[3] - r[1] >= TR_LRZ_UNION_MIN;
     const bool less = p->lrz.dir != TR_LRZ_DIRECTION_GREATER;
-    depth_plane pl;
-    plane_of(t, d, r, &pl);
-    if (!pl.finite)
+    depth_plane pl_out;
+    plane_of(t, d, r, &pl_out);
+    if (!pl_out.finite)
         return;
+    const depth_plane pl = pl_out; /* a copy no call can reach: stays in registers */
     /* The blocks of this bin (blocks never straddle bins).  The plane, its
      * margin and the size rules above use the whole triangle, so the
      * bounds do not depend on the bins. */
     const int32_t q[4] = {TR_MAX(r[0], rect[0]), TR_MAX(r[1], rect[1]), TR_MIN(r[2], rect[2]),
                           TR_MIN(r[3], rect[3])};
-    for (int32_t by = q[1] & ~(TR_LRZ_BLOCK - 1); by < q[3]; by += TR_LRZ_BLOCK)
+    for (int32_t by = q[1] & ~(TR_LRZ_BLOCK - 1); by < q[3]; by += TR_LRZ_BLOCK) {
+        tr__lrz_row row;
+        tr__lrz_row_at(p, view_slot, by, &row);
         for (int32_t bx = q[0] & ~(TR_LRZ_BLOCK - 1); bx < q[2]; bx += TR_LRZ_BLOCK) {
             double zmin, zmax;
-            plane_block_range(&pl, bx, by, &zmin, &zmax);
+            tr__lrz_plane_block_range(&pl, bx, by, &zmin, &zmax);
             double z = less ? zmax : zmin;
             uint32_t tx, ty;
             tr__lrz_texel(bx, by, &tx, &ty);
             /* Not tighter than the bound: neither alone nor in a union (whose
              * bound is the extreme of its parts) can it help.  Checked
              * before the coverage, which costs more. */
-            double cur = read_bound(b, view_slot, tx, ty);
+            double cur = tr__lrz_row_bound(&row, bx);
             if (!(less ? z < cur : z > cur))
                 continue;
             uint64_t m;
@@ -446,7 +406,7 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
             if (m != ~0ull) {
                 /* Part of the block: gather until every pixel has a writing
                  * fragment; the bound is the extreme over all of them. */
-                size_t i = texel_index(b, view_slot, tx, ty);
+                size_t i = tr__lrz_texel_index(b, view_slot, tx, ty);
                 uint64_t *pm = &p->lrz.part_mask[i];
                 float *pb = &p->lrz.part_bound[i];
                 float zf = (float)z;
@@ -461,37 +421,14 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
             }
             tighten(b, view_slot, tx, ty, z, less, blocks_written);
         }
+    }
 }
 
 /* ---- rendering: the test ---------------------------------------------------------------------- */
 
-float tr__lrz_bound(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by)
-{
-    uint32_t tx, ty;
-    tr__lrz_texel(bx, by, &tx, &ty);
-    return read_bound(p->lrz.buf, view_slot, tx, ty);
-}
-
 void tr__lrz_plane(const tr__tri *t, const tr__draw *d, const int32_t region[4], tr__lrz_plane_t *out)
 {
     plane_of(t, d, region, out);
-}
-
-int tr__lrz_block_classify(const tr__lrz_plane_t *pl, int32_t bx, int32_t by, float bound, tr_lrz_direction dir)
-{
-    double zmin, zmax;
-    plane_block_range(pl, bx, by, &zmin, &zmax);
-    if (dir == TR_LRZ_DIRECTION_GREATER)
-        return zmax < (double)bound ? -1 : zmin < (double)bound ? 1 : 0;
-    return zmin > (double)bound ? -1 : zmax > (double)bound ? 1 : 0;
-}
-
-void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by, uint32_t n)
-{
-    uint32_t tx, ty;
-    tr__lrz_texel(bx, by, &tx, &ty);
-    /* Blocks belong to one bin, and a bin to one thread: no race. */
-    p->lrz.buf->rejected[texel_index(p->lrz.buf, view_slot, tx, ty)] += n;
 }
 
 /* ---- the end of a pass ---------------------------------------------------------------------- */

@@ -11,6 +11,7 @@
 #ifndef TILERAST_LRZ_INTERNAL_H
 #define TILERAST_LRZ_INTERNAL_H
 
+#include <math.h>
 #include <stdatomic.h>
 
 #include "pass.h"
@@ -54,8 +55,6 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
                             const int32_t rect[4], uint64_t *blocks_written);
 /* Is LRZ tested for this draw in the rendering pass? */
 bool tr__lrz_tests(const tr__pass *p, const tr__draw *d);
-/* The bound of block (bx, by) (pixel coordinates, multiples of 8) of a view. */
-float tr__lrz_bound(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by);
 /* A triangle's depth plane, exact, with a margin that bounds the float
  * rounding of the rasterizer's depth anywhere in `region` (pixels x0, y0,
  * x1, y1) and the viewport clamp. */
@@ -65,12 +64,121 @@ typedef struct tr__lrz_plane_t {
     bool finite;
 } tr__lrz_plane_t;
 void tr__lrz_plane(const tr__tri *t, const tr__draw *d, const int32_t region[4], tr__lrz_plane_t *out);
+
+/* The rest is inline: the renderer calls it for every block. */
+
+static inline size_t tr__lrz_texel_index(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
+{
+    return ((size_t)view * b->h + ty) * b->w + tx;
+}
+
+static inline size_t tr__lrz_group_index(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
+{
+    return ((size_t)view * b->gh + ty / TR_LRZ_GROUP_H) * b->gw + tx / TR_LRZ_GROUP_W;
+}
+
+/* LRZ texel of a pixel block.  The one place that maps framebuffer space
+ * to LRZ space (FDM will add a per-bin scale and offset here). */
+static inline void tr__lrz_texel(int32_t bx, int32_t by, uint32_t *tx, uint32_t *ty)
+{
+    *tx = (uint32_t)bx / TR_LRZ_BLOCK;
+    *ty = (uint32_t)by / TR_LRZ_BLOCK;
+}
+
+static inline float tr__lrz_read_bound(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
+{
+    /* Until a group is materialised (1), its texels read the clear value:
+     * a texel of this bin can only have been written after that. */
+    uint8_t g = atomic_load_explicit(&b->group_written[tr__lrz_group_index(b, view, tx, ty)], memory_order_acquire);
+    return g == 1 ? b->bound[tr__lrz_texel_index(b, view, tx, ty)] : b->clear_value;
+}
+
+/* The bound of block (bx, by) (pixel coordinates, multiples of 8) of a view. */
+static inline float tr__lrz_bound(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by)
+{
+    uint32_t tx, ty;
+    tr__lrz_texel(bx, by, &tx, &ty);
+    return tr__lrz_read_bound(p->lrz.buf, view_slot, tx, ty);
+}
+
+/* Bounds on the depth of every fragment in the 8x8 block at (bx, by). */
+static inline void tr__lrz_plane_block_range(const tr__lrz_plane_t *pl, int32_t bx, int32_t by, double *zmin,
+                                             double *zmax)
+{
+    if (!pl->finite) {
+        *zmin = -INFINITY;
+        *zmax = INFINITY;
+        return;
+    }
+    const double s = TR_LRZ_BLOCK - 1;
+    const double bxs = pl->bx * s, bys = pl->by * s;
+    double z = pl->a + pl->bx * (double)bx + pl->by * (double)by;
+    /* min(0, v) and max(0, v) as lrz.c's dmin(0.0, v), dmax(0.0, v) */
+    double lo = z + (0.0 < bxs ? 0.0 : bxs) + (0.0 < bys ? 0.0 : bys) - pl->margin;
+    double hi = z + (0.0 > bxs ? 0.0 : bxs) + (0.0 > bys ? 0.0 : bys) + pl->margin;
+    /* The viewport clamp is monotonic. */
+    lo = lo > pl->zmin_clamp ? lo : pl->zmin_clamp;
+    hi = hi > pl->zmin_clamp ? hi : pl->zmin_clamp;
+    *zmin = lo < pl->zmax_clamp ? lo : pl->zmax_clamp;
+    *zmax = hi < pl->zmax_clamp ? hi : pl->zmax_clamp;
+}
+
 /* The block test: -1 if every fragment the triangle can produce in the
  * block lies beyond the bound (direction `dir`), 0 if none can, 1 if some
  * may (then each fragment is tested). */
-int tr__lrz_block_classify(const tr__lrz_plane_t *pl, int32_t bx, int32_t by, float bound, tr_lrz_direction dir);
-/* Counts fragments rejected in a block (for the picture). */
-void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by, uint32_t n);
+static inline int tr__lrz_block_classify(const tr__lrz_plane_t *pl, int32_t bx, int32_t by, float bound,
+                                         tr_lrz_direction dir)
+{
+    double zmin, zmax;
+    tr__lrz_plane_block_range(pl, bx, by, &zmin, &zmax);
+    if (dir == TR_LRZ_DIRECTION_GREATER)
+        return zmax < (double)bound ? -1 : zmin < (double)bound ? 1 : 0;
+    return zmin > (double)bound ? -1 : zmax > (double)bound ? 1 : 0;
+}
+
+/* One row of LRZ texels of a view, for walking blocks along a row:
+ * tr__lrz_row_at, then tr__lrz_row_bound / tr__lrz_row_rejected for each
+ * block of the row (the same texels tr__lrz_bound and
+ * tr__lrz_count_rejected address). */
+typedef struct tr__lrz_row {
+    const float *bound;
+    const _Atomic(uint8_t) *group;
+    uint32_t *rejected;
+    float clear_value;
+} tr__lrz_row;
+
+static inline void tr__lrz_row_at(const tr__pass *p, uint32_t view_slot, int32_t by, tr__lrz_row *r)
+{
+    const tr__lrz_buffer *b = p->lrz.buf;
+    uint32_t tx, ty;
+    tr__lrz_texel(0, by, &tx, &ty);
+    r->bound = b->bound + tr__lrz_texel_index(b, view_slot, 0, ty);
+    r->group = b->group_written + tr__lrz_group_index(b, view_slot, 0, ty);
+    r->rejected = b->rejected + tr__lrz_texel_index(b, view_slot, 0, ty);
+    r->clear_value = b->clear_value;
+}
+
+static inline float tr__lrz_row_bound(const tr__lrz_row *r, int32_t bx)
+{
+    uint32_t tx = (uint32_t)bx / TR_LRZ_BLOCK;
+    uint8_t g = atomic_load_explicit(&r->group[tx / TR_LRZ_GROUP_W], memory_order_acquire);
+    return g == 1 ? r->bound[tx] : r->clear_value;
+}
+
+static inline void tr__lrz_row_rejected(const tr__lrz_row *r, int32_t bx, uint32_t n)
+{
+    r->rejected[(uint32_t)bx / TR_LRZ_BLOCK] += n;
+}
+
+/* Counts fragments rejected in a block (for the picture).  Blocks belong
+ * to one bin, and a bin to one thread: no race. */
+static inline void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by, uint32_t n)
+{
+    uint32_t tx, ty;
+    tr__lrz_texel(bx, by, &tx, &ty);
+    p->lrz.buf->rejected[tr__lrz_texel_index(p->lrz.buf, view_slot, tx, ty)] += n;
+}
+
 /* Ends the pass: records what the next pass may reuse and fills the stats.
  * `rendered` is false when the pass failed before rendering. */
 void tr__lrz_end_pass(tr__pass *p, bool rendered);

@@ -57,6 +57,37 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t);
 void tr__raster_load(tr__raster_bin *rb);
 void tr__raster_store(tr__raster_bin *rb);
 
+/* The lanes of a block being shaded (raster_quad.c), quad by quad: quad j
+ * is lanes 4j..4j+3 = (qx, qy), (qx+1, qy), (qx, qy+1), (qx+1, qy+1). */
+typedef struct tr__lanes {
+    uint32_t nq;                                  /* quads in use */
+    int32_t qx[TR_FS_LANES / 4], qy[TR_FS_LANES / 4]; /* top-left pixel of each quad */
+    int32_t x[TR_FS_LANES], y[TR_FS_LANES];       /* pixel of each lane */
+    float l1[TR_FS_LANES], l2[TR_FS_LANES];       /* barycentrics */
+    float z[TR_FS_LANES];                         /* depth, clamped to the viewport's range */
+} tr__lanes;
+
+/* The quad kernels.  Each runs its scalar twin (the reference) when simd
+ * is false; both give identical bits.
+ * - lanes_setup: x, y, l1, l2 and z of every lane from nq, qx, qy;
+ * - lanes_lrz_reject: the live lanes strictly beyond an LRZ bound;
+ * - depth_quads: the depth test (no stencil) of the live lanes against
+ *   dbuf (GMEM, `pitch` texels per row, origin = GMEM texel (0, 0)), with
+ *   the write of passing lanes when `write`; returns the failing lanes;
+ * - fs_inputs: frag_x/y/z/w, depth and the varyings of fs;
+ * - blend_quads: tr__blend_write for the live lanes of colour output `att`
+ *   into an RGBA8 UNORM attachment; returns false, doing nothing, for
+ *   other formats or when the context is capped to TR_SIMD_SCALAR. */
+void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool simd);
+uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, float bound, bool simd);
+uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
+                         tr_compare_op op, bool write, bool simd);
+void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln, tr_fs_block *fs,
+                   bool simd);
+bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
+                     uint32_t att, uint64_t live, const tr__lanes *ln, const int32_t origin[2], uint32_t pitch,
+                     const float constants[4], uint8_t *gmem);
+
 /* Per-fragment operations (raster_ops.c). */
 bool tr__compare(tr_compare_op op, float a, float b);
 uint8_t tr__stencil_apply(tr_stencil_op op, uint8_t s, uint8_t ref);

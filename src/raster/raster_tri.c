@@ -106,6 +106,35 @@ bool tr__raster_block_whole(const tr__tri *t, int32_t bx, int32_t by)
     return true;
 }
 
+/* The pixel centres of block (bx, by) inside the rectangle r. */
+static uint64_t rect_mask(int32_t bx, int32_t by, const int32_t r[4])
+{
+    /* The rectangle: its columns as a row mask, kept on its rows. */
+    int32_t x0 = TR_MAX(r[0] - bx, 0), x1 = TR_MIN(r[2] - bx, BLOCK);
+    int32_t y0 = TR_MAX(r[1] - by, 0), y1 = TR_MIN(r[3] - by, BLOCK);
+    uint64_t rm = 0;
+    if (x0 < x1) {
+        uint32_t cols = (0xFFu >> (BLOCK - (x1 - x0))) << x0;
+        for (int32_t ly = y0; ly < y1; ly++)
+            rm |= row_spread(cols, (uint32_t)ly);
+    }
+    return rm;
+}
+
+/* The coverage of a block that no edge excludes: ~0 when `full` (inside
+ * all three edges), else the per-pixel tests; then cut to r. */
+static inline uint64_t block_mask(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], bool full, bool simd)
+{
+    int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    uint64_t m = ~0ull;
+    if (!full && !(simd && partial_coverage_simd(t, pxmin, pymin, &m)))
+        m = partial_coverage_scalar(t, pxmin, pymin);
+    if (bx < r[0] || by < r[1] || bx + BLOCK > r[2] || by + BLOCK > r[3])
+        m &= rect_mask(bx, by, r);
+    return m;
+}
+
 /* Coverage of the 8x8 block at (bx, by) restricted to [r0, r1) in x and y. */
 uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], bool simd)
 {
@@ -122,22 +151,7 @@ uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, con
         if (emin < 0)
             full = false;
     }
-    uint64_t m = ~0ull;
-    if (!full && !(simd && partial_coverage_simd(t, pxmin, pymin, &m)))
-        m = partial_coverage_scalar(t, pxmin, pymin);
-    if (bx < r[0] || by < r[1] || bx + BLOCK > r[2] || by + BLOCK > r[3]) {
-        /* The rectangle: its columns as a row mask, kept on its rows. */
-        int32_t x0 = TR_MAX(r[0] - bx, 0), x1 = TR_MIN(r[2] - bx, BLOCK);
-        int32_t y0 = TR_MAX(r[1] - by, 0), y1 = TR_MIN(r[3] - by, BLOCK);
-        uint64_t rm = 0;
-        if (x0 < x1) {
-            uint32_t cols = (0xFFu >> (BLOCK - (x1 - x0))) << x0;
-            for (int32_t ly = y0; ly < y1; ly++)
-                rm |= row_spread(cols, (uint32_t)ly);
-        }
-        m &= rm;
-    }
-    return m;
+    return block_mask(t, bx, by, r, full, simd);
 }
 
 static inline bool stencil_compare(tr_compare_op op, uint32_t ref, uint32_t s)
@@ -160,15 +174,9 @@ static inline uint8_t stencil_write(const tr_stencil_face *f, tr_stencil_op op, 
     return (uint8_t)((s & ~f->write_mask) | (n & f->write_mask));
 }
 
-/* Lane data of a block being shaded. */
-typedef struct lanes {
-    int32_t x[TR_FS_LANES], y[TR_FS_LANES];
-    float l1[TR_FS_LANES], l2[TR_FS_LANES];
-} lanes;
-
 /* Depth and stencil tests for the lanes in `live`; returns the survivors. */
 static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, uint64_t live,
-                              const lanes *ln, const float *z)
+                              const tr__lanes *ln)
 {
     const tr__pass *p = rb->pass;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
@@ -178,34 +186,13 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
         return live;
     tr_pass_stats *st = &rb->worker->stats;
     if (!stest && rb->ctx->simd != TR_SIMD_SCALAR) {
-        /* Depth only: the compare chosen once, the lanes in a straight loop
-         * (the same compares and writes as the loop below). */
-        float *dbuf = (float *)rb->gmem[p->depth_att];
-        const bool write = pd->depth_write != 0;
-        uint64_t out = live, fail = 0;
-        for (uint64_t m = live; m; m &= m - 1) {
-            uint32_t i = (uint32_t)__builtin_ctzll(m);
-            size_t off = (size_t)(ln->y[i] - rb->origin[1]) * rb->gmem_pitch + (size_t)(ln->x[i] - rb->origin[0]);
-            float dv = dbuf[off];
-            bool pass;
-            switch (pd->depth_compare) {
-            case TR_COMPARE_LESS: pass = z[i] < dv; break;
-            case TR_COMPARE_LESS_OR_EQUAL: pass = z[i] <= dv; break;
-            case TR_COMPARE_GREATER: pass = z[i] > dv; break;
-            case TR_COMPARE_GREATER_OR_EQUAL: pass = z[i] >= dv; break;
-            default: pass = tr__compare(pd->depth_compare, z[i], dv); break;
-            }
-            if (!pass) {
-                fail |= 1ull << i;
-                continue;
-            }
-            if (write)
-                dbuf[off] = z[i];
-        }
-        out &= ~fail;
+        /* Depth only: a quad at a time (raster_quad.c). */
+        uint64_t fail = tr__depth_quads((float *)rb->gmem[p->depth_att], rb->gmem_pitch, rb->origin, ln, live,
+                                        pd->depth_compare, pd->depth_write != 0, true);
         st->fragments_depth_rejected += (uint64_t)__builtin_popcountll(fail);
-        return out;
+        return live & ~fail;
     }
+    /* The reference: stencil and depth, lane by lane. */
     const tr_stencil_face *f = t->front_facing ? &pd->stencil_front : &pd->stencil_back;
     uint8_t ref = (uint8_t)(d->stencil_ref[t->front_facing ? 0 : 1] & 0xff);
     uint32_t cm = f->compare_mask;
@@ -221,7 +208,7 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
             continue;
         }
         float *dp = dtest ? (float *)(rb->gmem[p->depth_att] + off * 4) : NULL;
-        if (dtest && !tr__compare(pd->depth_compare, z[i], *dp)) {
+        if (dtest && !tr__compare(pd->depth_compare, ln->z[i], *dp)) {
             if (stest)
                 *sp = stencil_write(f, f->depth_fail_op, *sp, ref);
             out &= ~(1ull << i);
@@ -231,7 +218,7 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
         if (stest)
             *sp = stencil_write(f, f->pass_op, *sp, ref);
         if (dtest && pd->depth_write)
-            *dp = z[i];
+            *dp = ln->z[i];
     }
     return out;
 }
@@ -249,44 +236,29 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     tr_pass_stats *st = &rb->worker->stats;
     tr_fs_block *fs = rb->worker->fs;
-    const float *at = t->attr;
-    st->fragments_rasterized += (uint64_t)__builtin_popcountll(mask);
+    const bool simd = rb->ctx->simd != TR_SIMD_SCALAR;
+    st->fragments_rasterized += mask == ~0ull ? 64u : (uint64_t)__builtin_popcountll(mask);
 
     /* Pack the quads that have coverage. */
-    lanes ln;
+    tr__lanes ln;
     uint32_t nq = 0;
     uint64_t live = 0;
     for (uint32_t q = 0; q < 16; q++) {
         uint64_t qm = (mask >> (4 * q)) & 0xf;
         if (!qm)
             continue;
-        int32_t qx = bx + (int32_t)(q & 3) * 2, qy = by + (int32_t)(q >> 2) * 2;
-        for (uint32_t s = 0; s < 4; s++) {
-            uint32_t i = nq * 4 + s;
-            ln.x[i] = qx + (int32_t)(s & 1);
-            ln.y[i] = qy + (int32_t)(s >> 1);
-            float dx = (float)((int64_t)ln.x[i] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
-            float dy = (float)((int64_t)ln.y[i] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
-            ln.l1[i] = t->l1_a * dx + t->l1_b * dy;
-            ln.l2[i] = t->l2_a * dx + t->l2_b * dy;
-        }
+        ln.qx[nq] = bx + (int32_t)(q & 3) * 2;
+        ln.qy[nq] = by + (int32_t)(q >> 2) * 2;
         live |= qm << (4 * nq);
         nq++;
     }
-    const uint32_t count = nq * 4;
-    float z[TR_FS_LANES];
-    for (uint32_t i = 0; i < count; i++)
-        z[i] = clamp_depth(at[0] + ln.l1[i] * at[1] + ln.l2[i] * at[2], d);
+    ln.nq = nq;
+    tr__lanes_setup(t, d->depth_min, d->depth_max, &ln, simd);
 
     /* LRZ, per fragment: strictly beyond the block's bound (exact: the same z
      * the depth test would see).  Before stencil, depth and shading. */
     if (lrz_dir != TR_LRZ_DIRECTION_UNKNOWN) {
-        uint64_t rej = 0;
-        for (uint64_t m = live; m; m &= m - 1) {
-            uint32_t i = (uint32_t)__builtin_ctzll(m);
-            if (lrz_dir == TR_LRZ_DIRECTION_LESS ? z[i] > lrz_bound : z[i] < lrz_bound)
-                rej |= 1ull << i;
-        }
+        uint64_t rej = tr__lanes_lrz_reject(&ln, live, lrz_dir, lrz_bound, simd);
         if (rej) {
             uint32_t n = (uint32_t)__builtin_popcountll(rej);
             st->fragments_lrz_rejected += n;
@@ -301,7 +273,7 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const bool early = (flags & TR_FS_EARLY_TESTS) || !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)) ||
                        !pd->fragment_shader;
     if (early) {
-        live = depth_stencil(rb, t, d, live, &ln, z);
+        live = depth_stencil(rb, t, d, live, &ln);
         if (!live)
             return;
     }
@@ -311,44 +283,14 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     }
 
     /* Fragment shader inputs. */
-    fs->count = count;
+    fs->count = 4 * nq;
     fs->live = live;
     fs->view_index = p->view_ids[rb->view_slot];
     fs->primitive_id = t->primitive;
     fs->front_facing = t->front_facing;
     fs->uniforms = d->uniforms;
     fs->discard = 0;
-    const float iw1 = at[6], iw2 = at[7];
-    float p1[TR_FS_LANES], p2[TR_FS_LANES];
-    for (uint32_t i = 0; i < count; i++) {
-        float iw = at[3] + ln.l1[i] * at[4] + ln.l2[i] * at[5];
-        fs->frag_x[i] = (float)ln.x[i] + 0.5f;
-        fs->frag_y[i] = (float)ln.y[i] + 0.5f;
-        fs->frag_z[i] = z[i];
-        fs->frag_w[i] = iw;
-        fs->depth[i] = z[i];
-    }
-    /* Perspective-correct weights, only when some varying is not flat. */
-    const uint32_t all = pd->varying_count ? (uint32_t)((1ull << pd->varying_count) - 1) : 0;
-    if ((pd->flat_mask & all) != all)
-        for (uint32_t i = 0; i < count; i++) {
-            p1[i] = ln.l1[i] * iw1 / fs->frag_w[i];
-            p2[i] = ln.l2[i] * iw2 / fs->frag_w[i];
-        }
-    for (uint32_t v = 0; v < pd->varying_count; v++) {
-        bool flat = (pd->flat_mask >> v) & 1;
-        for (uint32_t c = 0; c < 4; c++) {
-            const float *pl = at + 8 + 3 * (4 * v + c);
-            float *o = fs->varyings[v][c];
-            if (flat) {
-                for (uint32_t i = 0; i < count; i++)
-                    o[i] = pl[0];
-            } else {
-                for (uint32_t i = 0; i < count; i++)
-                    o[i] = pl[0] + p1[i] * pl[1] + p2[i] * pl[2];
-            }
-        }
-    }
+    tr__fs_inputs(t, pd->varying_count, pd->flat_mask, &ln, fs, simd);
     st->fragments_shaded += (uint64_t)__builtin_popcountll(live);
     pd->fragment_shader(fs);
 
@@ -359,9 +301,9 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     }
     if (!early) {
         if (flags & TR_FS_WRITES_DEPTH)
-            for (uint32_t i = 0; i < count; i++)
-                z[i] = clamp_depth(fs->depth[i], d);
-        live = depth_stencil(rb, t, d, live, &ln, z);
+            for (uint32_t i = 0; i < fs->count; i++)
+                ln.z[i] = clamp_depth(fs->depth[i], d);
+        live = depth_stencil(rb, t, d, live, &ln);
     }
     if (!live)
         return;
@@ -369,14 +311,22 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
 
     /* Blend and write each colour attachment. */
     uint32_t texel_index[TR_FS_LANES];
-    for (uint32_t i = 0; i < count; i++)
-        texel_index[i] = (uint32_t)((ln.y[i] - rb->origin[1]) * (int32_t)rb->gmem_pitch + (ln.x[i] - rb->origin[0]));
+    bool have_index = false;
     for (uint32_t a = 0; a < p->desc.color_count; a++) {
         int ai = p->color_att[a];
         if (ai < 0 || !pd->blend[a].write_mask)
             continue;
         const tr__attachment_state *as = &p->att[ai];
         uint8_t *g = rb->gmem[ai];
+        if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, &ln, rb->origin, rb->gmem_pitch,
+                            d->blend_constants, g))
+            continue;
+        if (!have_index) {
+            for (uint32_t i = 0; i < fs->count; i++)
+                texel_index[i] =
+                    (uint32_t)((ln.y[i] - rb->origin[1]) * (int32_t)rb->gmem_pitch + (ln.x[i] - rb->origin[0]));
+            have_index = true;
+        }
         if (tr__blend_block(rb->ctx, as->format, &pd->blend[a], fs, a, live, texel_index, d->blend_constants, g))
             continue;
         for (uint64_t m = live; m; m &= m - 1) {
@@ -386,8 +336,8 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
                 src[c] = fs->color[a][c][i];
                 src1[c] = fs->color[1][c][i];
             }
-            size_t off = (size_t)(ln.y[i] - rb->origin[1]) * rb->gmem_pitch + (size_t)(ln.x[i] - rb->origin[0]);
-            tr__blend_write(rb->ctx, as->format, &pd->blend[a], src, src1, d->blend_constants, g + off * as->cpp);
+            tr__blend_write(rb->ctx, as->format, &pd->blend[a], src, src1, d->blend_constants,
+                            g + (size_t)texel_index[i] * as->cpp);
         }
     }
 }
@@ -424,14 +374,50 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
     }
     tr_lrz_direction lrz = tr__lrz_tests(p, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
     tr_pass_stats *st = &rb->worker->stats;
-    tr__lrz_plane_t plane;
+    tr__lrz_plane_t plane_out;
     if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
         const int32_t region[4] = {r[0] & ~(BLOCK - 1), r[1] & ~(BLOCK - 1), r[2] + BLOCK, r[3] + BLOCK};
-        tr__lrz_plane(t, d, region, &plane);
+        tr__lrz_plane(t, d, region, &plane_out);
+    }
+    const tr__lrz_plane_t plane = plane_out; /* a copy no call can reach: stays in registers */
+    uint64_t tested = 0, rejected = 0, rejected_frags = 0;
+    /* The blocks, row by row.  Each edge is evaluated at the corner of the
+     * block lowest on it (lo) and the highest (hi), stepping by whole
+     * blocks along the row: the same integers tr__raster_block_coverage
+     * computes, without its multiplies. */
+    const bool simd = rb->ctx->simd != TR_SIMD_SCALAR;
+    const int32_t bx0 = r[0] & ~(BLOCK - 1);
+    const int64_t span = (BLOCK - 1) * TR_SUBPIXEL_ONE;
+    int64_t cx_lo[3], cx_hi[3], cy_lo[3], cy_hi[3], step[3];
+    for (int k = 0; k < 3; k++) {
+        const int64_t a = t->edge_a[k], b = t->edge_b[k];
+        cx_lo[k] = a > 0 ? 0 : span;
+        cx_hi[k] = a > 0 ? span : 0;
+        cy_lo[k] = b > 0 ? 0 : span;
+        cy_hi[k] = b > 0 ? span : 0;
+        step[k] = a * BLOCK * TR_SUBPIXEL_ONE;
     }
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
-        for (int32_t bx = r[0] & ~(BLOCK - 1); bx < r[2]; bx += BLOCK) {
-            uint64_t m = tr__raster_block_coverage(t, bx, by, r, rb->ctx->simd != TR_SIMD_SCALAR);
+        const int64_t px = (int64_t)bx0 * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+        const int64_t py = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+        int64_t lo[3], hi[3];
+        for (int k = 0; k < 3; k++) {
+            const int64_t a = t->edge_a[k], b = t->edge_b[k], c = t->edge_c[k];
+            lo[k] = c + a * (px + cx_lo[k]) + b * (py + cy_lo[k]);
+            hi[k] = c + a * (px + cx_hi[k]) + b * (py + cy_hi[k]);
+        }
+        tr__lrz_row lrow;
+        if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
+            tr__lrz_row_at(p, rb->view_slot, by, &lrow);
+        for (int32_t bx = bx0; bx < r[2]; bx += BLOCK) {
+            const bool outside = (hi[0] | hi[1] | hi[2]) < 0, full = (lo[0] | lo[1] | lo[2]) >= 0;
+            for (int k = 0; k < 3; k++) {
+                lo[k] += step[k];
+                hi[k] += step[k];
+            }
+            if (outside)
+                continue;
+            uint64_t m = block_mask(t, bx, by, r, full, simd);
             if (!m)
                 continue;
             float bound = 0.0f;
@@ -441,15 +427,14 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
                  * block against the bound, before any per-pixel work; the
                  * fragments are tested one by one only when the range
                  * straddles the bound. */
-                bound = tr__lrz_bound(p, rb->view_slot, bx, by);
-                st->lrz_blocks_tested++;
+                bound = tr__lrz_row_bound(&lrow, bx);
+                tested++;
                 int c = tr__lrz_block_classify(&plane, bx, by, bound, lrz);
                 if (c < 0) {
-                    uint32_t n = (uint32_t)__builtin_popcountll(m);
-                    st->lrz_blocks_rejected++;
-                    st->fragments_rasterized += n;
-                    st->fragments_lrz_rejected += n;
-                    tr__lrz_count_rejected(p, rb->view_slot, bx, by, n);
+                    uint32_t n = m == ~0ull ? 64u : (uint32_t)__builtin_popcountll(m);
+                    rejected++;
+                    rejected_frags += n;
+                    tr__lrz_row_rejected(&lrow, bx, n);
                     continue;
                 }
                 if (c > 0)
@@ -458,4 +443,8 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
             shade_block(rb, t, d, bx, by, m, lane_test, bound);
         }
     }
+    st->lrz_blocks_tested += tested;
+    st->lrz_blocks_rejected += rejected;
+    st->fragments_rasterized += rejected_frags;
+    st->fragments_lrz_rejected += rejected_frags;
 }

@@ -254,3 +254,245 @@ Test(raster, depth_fast_path_equals_reference)
             cr_assert_eq(memcmp(dep[0], dep[1], sizeof dep[0]), 0, "compare %d write %d: depth differs", op, write);
         }
 }
+
+/* ---- the quad kernels (raster_quad.c) against their scalar twins ---------------------------- */
+
+/* A float that is often a hard case: NaN, infinities, signed zeros, huge. */
+static float random_float(trt_rng *r, double lo, double hi)
+{
+    switch (trt_rand_u32(r) % 12) {
+    case 0: return NAN;
+    case 1: return trt_rand_u32(r) & 1 ? INFINITY : -INFINITY;
+    case 2: return trt_rand_u32(r) & 1 ? 0.0f : -0.0f;
+    case 3: return (float)trt_rand_range(r, -1e30, 1e30);
+    default: return (float)trt_rand_range(r, lo, hi);
+    }
+}
+
+/* A random set of quads in the block at (bx, by), as shade_block packs them. */
+static uint64_t random_quads(trt_rng *r, int32_t bx, int32_t by, tr__lanes *ln)
+{
+    uint64_t live = 0;
+    uint32_t quads = trt_rand_u32(r) % 3 == 0 ? 0xffffu : trt_rand_u32(r) & 0xffffu;
+    ln->nq = 0;
+    for (uint32_t q = 0; q < 16; q++) {
+        if (!((quads >> q) & 1))
+            continue;
+        ln->qx[ln->nq] = bx + (int32_t)(q & 3) * 2;
+        ln->qy[ln->nq] = by + (int32_t)(q >> 2) * 2;
+        uint64_t qm = trt_rand_u32(r) % 4 == 0 ? (trt_rand_u32(r) & 0xfu) : 0xfu;
+        live |= qm << (4 * ln->nq);
+        ln->nq++;
+    }
+    return live;
+}
+
+static void random_tri(trt_rng *r, tr__tri *t, uint32_t varyings)
+{
+    /* vertex 0 anywhere in the guard band, sometimes far from the block */
+    t->x0 = (int32_t)trt_rand_range(r, -(1 << 28), 1 << 28);
+    t->y0 = (int32_t)trt_rand_range(r, -(1 << 28), 1 << 28);
+    if (trt_rand_u32(r) % 2) {
+        t->x0 = (int32_t)trt_rand_range(r, -4096, 4096);
+        t->y0 = (int32_t)trt_rand_range(r, -4096, 4096);
+    }
+    t->l1_a = random_float(r, -1e-3, 1e-3);
+    t->l1_b = random_float(r, -1e-3, 1e-3);
+    t->l2_a = random_float(r, -1e-3, 1e-3);
+    t->l2_b = random_float(r, -1e-3, 1e-3);
+    for (uint32_t i = 0; i < TR_TRI_ATTR_FLOATS(varyings); i++)
+        t->attr[i] = random_float(r, -2, 2);
+}
+
+#define EXPECT_SAME(a, b, n, what)                                                                                 \
+    cr_assert_eq(memcmp((a), (b), (n)), 0, "iteration %d: %s differs", iter, what)
+
+/* Float arrays equal bit for bit, except that any NaN equals any NaN: IEEE
+ * leaves the payload of a NaN made from two NaNs to the operand order,
+ * which compilers may swap in a commutative operation.  (Every format
+ * conversion maps all NaNs alike.) */
+static bool same_floats(const float *a, const float *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof(float)) != 0 && !(isnan(a[i]) && isnan(b[i])))
+            return false;
+    return true;
+}
+
+Test(raster, quad_lane_setup_equals_reference)
+{
+    trt_rng rng = {4242};
+    tr__tri *t = calloc(1, sizeof(tr__tri) + TR_TRI_ATTR_FLOATS(0) * sizeof(float));
+    cr_assert_not_null(t);
+    uint64_t lanes = 0;
+    for (int iter = 0; iter < 50000; iter++) {
+        random_tri(&rng, t, 0);
+        int32_t bx = (int32_t)(trt_rand_u32(&rng) % 2048) * 8, by = (int32_t)(trt_rand_u32(&rng) % 2048) * 8;
+        tr__lanes a, b;
+        memset(&a, 0, sizeof a);
+        random_quads(&rng, bx, by, &a);
+        b = a;
+        float lo = random_float(&rng, 0, 0.5), hi = random_float(&rng, 0.5, 1);
+        if (iter % 5 == 0)
+            lo = -0.0f, hi = 0.0f;
+        tr__lanes_setup(t, lo, hi, &a, false);
+        tr__lanes_setup(t, lo, hi, &b, true);
+        size_t n = 4 * a.nq * sizeof(float);
+        EXPECT_SAME(a.x, b.x, n, "x");
+        EXPECT_SAME(a.y, b.y, n, "y");
+        EXPECT_SAME(a.l1, b.l1, n, "l1");
+        EXPECT_SAME(a.l2, b.l2, n, "l2");
+        EXPECT_SAME(a.z, b.z, n, "z");
+        lanes += 4 * a.nq;
+    }
+    cr_expect_gt(lanes, 1000000);
+    free(t);
+}
+
+Test(raster, quad_lrz_and_depth_equal_reference)
+{
+    trt_rng rng = {777};
+    enum { PITCH = 24, ROWS = 16 };
+    const int32_t origin[2] = {8, 16};
+    for (int iter = 0; iter < 40000; iter++) {
+        tr__lanes ln;
+        memset(&ln, 0, sizeof ln);
+        int32_t bx = origin[0] + 8 * (int32_t)(trt_rand_u32(&rng) % 3), by = origin[1] + 8 * (int32_t)(trt_rand_u32(&rng) % 2);
+        uint64_t live = random_quads(&rng, bx, by, &ln);
+        for (uint32_t j = 0; j < ln.nq; j++)
+            for (uint32_t s = 0; s < 4; s++) {
+                ln.x[4 * j + s] = ln.qx[j] + (int32_t)(s & 1);
+                ln.y[4 * j + s] = ln.qy[j] + (int32_t)(s >> 1);
+            }
+        /* depths drawn from a few values so that ties happen */
+        static const float pool[] = {0.0f, -0.0f, 0.25f, 0.5f, 0.75f, 1.0f, NAN, INFINITY};
+        for (uint32_t i = 0; i < 4 * ln.nq; i++)
+            ln.z[i] = trt_rand_u32(&rng) % 3 ? pool[trt_rand_u32(&rng) % 8] : (float)trt_rand_range(&rng, 0, 1);
+        float bound = pool[trt_rand_u32(&rng) % 8];
+        tr_lrz_direction dir = trt_rand_u32(&rng) & 1 ? TR_LRZ_DIRECTION_LESS : TR_LRZ_DIRECTION_GREATER;
+        uint64_t ra = tr__lanes_lrz_reject(&ln, live, dir, bound, false);
+        uint64_t rb = tr__lanes_lrz_reject(&ln, live, dir, bound, true);
+        cr_assert_eq(ra, rb, "iteration %d: LRZ rejects %016llx, reference %016llx", iter, (unsigned long long)rb,
+                     (unsigned long long)ra);
+
+        float da[PITCH * ROWS], db[PITCH * ROWS];
+        for (int i = 0; i < PITCH * ROWS; i++)
+            da[i] = trt_rand_u32(&rng) % 3 ? pool[trt_rand_u32(&rng) % 8] : (float)trt_rand_range(&rng, 0, 1);
+        memcpy(db, da, sizeof da);
+        tr_compare_op op = (tr_compare_op)(trt_rand_u32(&rng) % (TR_COMPARE_ALWAYS + 1));
+        bool write = trt_rand_u32(&rng) & 1;
+        uint64_t fa = tr__depth_quads(da, PITCH, origin, &ln, live, op, write, false);
+        uint64_t fb = tr__depth_quads(db, PITCH, origin, &ln, live, op, write, true);
+        cr_assert_eq(fa, fb, "iteration %d (compare %d): failing lanes %016llx, reference %016llx", iter, op,
+                     (unsigned long long)fb, (unsigned long long)fa);
+        EXPECT_SAME(da, db, sizeof da, "depth buffer");
+    }
+}
+
+Test(raster, quad_fs_inputs_equal_reference)
+{
+    trt_rng rng = {1001};
+    enum { NV = 3 };
+    tr__tri *t = calloc(1, sizeof(tr__tri) + TR_TRI_ATTR_FLOATS(NV) * sizeof(float));
+    tr_fs_block *fa = calloc(1, sizeof *fa), *fb = calloc(1, sizeof *fb);
+    cr_assert(t && fa && fb);
+    for (int iter = 0; iter < 20000; iter++) {
+        random_tri(&rng, t, NV);
+        tr__lanes ln;
+        memset(&ln, 0, sizeof ln);
+        random_quads(&rng, 8 * (int32_t)(trt_rand_u32(&rng) % 512), 8 * (int32_t)(trt_rand_u32(&rng) % 512), &ln);
+        tr__lanes_setup(t, 0.0f, 1.0f, &ln, false);
+        for (uint32_t i = 0; i < 4 * ln.nq; i++) { /* lanes in the usual range, and odd ones */
+            ln.l1[i] = random_float(&rng, -0.5, 1.5);
+            ln.l2[i] = random_float(&rng, -0.5, 1.5);
+        }
+        uint32_t nv = trt_rand_u32(&rng) % (NV + 1), flat = trt_rand_u32(&rng) & 7;
+        memset(fa, 0x5a, sizeof *fa);
+        memset(fb, 0x5a, sizeof *fb);
+        tr__fs_inputs(t, nv, flat, &ln, fa, false);
+        tr__fs_inputs(t, nv, flat, &ln, fb, true);
+        size_t n = 4 * ln.nq * sizeof(float);
+        EXPECT_SAME(fa->frag_x, fb->frag_x, n, "frag_x");
+        EXPECT_SAME(fa->frag_y, fb->frag_y, n, "frag_y");
+        EXPECT_SAME(fa->frag_z, fb->frag_z, n, "frag_z");
+        EXPECT_SAME(fa->frag_w, fb->frag_w, n, "frag_w");
+        EXPECT_SAME(fa->depth, fb->depth, n, "depth");
+        for (uint32_t v = 0; v < nv; v++)
+            for (int c = 0; c < 4; c++)
+                cr_assert(same_floats(fa->varyings[v][c], fb->varyings[v][c], 4 * ln.nq),
+                          "iteration %d: varying %u.%d differs", iter, v, c);
+    }
+    free(t);
+    free(fa);
+    free(fb);
+}
+
+Test(raster, quad_blend_kernel_equals_reference)
+{
+    tr_context *ctx = trt_context(1);
+    trt_rng rng = {5150};
+    tr_fs_block *fs = calloc(1, sizeof *fs);
+    cr_assert_not_null(fs);
+    enum { PITCH = 16, ROWS = 8 };
+    const int32_t origin[2] = {32, 64};
+    uint64_t checked = 0;
+    for (int iter = 0; iter < 30000; iter++) {
+        tr_blend_state bs;
+        memset(&bs, 0, sizeof bs);
+        bs.enable = trt_rand_u32(&rng) % 4 != 0;
+        bs.src_color = (tr_blend_factor)(trt_rand_u32(&rng) % (TR_BLEND_ONE_MINUS_SRC1_ALPHA + 1));
+        bs.dst_color = (tr_blend_factor)(trt_rand_u32(&rng) % (TR_BLEND_ONE_MINUS_SRC1_ALPHA + 1));
+        bs.src_alpha = (tr_blend_factor)(trt_rand_u32(&rng) % (TR_BLEND_ONE_MINUS_SRC1_ALPHA + 1));
+        bs.dst_alpha = (tr_blend_factor)(trt_rand_u32(&rng) % (TR_BLEND_ONE_MINUS_SRC1_ALPHA + 1));
+        bs.color_op = (tr_blend_op)(trt_rand_u32(&rng) % (TR_BLEND_OP_MAX + 1));
+        bs.alpha_op = (tr_blend_op)(trt_rand_u32(&rng) % (TR_BLEND_OP_MAX + 1));
+        bs.write_mask = trt_rand_u32(&rng) % 16;
+        float k[4];
+        for (int c = 0; c < 4; c++)
+            k[c] = random_component(&rng);
+        for (int a = 0; a < 2; a++)
+            for (int c = 0; c < 4; c++)
+                for (int l = 0; l < (int)TR_FS_LANES; l++)
+                    fs->color[a][c][l] = random_component(&rng);
+        tr__lanes ln;
+        memset(&ln, 0, sizeof ln);
+        uint64_t live = random_quads(&rng, origin[0] + 8 * (int32_t)(trt_rand_u32(&rng) % 2), origin[1], &ln);
+        uint8_t ref[PITCH * ROWS * 4], got[PITCH * ROWS * 4];
+        for (size_t i = 0; i < sizeof ref; i++)
+            ref[i] = (uint8_t)trt_rand_u32(&rng);
+        memcpy(got, ref, sizeof ref);
+        uint32_t att = trt_rand_u32(&rng) & 1;
+        ctx->simd = TR_SIMD_SSE;
+        cr_assert(tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, att, live, &ln, origin, PITCH, k, got));
+        for (uint64_t m = live; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m), j = l / 4;
+            int32_t x = ln.qx[j] + (int32_t)(l & 1), y = ln.qy[j] + (int32_t)((l >> 1) & 1);
+            float src[4], src1[4];
+            for (int c = 0; c < 4; c++) {
+                src[c] = fs->color[att][c][l];
+                src1[c] = fs->color[1][c][l];
+            }
+            tr__blend_write(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, src, src1, k,
+                            ref + ((size_t)(y - origin[1]) * PITCH + (size_t)(x - origin[0])) * 4);
+        }
+        for (size_t i = 0; i < sizeof ref; i++)
+            if (ref[i] != got[i])
+                cr_assert_fail("iteration %d (blend %d, factors %d %d %d %d, ops %d %d, mask 0x%x): texel %zu "
+                               "byte %zu is %u, the reference %u",
+                               iter, bs.enable, bs.src_color, bs.dst_color, bs.src_alpha, bs.dst_alpha, bs.color_op,
+                               bs.alpha_op, bs.write_mask, i / 4, i % 4, got[i], ref[i]);
+        checked += (uint64_t)__builtin_popcountll(live);
+    }
+    cr_expect_gt(checked, 500000);
+    /* Other formats and the scalar cap leave the work to the reference. */
+    tr__lanes ln = {0};
+    uint8_t texel[4] = {0};
+    tr_blend_state bs = {0};
+    bs.write_mask = 0xf;
+    const float k0[4] = {0};
+    cr_expect(!tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_SRGB, &bs, fs, 0, 1, &ln, origin, PITCH, k0, texel));
+    ctx->simd = TR_SIMD_SCALAR;
+    cr_expect(!tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, 0, 1, &ln, origin, PITCH, k0, texel));
+    free(fs);
+    tr_context_destroy(ctx);
+}

@@ -1,0 +1,424 @@
+/* tilerast raster stage: the per-fragment work of a block, one 2x2 quad per
+ * vector.
+ *
+ * A quad's four lanes (lane = 4*quad + 2*dy + dx) are two pixels of one GMEM
+ * row and the two below them, so a quad of RGBA8 texels or of 32-bit depths
+ * is two 8-byte loads and two 8-byte stores, and a quad of floats is one
+ * SIMDe vector (SSE2 where the CPU has it, plain C elsewhere).
+ *
+ * Each kernel here has a scalar twin in the same function (simd == false):
+ * the per-lane loop the renderer used before the kernel existed.  Both do
+ * the same IEEE operations in the same order on every lane, so their bytes
+ * are identical; tests/raster/test_kernels.c runs random inputs through
+ * both, and the renderer takes the scalar twins when the context's SIMD
+ * level is capped to TR_SIMD_SCALAR. */
+#include "raster/raster_internal.h"
+
+#include <simde/x86/sse2.h>
+
+typedef simde__m128 v4f;
+typedef simde__m128i v4i;
+
+/* Lane offsets inside a quad, in pixels. */
+static inline v4i quad_dx(void)
+{
+    return simde_mm_setr_epi32(0, 1, 0, 1);
+}
+
+static inline v4i quad_dy(void)
+{
+    return simde_mm_setr_epi32(0, 0, 1, 1);
+}
+
+/* All-ones in lane s where bit s of the 4-bit mask m is set. */
+static inline v4i lane_mask(uint32_t m)
+{
+    const v4i bits = simde_mm_setr_epi32(1, 2, 4, 8);
+    return simde_mm_cmpeq_epi32(simde_mm_and_si128(simde_mm_set1_epi32((int32_t)m), bits), bits);
+}
+
+static inline v4i select_i(v4i m, v4i a, v4i b) /* m ? a : b */
+{
+    return simde_mm_or_si128(simde_mm_and_si128(m, a), simde_mm_andnot_si128(m, b));
+}
+
+static inline v4f select_f(v4f m, v4f a, v4f b)
+{
+    return simde_mm_or_ps(simde_mm_and_ps(m, a), simde_mm_andnot_ps(m, b));
+}
+
+/* A quad of 32-bit texels: row y's two, then row y+1's two. */
+static inline v4i load_quad(const uint8_t *p, size_t row_bytes)
+{
+    return simde_mm_unpacklo_epi64(simde_mm_loadl_epi64((const void *)p),
+                                   simde_mm_loadl_epi64((const void *)(p + row_bytes)));
+}
+
+static inline void store_quad(uint8_t *p, size_t row_bytes, v4i v)
+{
+    simde_mm_storel_epi64((void *)p, v);
+    simde_mm_storel_epi64((void *)(p + row_bytes), simde_mm_srli_si128(v, 8));
+}
+
+/* clamp_depth of raster_tri.c: z >= lo ? (z <= hi ? z : hi) : lo, NaN -> lo
+ * (selects, not min/max, so that -0 and +0 keep the scalar's choice). */
+static inline v4f clamp_depth4(v4f z, v4f lo, v4f hi)
+{
+    v4f t = select_f(simde_mm_cmple_ps(z, hi), z, hi);
+    return select_f(simde_mm_cmpge_ps(z, lo), t, lo);
+}
+
+static inline float clamp_depth1(float z, float lo, float hi)
+{
+    return z >= lo ? (z <= hi ? z : hi) : lo;
+}
+
+/* ---- lane set-up ---------------------------------------------------------------------------- */
+
+void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool simd)
+{
+    const float *at = t->attr;
+    /* The vector path computes pixel offsets from vertex 0 in int32; the
+     * lanes of one block are within 8 pixels of each other, so one test on
+     * the first quad bounds them all. */
+    if (simd && ln->nq) {
+        int64_t dx0 = (int64_t)ln->qx[0] * TR_SUBPIXEL_ONE - t->x0, dy0 = (int64_t)ln->qy[0] * TR_SUBPIXEL_ONE - t->y0;
+        const int64_t lim = (int64_t)1 << 30;
+        simd = dx0 > -lim && dx0 < lim && dy0 > -lim && dy0 < lim;
+    }
+    if (!simd) {
+        for (uint32_t j = 0; j < ln->nq; j++)
+            for (uint32_t s = 0; s < 4; s++) {
+                uint32_t i = 4 * j + s;
+                ln->x[i] = ln->qx[j] + (int32_t)(s & 1);
+                ln->y[i] = ln->qy[j] + (int32_t)(s >> 1);
+                float dx = (float)((int64_t)ln->x[i] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
+                float dy = (float)((int64_t)ln->y[i] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
+                ln->l1[i] = t->l1_a * dx + t->l1_b * dy;
+                ln->l2[i] = t->l2_a * dx + t->l2_b * dy;
+                ln->z[i] = clamp_depth1(at[0] + ln->l1[i] * at[1] + ln->l2[i] * at[2], depth_min, depth_max);
+            }
+        return;
+    }
+    const v4f l1a = simde_mm_set1_ps(t->l1_a), l1b = simde_mm_set1_ps(t->l1_b);
+    const v4f l2a = simde_mm_set1_ps(t->l2_a), l2b = simde_mm_set1_ps(t->l2_b);
+    const v4f a0 = simde_mm_set1_ps(at[0]), a1 = simde_mm_set1_ps(at[1]), a2 = simde_mm_set1_ps(at[2]);
+    const v4f lo = simde_mm_set1_ps(depth_min), hi = simde_mm_set1_ps(depth_max);
+    const v4i ox = quad_dx(), oy = quad_dy();
+    const v4i sx = simde_mm_slli_epi32(ox, TR_SUBPIXEL_BITS), sy = simde_mm_slli_epi32(oy, TR_SUBPIXEL_BITS);
+    for (uint32_t j = 0; j < ln->nq; j++) {
+        v4i x = simde_mm_add_epi32(simde_mm_set1_epi32(ln->qx[j]), ox);
+        v4i y = simde_mm_add_epi32(simde_mm_set1_epi32(ln->qy[j]), oy);
+        simde_mm_storeu_si128((void *)&ln->x[4 * j], x);
+        simde_mm_storeu_si128((void *)&ln->y[4 * j], y);
+        int32_t bxs = (int32_t)((int64_t)ln->qx[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
+        int32_t bys = (int32_t)((int64_t)ln->qy[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
+        v4f dx = simde_mm_cvtepi32_ps(simde_mm_add_epi32(simde_mm_set1_epi32(bxs), sx));
+        v4f dy = simde_mm_cvtepi32_ps(simde_mm_add_epi32(simde_mm_set1_epi32(bys), sy));
+        v4f l1 = simde_mm_add_ps(simde_mm_mul_ps(l1a, dx), simde_mm_mul_ps(l1b, dy));
+        v4f l2 = simde_mm_add_ps(simde_mm_mul_ps(l2a, dx), simde_mm_mul_ps(l2b, dy));
+        v4f z = simde_mm_add_ps(simde_mm_add_ps(a0, simde_mm_mul_ps(l1, a1)), simde_mm_mul_ps(l2, a2));
+        simde_mm_storeu_ps(&ln->l1[4 * j], l1);
+        simde_mm_storeu_ps(&ln->l2[4 * j], l2);
+        simde_mm_storeu_ps(&ln->z[4 * j], clamp_depth4(z, lo, hi));
+    }
+}
+
+/* ---- LRZ, per fragment ---------------------------------------------------------------------- */
+
+uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, float bound, bool simd)
+{
+    uint64_t rej = 0;
+    if (!simd) {
+        for (uint64_t m = live; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m);
+            if (dir == TR_LRZ_DIRECTION_LESS ? ln->z[i] > bound : ln->z[i] < bound)
+                rej |= 1ull << i;
+        }
+        return rej;
+    }
+    const v4f b = simde_mm_set1_ps(bound);
+    for (uint32_t j = 0; j < ln->nq; j++) {
+        v4f z = simde_mm_loadu_ps(&ln->z[4 * j]);
+        v4f r = dir == TR_LRZ_DIRECTION_LESS ? simde_mm_cmpgt_ps(z, b) : simde_mm_cmplt_ps(z, b);
+        rej |= (uint64_t)(uint32_t)simde_mm_movemask_ps(r) << (4 * j);
+    }
+    return rej & live;
+}
+
+/* ---- depth test without stencil ------------------------------------------------------------- */
+
+static inline bool depth_pass1(tr_compare_op op, float z, float d)
+{
+    switch (op) {
+    case TR_COMPARE_NEVER: return false;
+    case TR_COMPARE_LESS: return z < d;
+    case TR_COMPARE_EQUAL: return z == d;
+    case TR_COMPARE_LESS_OR_EQUAL: return z <= d;
+    case TR_COMPARE_GREATER: return z > d;
+    case TR_COMPARE_NOT_EQUAL: return z != d;
+    case TR_COMPARE_GREATER_OR_EQUAL: return z >= d;
+    default: return true;
+    }
+}
+
+static inline v4f depth_pass4(tr_compare_op op, v4f z, v4f d)
+{
+    switch (op) {
+    case TR_COMPARE_NEVER: return simde_mm_setzero_ps();
+    case TR_COMPARE_LESS: return simde_mm_cmplt_ps(z, d);
+    case TR_COMPARE_EQUAL: return simde_mm_cmpeq_ps(z, d);
+    case TR_COMPARE_LESS_OR_EQUAL: return simde_mm_cmple_ps(z, d);
+    case TR_COMPARE_GREATER: return simde_mm_cmpgt_ps(z, d);
+    case TR_COMPARE_NOT_EQUAL: return simde_mm_cmpneq_ps(z, d);
+    case TR_COMPARE_GREATER_OR_EQUAL: return simde_mm_cmpge_ps(z, d);
+    default: return simde_mm_castsi128_ps(simde_mm_set1_epi32(-1));
+    }
+}
+
+uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
+                         tr_compare_op op, bool write, bool simd)
+{
+    uint64_t fail = 0;
+    if (!simd) {
+        for (uint64_t m = live; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m);
+            size_t off = (size_t)(ln->y[i] - origin[1]) * pitch + (size_t)(ln->x[i] - origin[0]);
+            if (!depth_pass1(op, ln->z[i], dbuf[off])) {
+                fail |= 1ull << i;
+                continue;
+            }
+            if (write)
+                dbuf[off] = ln->z[i];
+        }
+        return fail;
+    }
+    const size_t row = (size_t)pitch * 4;
+    for (uint32_t j = 0; j < ln->nq; j++) {
+        uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
+        if (!qm)
+            continue;
+        uint8_t *p = (uint8_t *)(dbuf + (size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0]));
+        v4f d = simde_mm_castsi128_ps(load_quad(p, row));
+        v4f z = simde_mm_loadu_ps(&ln->z[4 * j]);
+        v4f pass = depth_pass4(op, z, d);
+        uint32_t pm = (uint32_t)simde_mm_movemask_ps(pass) & qm;
+        fail |= (uint64_t)(qm & ~pm) << (4 * j);
+        if (write && pm)
+            store_quad(p, row, simde_mm_castps_si128(select_f(simde_mm_castsi128_ps(lane_mask(pm)), z, d)));
+    }
+    return fail;
+}
+
+/* ---- fragment shader inputs ----------------------------------------------------------------- */
+
+void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln, tr_fs_block *fs,
+                   bool simd)
+{
+    const float *at = t->attr;
+    const uint32_t count = 4 * ln->nq;
+    const uint32_t all = varying_count ? (uint32_t)((1ull << varying_count) - 1) : 0;
+    const bool smooth = (flat_mask & all) != all; /* perspective weights needed */
+    float p1[TR_FS_LANES], p2[TR_FS_LANES];
+    if (!simd) {
+        for (uint32_t i = 0; i < count; i++) {
+            float iw = at[3] + ln->l1[i] * at[4] + ln->l2[i] * at[5];
+            fs->frag_x[i] = (float)ln->x[i] + 0.5f;
+            fs->frag_y[i] = (float)ln->y[i] + 0.5f;
+            fs->frag_z[i] = ln->z[i];
+            fs->frag_w[i] = iw;
+            fs->depth[i] = ln->z[i];
+        }
+        if (smooth)
+            for (uint32_t i = 0; i < count; i++) {
+                p1[i] = ln->l1[i] * at[6] / fs->frag_w[i];
+                p2[i] = ln->l2[i] * at[7] / fs->frag_w[i];
+            }
+        for (uint32_t v = 0; v < varying_count; v++) {
+            bool flat = (flat_mask >> v) & 1;
+            for (uint32_t c = 0; c < 4; c++) {
+                const float *pl = at + 8 + 3 * (4 * v + c);
+                float *o = fs->varyings[v][c];
+                for (uint32_t i = 0; i < count; i++)
+                    o[i] = flat ? pl[0] : pl[0] + p1[i] * pl[1] + p2[i] * pl[2];
+            }
+        }
+        return;
+    }
+    const v4f a3 = simde_mm_set1_ps(at[3]), a4 = simde_mm_set1_ps(at[4]), a5 = simde_mm_set1_ps(at[5]);
+    const v4f iw1 = simde_mm_set1_ps(at[6]), iw2 = simde_mm_set1_ps(at[7]), half = simde_mm_set1_ps(0.5f);
+    for (uint32_t i = 0; i < count; i += 4) {
+        v4f l1 = simde_mm_loadu_ps(&ln->l1[i]), l2 = simde_mm_loadu_ps(&ln->l2[i]), z = simde_mm_loadu_ps(&ln->z[i]);
+        v4f iw = simde_mm_add_ps(simde_mm_add_ps(a3, simde_mm_mul_ps(l1, a4)), simde_mm_mul_ps(l2, a5));
+        simde_mm_storeu_ps(&fs->frag_x[i],
+                           simde_mm_add_ps(simde_mm_cvtepi32_ps(simde_mm_loadu_si128((const void *)&ln->x[i])), half));
+        simde_mm_storeu_ps(&fs->frag_y[i],
+                           simde_mm_add_ps(simde_mm_cvtepi32_ps(simde_mm_loadu_si128((const void *)&ln->y[i])), half));
+        simde_mm_storeu_ps(&fs->frag_z[i], z);
+        simde_mm_storeu_ps(&fs->frag_w[i], iw);
+        simde_mm_storeu_ps(&fs->depth[i], z);
+        if (smooth) {
+            simde_mm_storeu_ps(&p1[i], simde_mm_div_ps(simde_mm_mul_ps(l1, iw1), iw));
+            simde_mm_storeu_ps(&p2[i], simde_mm_div_ps(simde_mm_mul_ps(l2, iw2), iw));
+        }
+    }
+    for (uint32_t v = 0; v < varying_count; v++) {
+        bool flat = (flat_mask >> v) & 1;
+        for (uint32_t c = 0; c < 4; c++) {
+            const float *pl = at + 8 + 3 * (4 * v + c);
+            float *o = fs->varyings[v][c];
+            const v4f c0 = simde_mm_set1_ps(pl[0]), c1 = simde_mm_set1_ps(pl[1]), c2 = simde_mm_set1_ps(pl[2]);
+            if (flat) {
+                for (uint32_t i = 0; i < count; i += 4)
+                    simde_mm_storeu_ps(&o[i], c0);
+                continue;
+            }
+            for (uint32_t i = 0; i < count; i += 4) {
+                v4f a = simde_mm_mul_ps(simde_mm_loadu_ps(&p1[i]), c1);
+                v4f b = simde_mm_mul_ps(simde_mm_loadu_ps(&p2[i]), c2);
+                simde_mm_storeu_ps(&o[i], simde_mm_add_ps(simde_mm_add_ps(c0, a), b));
+            }
+        }
+    }
+}
+
+/* ---- blending into RGBA8 UNORM -------------------------------------------------------------- */
+
+/* clamp01 of raster_ops.c: x > 0 ? (x < 1 ? x : 1) : 0, NaN -> 0.
+ * maxps(x, 0) is x > 0 ? x : 0 (NaN -> 0, -0 -> +0), minps(t, 1) is
+ * t < 1 ? t : 1: the same choices. */
+static inline v4f clamp01_4(v4f x)
+{
+    return simde_mm_min_ps(simde_mm_max_ps(x, simde_mm_setzero_ps()), simde_mm_set1_ps(1.0f));
+}
+
+/* The reference's factor() for channel c of n quads, the choice made once:
+ * s, s1, d are [channel][quad] vectors, k the clamped constants. */
+static void factor_quads(tr_blend_factor f, int c, uint32_t n, v4f (*s)[16], v4f (*s1)[16], v4f (*d)[16],
+                         const v4f *k, v4f *out)
+{
+    const v4f one = simde_mm_set1_ps(1.0f);
+    uint32_t j;
+    switch (f) {
+    case TR_BLEND_ZERO: for (j = 0; j < n; j++) out[j] = simde_mm_setzero_ps(); break;
+    case TR_BLEND_ONE: for (j = 0; j < n; j++) out[j] = one; break;
+    case TR_BLEND_SRC_COLOR: for (j = 0; j < n; j++) out[j] = s[c][j]; break;
+    case TR_BLEND_ONE_MINUS_SRC_COLOR: for (j = 0; j < n; j++) out[j] = simde_mm_sub_ps(one, s[c][j]); break;
+    case TR_BLEND_DST_COLOR: for (j = 0; j < n; j++) out[j] = d[c][j]; break;
+    case TR_BLEND_ONE_MINUS_DST_COLOR: for (j = 0; j < n; j++) out[j] = simde_mm_sub_ps(one, d[c][j]); break;
+    case TR_BLEND_SRC_ALPHA: for (j = 0; j < n; j++) out[j] = s[3][j]; break;
+    case TR_BLEND_ONE_MINUS_SRC_ALPHA: for (j = 0; j < n; j++) out[j] = simde_mm_sub_ps(one, s[3][j]); break;
+    case TR_BLEND_DST_ALPHA: for (j = 0; j < n; j++) out[j] = d[3][j]; break;
+    case TR_BLEND_ONE_MINUS_DST_ALPHA: for (j = 0; j < n; j++) out[j] = simde_mm_sub_ps(one, d[3][j]); break;
+    case TR_BLEND_CONSTANT_COLOR: for (j = 0; j < n; j++) out[j] = k[c]; break;
+    case TR_BLEND_ONE_MINUS_CONSTANT_COLOR: for (j = 0; j < n; j++) out[j] = simde_mm_sub_ps(one, k[c]); break;
+    case TR_BLEND_CONSTANT_ALPHA: for (j = 0; j < n; j++) out[j] = k[3]; break;
+    case TR_BLEND_ONE_MINUS_CONSTANT_ALPHA: for (j = 0; j < n; j++) out[j] = simde_mm_sub_ps(one, k[3]); break;
+    case TR_BLEND_SRC_ALPHA_SATURATE:
+        /* s.a < 1 - d.a ? s.a : 1 - d.a, which is minps */
+        for (j = 0; j < n; j++)
+            out[j] = c == 3 ? one : simde_mm_min_ps(s[3][j], simde_mm_sub_ps(one, d[3][j]));
+        break;
+    case TR_BLEND_SRC1_COLOR: for (j = 0; j < n; j++) out[j] = s1[c][j]; break;
+    case TR_BLEND_ONE_MINUS_SRC1_COLOR: for (j = 0; j < n; j++) out[j] = simde_mm_sub_ps(one, s1[c][j]); break;
+    case TR_BLEND_SRC1_ALPHA: for (j = 0; j < n; j++) out[j] = s1[3][j]; break;
+    case TR_BLEND_ONE_MINUS_SRC1_ALPHA: for (j = 0; j < n; j++) out[j] = simde_mm_sub_ps(one, s1[3][j]); break;
+    default: for (j = 0; j < n; j++) out[j] = one; break;
+    }
+}
+
+/* The reference's blend_op over n quads. */
+static void op_quads(tr_blend_op op, uint32_t n, const v4f *s, const v4f *sf, const v4f *d, const v4f *df, v4f *out)
+{
+    uint32_t j;
+    switch (op) {
+    case TR_BLEND_OP_SUBTRACT:
+        for (j = 0; j < n; j++)
+            out[j] = simde_mm_sub_ps(simde_mm_mul_ps(s[j], sf[j]), simde_mm_mul_ps(d[j], df[j]));
+        break;
+    case TR_BLEND_OP_REVERSE_SUBTRACT:
+        for (j = 0; j < n; j++)
+            out[j] = simde_mm_sub_ps(simde_mm_mul_ps(d[j], df[j]), simde_mm_mul_ps(s[j], sf[j]));
+        break;
+    case TR_BLEND_OP_MIN: for (j = 0; j < n; j++) out[j] = simde_mm_min_ps(s[j], d[j]); break; /* s < d ? s : d */
+    case TR_BLEND_OP_MAX: for (j = 0; j < n; j++) out[j] = simde_mm_max_ps(s[j], d[j]); break; /* s > d ? s : d */
+    default:
+        for (j = 0; j < n; j++)
+            out[j] = simde_mm_add_ps(simde_mm_mul_ps(s[j], sf[j]), simde_mm_mul_ps(d[j], df[j]));
+        break;
+    }
+}
+
+/* tr__float_to_unorm8 on a quad: (int)(clamp01(f) * 255 + 0.5), truncated. */
+static inline v4i to_unorm8_4(v4f f)
+{
+    return simde_mm_cvttps_epi32(
+        simde_mm_add_ps(simde_mm_mul_ps(clamp01_4(f), simde_mm_set1_ps(255.0f)), simde_mm_set1_ps(0.5f)));
+}
+
+bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
+                     uint32_t att, uint64_t live, const tr__lanes *ln, const int32_t origin[2], uint32_t pitch,
+                     const float constants[4], uint8_t *gmem)
+{
+    if (ctx->simd == TR_SIMD_SCALAR || fmt != TR_FORMAT_R8G8B8A8_UNORM)
+        return false; /* the caller runs the reference */
+    const uint32_t wm = bs->write_mask & 0xfu;
+    if (!wm)
+        return true;
+    const uint32_t n = ln->nq;
+    const size_t row = (size_t)pitch * 4;
+    const v4i byte = simde_mm_set1_epi32(0xff);
+    /* Pass 1: the quads' texels and clamped sources, [channel][quad]. */
+    uint8_t *texel[16];
+    v4i old[16];
+    v4f s[4][16], d[4][16], s1[4][16], res[4][16];
+    for (uint32_t j = 0; j < n; j++) {
+        texel[j] = gmem + ((size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0])) * 4;
+        old[j] = load_quad(texel[j], row);
+        for (int c = 0; c < 4; c++)
+            s[c][j] = clamp01_4(simde_mm_loadu_ps(&fs->color[att][c][4 * j]));
+    }
+    v4f(*out)[16] = s;
+    if (bs->enable) {
+        /* unorm8 decode: c / 255, correctly rounded like the reference's
+         * table of (float)c / 255.0f */
+        const v4f k255 = simde_mm_set1_ps(255.0f);
+        for (uint32_t j = 0; j < n; j++) {
+            d[0][j] = simde_mm_div_ps(simde_mm_cvtepi32_ps(simde_mm_and_si128(old[j], byte)), k255);
+            d[1][j] = simde_mm_div_ps(simde_mm_cvtepi32_ps(simde_mm_and_si128(simde_mm_srli_epi32(old[j], 8), byte)), k255);
+            d[2][j] = simde_mm_div_ps(simde_mm_cvtepi32_ps(simde_mm_and_si128(simde_mm_srli_epi32(old[j], 16), byte)), k255);
+            d[3][j] = simde_mm_div_ps(simde_mm_cvtepi32_ps(simde_mm_srli_epi32(old[j], 24)), k255);
+        }
+        const bool dual = bs->src_color >= TR_BLEND_SRC1_COLOR || bs->dst_color >= TR_BLEND_SRC1_COLOR ||
+                          bs->src_alpha >= TR_BLEND_SRC1_COLOR || bs->dst_alpha >= TR_BLEND_SRC1_COLOR;
+        if (dual)
+            for (uint32_t j = 0; j < n; j++)
+                for (int c = 0; c < 4; c++)
+                    s1[c][j] = clamp01_4(simde_mm_loadu_ps(&fs->color[1][c][4 * j]));
+        v4f k[4], sf[16], df[16];
+        for (int c = 0; c < 4; c++) {
+            float kc = constants[c];
+            k[c] = simde_mm_set1_ps(kc > 0.0f ? (kc < 1.0f ? kc : 1.0f) : 0.0f); /* clamp01, NaN -> 0 */
+        }
+        for (int c = 0; c < 4; c++) {
+            factor_quads(c < 3 ? bs->src_color : bs->src_alpha, c, n, s, s1, d, k, sf);
+            factor_quads(c < 3 ? bs->dst_color : bs->dst_alpha, c, n, s, s1, d, k, df);
+            op_quads(c < 3 ? bs->color_op : bs->alpha_op, n, s[c], sf, d[c], df, res[c]);
+        }
+        out = res;
+    }
+    /* Pass 3: encode, keep the masked channels and dead lanes, store. */
+    const v4i chans = simde_mm_set1_epi32((int32_t)((wm & 1 ? 0xffu : 0) | (wm & 2 ? 0xff00u : 0) |
+                                                    (wm & 4 ? 0xff0000u : 0) | (wm & 8 ? 0xff000000u : 0)));
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
+        if (!qm)
+            continue;
+        v4i px = simde_mm_or_si128(simde_mm_or_si128(to_unorm8_4(out[0][j]), simde_mm_slli_epi32(to_unorm8_4(out[1][j]), 8)),
+                                   simde_mm_or_si128(simde_mm_slli_epi32(to_unorm8_4(out[2][j]), 16),
+                                                     simde_mm_slli_epi32(to_unorm8_4(out[3][j]), 24)));
+        v4i m = qm == 0xfu && wm == 0xfu ? simde_mm_set1_epi32(-1) : simde_mm_and_si128(lane_mask(qm), chans);
+        store_quad(texel[j], row, select_i(m, px, old[j]));
+    }
+    return true;
+}
