@@ -20,6 +20,7 @@
  * shader has side effects, whose depth the shader writes, or whose stencil
  * ops write on failure. */
 #include <math.h>
+#include <string.h>
 
 #include "lrz/lrz_internal.h"
 #include "raster/raster_internal.h"
@@ -322,20 +323,34 @@ static void materialise(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t 
         ; /* another bin is filling it: 64 stores */
 }
 
-/* Tightens one texel's bound to `z` (a bound on the depth of every pixel of
- * the block after the pass), rounded outward to float. */
-static void tighten(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty, double z, bool less,
+/* nextafterf(x, +inf) without the libm call (x is never NaN here). */
+static inline float next_up(float x)
+{
+    if (x == INFINITY)
+        return x;
+    if (x == 0.0f)
+        return 0x1p-149f; /* the smallest subnormal, from either zero */
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    u = x > 0.0f ? u + 1 : u - 1;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* Tightens one texel's bound, `cur` now, to `z` (a bound on the depth of
+ * every pixel of the block after the pass), rounded outward to float. */
+static void tighten(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty, float cur, double z, bool less,
                     uint64_t *blocks_written)
 {
-    float cur = tr__lrz_read_bound(b, view, tx, ty), nb = (float)z;
+    float nb = (float)z;
     if (less) {
         if ((double)nb < z)
-            nb = nextafterf(nb, INFINITY);
+            nb = next_up(nb);
         if (!(nb < cur))
             return;
     } else {
         if ((double)nb > z)
-            nb = nextafterf(nb, -INFINITY);
+            nb = -next_up(-nb); /* nextafterf(nb, -inf) */
         if (!(nb > cur))
             return;
     }
@@ -376,10 +391,15 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
      * bounds do not depend on the bins. */
     const int32_t q[4] = {TR_MAX(r[0], rect[0]), TR_MAX(r[1], rect[1]), TR_MIN(r[2], rect[2]),
                           TR_MIN(r[3], rect[3])};
+    uint64_t written = 0;
+    tr__block_walk walk;
+    tr__block_walk_begin(t, &walk);
     for (int32_t by = q[1] & ~(TR_LRZ_BLOCK - 1); by < q[3]; by += TR_LRZ_BLOCK) {
         tr__lrz_row row;
         tr__lrz_row_at(p, view_slot, by, &row);
+        tr__block_walk_row(t, &walk, q[0] & ~(TR_LRZ_BLOCK - 1), by);
         for (int32_t bx = q[0] & ~(TR_LRZ_BLOCK - 1); bx < q[2]; bx += TR_LRZ_BLOCK) {
+            const int cls = tr__block_walk_step(&walk); /* the edges at this block */
             double zmin, zmax;
             tr__lrz_plane_block_range(&pl, bx, by, &zmin, &zmax);
             double z = less ? zmax : zmin;
@@ -388,18 +408,19 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
             /* Not tighter than the bound: neither alone nor in a union (whose
              * bound is the extreme of its parts) can it help.  Checked
              * before the coverage, which costs more. */
-            double cur = tr__lrz_row_bound(&row, bx);
-            if (!(less ? z < cur : z > cur))
+            const float cur = tr__lrz_row_bound(&row, bx);
+            if (!(less ? z < (double)cur : z > (double)cur))
                 continue;
             uint64_t m;
+            if (!cls)
+                continue;
             if (unions) {
-                m = tr__raster_block_coverage(t, bx, by, r, p->lrz.simd);
+                m = tr__raster_block_mask(t, bx, by, r, r, cls == 2, p->lrz.simd);
                 if (!m)
                     continue;
             } else {
                 /* whole blocks only */
-                if (bx < r[0] || by < r[1] || bx + TR_LRZ_BLOCK > r[2] || by + TR_LRZ_BLOCK > r[3] ||
-                    !tr__raster_block_whole(t, bx, by))
+                if (bx < r[0] || by < r[1] || bx + TR_LRZ_BLOCK > r[2] || by + TR_LRZ_BLOCK > r[3] || cls != 2)
                     continue;
                 m = ~0ull;
             }
@@ -419,9 +440,10 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
                 z = *pb;
                 *pm = 0;
             }
-            tighten(b, view_slot, tx, ty, z, less, blocks_written);
+            tighten(b, view_slot, tx, ty, cur, z, less, &written);
         }
     }
+    *blocks_written += written;
 }
 
 /* ---- rendering: the test ---------------------------------------------------------------------- */

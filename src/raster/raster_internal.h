@@ -50,6 +50,64 @@ uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, con
  * (The trivial-accept test of tr__raster_block_coverage, alone.) */
 bool tr__raster_block_whole(const tr__tri *t, int32_t bx, int32_t by);
 
+/* Walking a triangle's 8x8 blocks along rows.  Each edge is evaluated at
+ * the corner of the block lowest on it (lo) and the highest (hi), stepping
+ * by whole blocks: the same integers tr__raster_block_coverage computes,
+ * without its multiplies.  tr__block_walk_row starts a row at block
+ * (bx0, by); tr__block_walk_step classifies the current block (0: outside
+ * an edge, 1: partly inside, 2: inside all three) and moves one block on. */
+typedef struct tr__block_walk {
+    int64_t lo[3], hi[3], step[3];
+    int64_t cx_lo[3], cx_hi[3], cy_lo[3], cy_hi[3];
+} tr__block_walk;
+
+static inline void tr__block_walk_begin(const tr__tri *t, tr__block_walk *w)
+{
+    const int64_t span = 7 * TR_SUBPIXEL_ONE;
+    for (int k = 0; k < 3; k++) {
+        const int64_t a = t->edge_a[k], b = t->edge_b[k];
+        w->cx_lo[k] = a > 0 ? 0 : span;
+        w->cx_hi[k] = a > 0 ? span : 0;
+        w->cy_lo[k] = b > 0 ? 0 : span;
+        w->cy_hi[k] = b > 0 ? span : 0;
+        w->step[k] = a * 8 * TR_SUBPIXEL_ONE;
+    }
+}
+
+static inline void tr__block_walk_row(const tr__tri *t, tr__block_walk *w, int32_t bx0, int32_t by)
+{
+    const int64_t px = (int64_t)bx0 * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    const int64_t py = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    for (int k = 0; k < 3; k++) {
+        const int64_t a = t->edge_a[k], b = t->edge_b[k], c = t->edge_c[k];
+        w->lo[k] = c + a * (px + w->cx_lo[k]) + b * (py + w->cy_lo[k]);
+        w->hi[k] = c + a * (px + w->cx_hi[k]) + b * (py + w->cy_hi[k]);
+    }
+}
+
+static inline int tr__block_walk_step(tr__block_walk *w)
+{
+    const int cls = (w->hi[0] | w->hi[1] | w->hi[2]) < 0 ? 0 : (w->lo[0] | w->lo[1] | w->lo[2]) >= 0 ? 2 : 1;
+    for (int k = 0; k < 3; k++) {
+        w->lo[k] += w->step[k];
+        w->hi[k] += w->step[k];
+    }
+    return cls;
+}
+
+/* The coverage of block (bx, by) given its class from the walk (1 or 2),
+ * cut to r; pixels outside `cut` but inside r must be ones the triangle
+ * cannot cover (pass r itself when unsure). */
+uint64_t tr__raster_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
+                                    const int32_t cut[4], bool full, bool simd);
+static inline uint64_t tr__raster_block_mask(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
+                                             const int32_t cut[4], bool full, bool simd)
+{
+    if (full && bx >= cut[0] && by >= cut[1] && bx + 8 <= cut[2] && by + 8 <= cut[3])
+        return ~0ull; /* the common case, inline */
+    return tr__raster_block_mask_slow(t, bx, by, r, cut, full, simd);
+}
+
 /* Draws one triangle inside the bin (and its draw's scissor). */
 void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t);
 

@@ -28,14 +28,14 @@ static inline uint64_t row_spread(uint32_t r, uint32_t y)
 
 /* The pixel centres of a block that is neither outside an edge nor inside
  * all three, in 64-bit integers (the reference). */
-static uint64_t partial_coverage_scalar(const tr__tri *t, int64_t pxmin, int64_t pymin)
+static uint64_t partial_coverage_scalar(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1)
 {
     /* Row by row: an 8-bit row mask (bit lx) built without branches, then
      * spread into the quad-major lane order. */
     uint64_t m = 0;
     const int64_t s0 = t->edge_a[0] * TR_SUBPIXEL_ONE, s1 = t->edge_a[1] * TR_SUBPIXEL_ONE,
                   s2 = t->edge_a[2] * TR_SUBPIXEL_ONE;
-    for (uint32_t ly = 0; ly < BLOCK; ly++) {
+    for (uint32_t ly = ly0; ly < ly1; ly++) {
         int64_t py = pymin + (int64_t)ly * TR_SUBPIXEL_ONE;
         int64_t e0 = t->edge_c[0] + t->edge_a[0] * pxmin + t->edge_b[0] * py;
         int64_t e1 = t->edge_c[1] + t->edge_a[1] * pxmin + t->edge_b[1] * py;
@@ -60,7 +60,8 @@ static uint64_t partial_coverage_scalar(const tr__tri *t, int64_t pxmin, int64_t
  * sum stays inside int32.  The signs, hence the mask, are the scalar ones.
  * Returns false (steep edges: large triangles, whose blocks are mostly
  * whole anyway) to leave the block to the scalar path. */
-static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin, uint64_t *out)
+static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
+                                  uint64_t *out)
 {
     const int64_t lim = (int64_t)1 << 26, big = (int64_t)1 << 30;
     simde__m128i base[3], stepy[3], lo[3], hi[3];
@@ -68,7 +69,7 @@ static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin
         int64_t sx = t->edge_a[k] * TR_SUBPIXEL_ONE, sy = t->edge_b[k] * TR_SUBPIXEL_ONE;
         if (sx > lim || sx < -lim || sy > lim || sy < -lim)
             return false;
-        int64_t e = t->edge_c[k] + t->edge_a[k] * pxmin + t->edge_b[k] * pymin;
+        int64_t e = t->edge_c[k] + t->edge_a[k] * pxmin + t->edge_b[k] * (pymin + (int64_t)ly0 * TR_SUBPIXEL_ONE);
         e = e > big ? big : e < -big ? -big : e;
         int32_t x = (int32_t)sx;
         base[k] = simde_mm_set1_epi32((int32_t)e);
@@ -78,7 +79,7 @@ static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin
     }
     const simde__m128i neg1 = simde_mm_set1_epi32(-1);
     uint64_t m = 0;
-    for (uint32_t ly = 0; ly < BLOCK; ly++) {
+    for (uint32_t ly = ly0; ly < ly1; ly++) {
         simde__m128i in_lo = neg1, in_hi = neg1;
         for (int k = 0; k < 3; k++) {
             in_lo = simde_mm_and_si128(in_lo, simde_mm_cmpgt_epi32(simde_mm_add_epi32(base[k], lo[k]), neg1));
@@ -122,16 +123,28 @@ static uint64_t rect_mask(int32_t bx, int32_t by, const int32_t r[4])
 }
 
 /* The coverage of a block that no edge excludes: ~0 when `full` (inside
- * all three edges), else the per-pixel tests; then cut to r. */
-static inline uint64_t block_mask(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], bool full, bool simd)
+ * all three edges), else the per-pixel tests on the block's rows inside r;
+ * then cut to the rectangle `cut` where the block crosses it.  Pixels of r
+ * are tested; callers pass in `cut` a rectangle that holds r's pixels the
+ * triangle can cover (r itself, or the bin and scissor when r is that cut
+ * with the triangle's bounding box). */
+uint64_t tr__raster_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
+                                    const int32_t cut[4], bool full, bool simd)
 {
     int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     uint64_t m = ~0ull;
-    if (!full && !(simd && partial_coverage_simd(t, pxmin, pymin, &m)))
-        m = partial_coverage_scalar(t, pxmin, pymin);
-    if (bx < r[0] || by < r[1] || bx + BLOCK > r[2] || by + BLOCK > r[3])
-        m &= rect_mask(bx, by, r);
+    if (!full) {
+        /* rows outside r are cut anyway: not tested */
+        int32_t y0 = TR_MAX(r[1] - by, 0), y1 = TR_MIN(r[3] - by, BLOCK);
+        y0 = TR_MIN(y0, BLOCK);
+        y1 = TR_MAX(y1, y0);
+        uint32_t ly0 = (uint32_t)y0, ly1 = (uint32_t)y1; /* 0 <= ly0 <= ly1 <= 8 */
+        if (!(simd && partial_coverage_simd(t, pxmin, pymin, ly0, ly1, &m)))
+            m = partial_coverage_scalar(t, pxmin, pymin, ly0, ly1);
+    }
+    if (bx < cut[0] || by < cut[1] || bx + BLOCK > cut[2] || by + BLOCK > cut[3])
+        m &= rect_mask(bx, by, cut);
     return m;
 }
 
@@ -151,7 +164,7 @@ uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, con
         if (emin < 0)
             full = false;
     }
-    return block_mask(t, bx, by, r, full, simd);
+    return tr__raster_block_mask(t, bx, by, r, r, full, simd);
 }
 
 static inline bool stencil_compare(tr_compare_op op, uint32_t ref, uint32_t s)
@@ -374,50 +387,30 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
     }
     tr_lrz_direction lrz = tr__lrz_tests(p, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
     tr_pass_stats *st = &rb->worker->stats;
-    tr__lrz_plane_t plane_out;
-    if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
-        const int32_t region[4] = {r[0] & ~(BLOCK - 1), r[1] & ~(BLOCK - 1), r[2] + BLOCK, r[3] + BLOCK};
-        tr__lrz_plane(t, d, region, &plane_out);
-    }
-    const tr__lrz_plane_t plane = plane_out; /* a copy no call can reach: stays in registers */
+    /* The depth plane for the LRZ block test, made on first use: blocks
+     * whose bound passes every depth of the viewport's range need none. */
+    tr__lrz_plane_t plane; /* its address never escapes: stays in registers */
+    bool have_plane = false;
+    const int32_t region[4] = {r[0] & ~(BLOCK - 1), r[1] & ~(BLOCK - 1), r[2] + BLOCK, r[3] + BLOCK};
     uint64_t tested = 0, rejected = 0, rejected_frags = 0;
-    /* The blocks, row by row.  Each edge is evaluated at the corner of the
-     * block lowest on it (lo) and the highest (hi), stepping by whole
-     * blocks along the row: the same integers tr__raster_block_coverage
-     * computes, without its multiplies. */
     const bool simd = rb->ctx->simd != TR_SIMD_SCALAR;
     const int32_t bx0 = r[0] & ~(BLOCK - 1);
-    const int64_t span = (BLOCK - 1) * TR_SUBPIXEL_ONE;
-    int64_t cx_lo[3], cx_hi[3], cy_lo[3], cy_hi[3], step[3];
-    for (int k = 0; k < 3; k++) {
-        const int64_t a = t->edge_a[k], b = t->edge_b[k];
-        cx_lo[k] = a > 0 ? 0 : span;
-        cx_hi[k] = a > 0 ? span : 0;
-        cy_lo[k] = b > 0 ? 0 : span;
-        cy_hi[k] = b > 0 ? span : 0;
-        step[k] = a * BLOCK * TR_SUBPIXEL_ONE;
-    }
+    /* The bounding box (r's other half) holds every pixel the triangle
+     * covers: blocks are cut only where they cross the bin or scissor. */
+    const int32_t cut[4] = {TR_MAX(rb->rect[0], d->scissor[0]), TR_MAX(rb->rect[1], d->scissor[1]),
+                            TR_MIN(rb->rect[2], d->scissor[2]), TR_MIN(rb->rect[3], d->scissor[3])};
+    tr__block_walk walk;
+    tr__block_walk_begin(t, &walk);
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
-        const int64_t px = (int64_t)bx0 * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-        const int64_t py = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-        int64_t lo[3], hi[3];
-        for (int k = 0; k < 3; k++) {
-            const int64_t a = t->edge_a[k], b = t->edge_b[k], c = t->edge_c[k];
-            lo[k] = c + a * (px + cx_lo[k]) + b * (py + cy_lo[k]);
-            hi[k] = c + a * (px + cx_hi[k]) + b * (py + cy_hi[k]);
-        }
-        tr__lrz_row lrow;
+        tr__block_walk_row(t, &walk, bx0, by);
+        tr__lrz_row lrow = {0};
         if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
             tr__lrz_row_at(p, rb->view_slot, by, &lrow);
         for (int32_t bx = bx0; bx < r[2]; bx += BLOCK) {
-            const bool outside = (hi[0] | hi[1] | hi[2]) < 0, full = (lo[0] | lo[1] | lo[2]) >= 0;
-            for (int k = 0; k < 3; k++) {
-                lo[k] += step[k];
-                hi[k] += step[k];
-            }
-            if (outside)
+            const int cls = tr__block_walk_step(&walk);
+            if (!cls)
                 continue;
-            uint64_t m = block_mask(t, bx, by, r, full, simd);
+            uint64_t m = tr__raster_block_mask(t, bx, by, r, cut, cls == 2, simd);
             if (!m)
                 continue;
             float bound = 0.0f;
@@ -429,7 +422,18 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
                  * straddles the bound. */
                 bound = tr__lrz_row_bound(&lrow, bx);
                 tested++;
-                int c = tr__lrz_block_classify(&plane, bx, by, bound, lrz);
+                /* Depths are clamped to [depth_min, depth_max]: when that
+                 * whole range passes, tr__lrz_block_classify would say 0. */
+                int c = 0;
+                if (lrz == TR_LRZ_DIRECTION_LESS ? !(d->depth_max <= bound) : !(d->depth_min >= bound)) {
+                    if (!have_plane) {
+                        tr__lrz_plane_t made;
+                        tr__lrz_plane(t, d, region, &made);
+                        plane = made;
+                        have_plane = true;
+                    }
+                    c = tr__lrz_block_classify(&plane, bx, by, bound, lrz);
+                }
                 if (c < 0) {
                     uint32_t n = m == ~0ull ? 64u : (uint32_t)__builtin_popcountll(m);
                     rejected++;
