@@ -151,12 +151,29 @@ struct tr__pass {
     tr_pass_stats stats;
 };
 
-/* One worker per thread: a tile buffer and a fragment block. */
+/* A blend lookup table for blocks whose source colour is uniform
+ * (raster_quad.c): each channel's result as a function of that channel's
+ * destination byte, for one blend state, source and constant colour. */
+typedef struct tr__blend_key {
+    tr_blend_state bs;         /* state, clamped source and raw constants */
+    float s[4], k[4];
+} tr__blend_key;
+typedef struct tr__blend_lut {
+    bool valid;
+    tr__blend_key key;         /* what table holds */
+    tr__blend_key seen;        /* the last other key met, and how many */
+    uint32_t seen_count;       /* blocks in a row had it: a table is made */
+    uint8_t table[4][256];     /* at the 3rd, as it costs about 4 blocks */
+} tr__blend_lut;
+
+/* One worker per thread: a tile buffer, a fragment block and its blend
+ * table. */
 struct tr__worker {
     uint8_t *tile;
     size_t tile_cap;
     tr_fs_block *fs;
     tr_pass_stats stats;
+    tr__blend_lut lut;
 };
 
 void tr__pass_release(tr_context *ctx);

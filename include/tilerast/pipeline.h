@@ -208,6 +208,11 @@ typedef struct tr_blend_state {
 #define TR_FS_WRITES_DEPTH 2u  /* the shader writes tr_fs_block.depth */
 #define TR_FS_SIDE_EFFECTS 4u  /* the shader writes memory (reserved for later stages) */
 #define TR_FS_EARLY_TESTS 8u   /* force early depth/stencil (as early_fragment_tests) */
+/* The shader reads none of frag_x, frag_y, frag_z, frag_w (a GPU knows
+ * which built-ins a shader reads): they are not computed and their
+ * contents are unspecified, as is depth's preset unless the shader writes
+ * depth.  Saves per-fragment work; the image is the same. */
+#define TR_FS_NO_FRAG_COORD 16u
 
 typedef struct tr_pipeline_desc {
     tr_vertex_shader vertex_shader;     /* required */

@@ -127,24 +127,32 @@ typedef struct tr__lanes {
 
 /* The quad kernels.  Each runs its scalar twin (the reference) when simd
  * is false; both give identical bits.
- * - lanes_setup: x, y, l1, l2 and z of every lane from nq, qx, qy;
+ * - lanes_setup: x and y of every lane from nq, qx, qy, and l1, l2
+ *   (TR__LANES_BARY) and z (TR__LANES_Z, which needs the barycentrics);
  * - lanes_lrz_reject: the live lanes strictly beyond an LRZ bound;
  * - depth_quads: the depth test (no stencil) of the live lanes against
  *   dbuf (GMEM, `pitch` texels per row, origin = GMEM texel (0, 0)), with
  *   the write of passing lanes when `write`; returns the failing lanes;
- * - fs_inputs: frag_x/y/z/w, depth and the varyings of fs;
+ * - fs_inputs: the varyings of fs, frag_x/y/z/w when `frag_coord`, and
+ *   depth (preset to z) when `depth`;
  * - blend_quads: tr__blend_write for the live lanes of colour output `att`
  *   into an RGBA8 UNORM attachment; returns false, doing nothing, for
- *   other formats or when the context is capped to TR_SIMD_SCALAR. */
-void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool simd);
+ *   other formats or when the context is capped to TR_SIMD_SCALAR.  With
+ *   a `lut` (may be NULL), a block whose live lanes all have the same
+ *   source colour, and whose factors read no other channel's destination,
+ *   goes through a per-channel table of the same arithmetic (made once per
+ *   state and colour, kept in *lut). */
+#define TR__LANES_BARY 1u
+#define TR__LANES_Z 3u /* z and the barycentrics it is made from */
+void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what, bool simd);
 uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, float bound, bool simd);
 uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
                          tr_compare_op op, bool write, bool simd);
 void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln, tr_fs_block *fs,
-                   bool simd);
+                   bool frag_coord, bool depth, bool simd);
 bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
                      uint32_t att, uint64_t live, const tr__lanes *ln, const int32_t origin[2], uint32_t pitch,
-                     const float constants[4], uint8_t *gmem);
+                     const float constants[4], tr__blend_lut *lut, uint8_t *gmem);
 
 /* Per-fragment operations (raster_ops.c). */
 bool tr__compare(tr_compare_op op, float a, float b);

@@ -15,6 +15,7 @@
 #include "raster/raster_internal.h"
 
 #include <simde/x86/sse2.h>
+#include <string.h>
 
 typedef simde__m128 v4f;
 typedef simde__m128i v4i;
@@ -75,28 +76,32 @@ static inline float clamp_depth1(float z, float lo, float hi)
 
 /* ---- lane set-up ---------------------------------------------------------------------------- */
 
-void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool simd)
+void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what, bool simd)
 {
     const float *at = t->attr;
     /* The vector path computes pixel offsets from vertex 0 in int32; the
      * lanes of one block are within 8 pixels of each other, so one test on
      * the first quad bounds them all. */
-    if (simd && ln->nq) {
+    if (simd && ln->nq && what) {
         int64_t dx0 = (int64_t)ln->qx[0] * TR_SUBPIXEL_ONE - t->x0, dy0 = (int64_t)ln->qy[0] * TR_SUBPIXEL_ONE - t->y0;
         const int64_t lim = (int64_t)1 << 30;
         simd = dx0 > -lim && dx0 < lim && dy0 > -lim && dy0 < lim;
     }
+    const bool bary = (what & TR__LANES_BARY) != 0, depth = (what & TR__LANES_Z) == TR__LANES_Z;
     if (!simd) {
         for (uint32_t j = 0; j < ln->nq; j++)
             for (uint32_t s = 0; s < 4; s++) {
                 uint32_t i = 4 * j + s;
                 ln->x[i] = ln->qx[j] + (int32_t)(s & 1);
                 ln->y[i] = ln->qy[j] + (int32_t)(s >> 1);
+                if (!bary)
+                    continue;
                 float dx = (float)((int64_t)ln->x[i] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
                 float dy = (float)((int64_t)ln->y[i] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
                 ln->l1[i] = t->l1_a * dx + t->l1_b * dy;
                 ln->l2[i] = t->l2_a * dx + t->l2_b * dy;
-                ln->z[i] = clamp_depth1(at[0] + ln->l1[i] * at[1] + ln->l2[i] * at[2], depth_min, depth_max);
+                if (depth)
+                    ln->z[i] = clamp_depth1(at[0] + ln->l1[i] * at[1] + ln->l2[i] * at[2], depth_min, depth_max);
             }
         return;
     }
@@ -111,15 +116,19 @@ void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lan
         v4i y = simde_mm_add_epi32(simde_mm_set1_epi32(ln->qy[j]), oy);
         simde_mm_storeu_si128((void *)&ln->x[4 * j], x);
         simde_mm_storeu_si128((void *)&ln->y[4 * j], y);
+        if (!bary)
+            continue;
         int32_t bxs = (int32_t)((int64_t)ln->qx[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
         int32_t bys = (int32_t)((int64_t)ln->qy[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
         v4f dx = simde_mm_cvtepi32_ps(simde_mm_add_epi32(simde_mm_set1_epi32(bxs), sx));
         v4f dy = simde_mm_cvtepi32_ps(simde_mm_add_epi32(simde_mm_set1_epi32(bys), sy));
         v4f l1 = simde_mm_add_ps(simde_mm_mul_ps(l1a, dx), simde_mm_mul_ps(l1b, dy));
         v4f l2 = simde_mm_add_ps(simde_mm_mul_ps(l2a, dx), simde_mm_mul_ps(l2b, dy));
-        v4f z = simde_mm_add_ps(simde_mm_add_ps(a0, simde_mm_mul_ps(l1, a1)), simde_mm_mul_ps(l2, a2));
         simde_mm_storeu_ps(&ln->l1[4 * j], l1);
         simde_mm_storeu_ps(&ln->l2[4 * j], l2);
+        if (!depth)
+            continue;
+        v4f z = simde_mm_add_ps(simde_mm_add_ps(a0, simde_mm_mul_ps(l1, a1)), simde_mm_mul_ps(l2, a2));
         simde_mm_storeu_ps(&ln->z[4 * j], clamp_depth4(z, lo, hi));
     }
 }
@@ -213,26 +222,31 @@ uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], c
 /* ---- fragment shader inputs ----------------------------------------------------------------- */
 
 void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln, tr_fs_block *fs,
-                   bool simd)
+                   bool frag_coord, bool depth, bool simd)
 {
     const float *at = t->attr;
     const uint32_t count = 4 * ln->nq;
     const uint32_t all = varying_count ? (uint32_t)((1ull << varying_count) - 1) : 0;
     const bool smooth = (flat_mask & all) != all; /* perspective weights needed */
-    float p1[TR_FS_LANES], p2[TR_FS_LANES];
+    const bool need_w = frag_coord || smooth;
+    float p1[TR_FS_LANES], p2[TR_FS_LANES], w[TR_FS_LANES];
     if (!simd) {
         for (uint32_t i = 0; i < count; i++) {
-            float iw = at[3] + ln->l1[i] * at[4] + ln->l2[i] * at[5];
-            fs->frag_x[i] = (float)ln->x[i] + 0.5f;
-            fs->frag_y[i] = (float)ln->y[i] + 0.5f;
-            fs->frag_z[i] = ln->z[i];
-            fs->frag_w[i] = iw;
-            fs->depth[i] = ln->z[i];
+            if (need_w)
+                w[i] = at[3] + ln->l1[i] * at[4] + ln->l2[i] * at[5];
+            if (frag_coord) {
+                fs->frag_x[i] = (float)ln->x[i] + 0.5f;
+                fs->frag_y[i] = (float)ln->y[i] + 0.5f;
+                fs->frag_z[i] = ln->z[i];
+                fs->frag_w[i] = w[i];
+            }
+            if (depth)
+                fs->depth[i] = ln->z[i];
         }
         if (smooth)
             for (uint32_t i = 0; i < count; i++) {
-                p1[i] = ln->l1[i] * at[6] / fs->frag_w[i];
-                p2[i] = ln->l2[i] * at[7] / fs->frag_w[i];
+                p1[i] = ln->l1[i] * at[6] / w[i];
+                p2[i] = ln->l2[i] * at[7] / w[i];
             }
         for (uint32_t v = 0; v < varying_count; v++) {
             bool flat = (flat_mask >> v) & 1;
@@ -247,20 +261,26 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
     }
     const v4f a3 = simde_mm_set1_ps(at[3]), a4 = simde_mm_set1_ps(at[4]), a5 = simde_mm_set1_ps(at[5]);
     const v4f iw1 = simde_mm_set1_ps(at[6]), iw2 = simde_mm_set1_ps(at[7]), half = simde_mm_set1_ps(0.5f);
-    for (uint32_t i = 0; i < count; i += 4) {
-        v4f l1 = simde_mm_loadu_ps(&ln->l1[i]), l2 = simde_mm_loadu_ps(&ln->l2[i]), z = simde_mm_loadu_ps(&ln->z[i]);
-        v4f iw = simde_mm_add_ps(simde_mm_add_ps(a3, simde_mm_mul_ps(l1, a4)), simde_mm_mul_ps(l2, a5));
-        simde_mm_storeu_ps(&fs->frag_x[i],
-                           simde_mm_add_ps(simde_mm_cvtepi32_ps(simde_mm_loadu_si128((const void *)&ln->x[i])), half));
-        simde_mm_storeu_ps(&fs->frag_y[i],
-                           simde_mm_add_ps(simde_mm_cvtepi32_ps(simde_mm_loadu_si128((const void *)&ln->y[i])), half));
-        simde_mm_storeu_ps(&fs->frag_z[i], z);
-        simde_mm_storeu_ps(&fs->frag_w[i], iw);
-        simde_mm_storeu_ps(&fs->depth[i], z);
-        if (smooth) {
-            simde_mm_storeu_ps(&p1[i], simde_mm_div_ps(simde_mm_mul_ps(l1, iw1), iw));
-            simde_mm_storeu_ps(&p2[i], simde_mm_div_ps(simde_mm_mul_ps(l2, iw2), iw));
+    for (uint32_t i = 0; i < count && (need_w || depth); i += 4) {
+        v4f iw = simde_mm_setzero_ps();
+        if (need_w) {
+            v4f l1 = simde_mm_loadu_ps(&ln->l1[i]), l2 = simde_mm_loadu_ps(&ln->l2[i]);
+            iw = simde_mm_add_ps(simde_mm_add_ps(a3, simde_mm_mul_ps(l1, a4)), simde_mm_mul_ps(l2, a5));
+            if (smooth) {
+                simde_mm_storeu_ps(&p1[i], simde_mm_div_ps(simde_mm_mul_ps(l1, iw1), iw));
+                simde_mm_storeu_ps(&p2[i], simde_mm_div_ps(simde_mm_mul_ps(l2, iw2), iw));
+            }
         }
+        if (frag_coord) {
+            simde_mm_storeu_ps(
+                &fs->frag_x[i], simde_mm_add_ps(simde_mm_cvtepi32_ps(simde_mm_loadu_si128((const void *)&ln->x[i])), half));
+            simde_mm_storeu_ps(
+                &fs->frag_y[i], simde_mm_add_ps(simde_mm_cvtepi32_ps(simde_mm_loadu_si128((const void *)&ln->y[i])), half));
+            simde_mm_storeu_ps(&fs->frag_z[i], simde_mm_loadu_ps(&ln->z[i]));
+            simde_mm_storeu_ps(&fs->frag_w[i], iw);
+        }
+        if (depth)
+            simde_mm_storeu_ps(&fs->depth[i], simde_mm_loadu_ps(&ln->z[i]));
     }
     for (uint32_t v = 0; v < varying_count; v++) {
         bool flat = (flat_mask >> v) & 1;
@@ -356,14 +376,183 @@ static inline v4i to_unorm8_4(v4f f)
         simde_mm_add_ps(simde_mm_mul_ps(clamp01_4(f), simde_mm_set1_ps(255.0f)), simde_mm_set1_ps(0.5f)));
 }
 
+/* ---- uniform sources: a table per channel ----------------------------------------------------- */
+
+static inline bool is_dual(const tr_blend_state *bs)
+{
+    return bs->src_color >= TR_BLEND_SRC1_COLOR || bs->dst_color >= TR_BLEND_SRC1_COLOR ||
+           bs->src_alpha >= TR_BLEND_SRC1_COLOR || bs->dst_alpha >= TR_BLEND_SRC1_COLOR;
+}
+
+/* Does channel c's result depend on no other channel's destination? */
+static bool lut_state_ok(const tr_blend_state *bs)
+{
+    if (!bs->enable || is_dual(bs)) /* (no blending: the vector path is as quick) */
+        return false;
+    const tr_blend_factor f[2] = {bs->src_color, bs->dst_color};
+    for (int i = 0; i < 2; i++)
+        if (f[i] == TR_BLEND_DST_ALPHA || f[i] == TR_BLEND_ONE_MINUS_DST_ALPHA || f[i] == TR_BLEND_SRC_ALPHA_SATURATE)
+            return false; /* colour channels reading destination alpha */
+    return true;
+}
+
+static void blend_lanes(const tr_blend_state *bs, uint32_t n, v4f (*s)[16], v4f (*s1)[16], v4f (*d)[16], const v4f *k,
+                        v4f (*res)[16]);
+static void clamped_constants(const float constants[4], v4f k[4]);
+
+/* Fills lut->table for source s (clamped) and constants k (clamped): entry
+ * b of channel c is what the vector path computes for a destination byte b
+ * in channel c (the other channels' bytes cannot change it). */
+static void lut_build(tr__blend_lut *lut, const tr__blend_key *key)
+{
+    const tr_blend_state *bs = &key->bs;
+    const float *s0 = key->s, *constants = key->k;
+    v4f s[4][16], s1[4][16], d[4][16], res[4][16], k[4];
+    clamped_constants(constants, k);
+    for (int c = 0; c < 4; c++)
+        for (uint32_t j = 0; j < 16; j++) {
+            s[c][j] = simde_mm_set1_ps(s0[c]);
+            s1[c][j] = simde_mm_setzero_ps();
+        }
+    const v4f k255 = simde_mm_set1_ps(255.0f);
+    for (int32_t b0 = 0; b0 < 256; b0 += 64) {
+        for (uint32_t j = 0; j < 16; j++) {
+            int32_t b = b0 + 4 * (int32_t)j;
+            v4f dv = simde_mm_div_ps(simde_mm_cvtepi32_ps(simde_mm_setr_epi32(b, b + 1, b + 2, b + 3)), k255);
+            for (int c = 0; c < 4; c++)
+                d[c][j] = dv;
+        }
+        v4f(*out)[16] = s;
+        if (bs->enable) {
+            blend_lanes(bs, 16, s, s1, d, k, res);
+            out = res;
+        }
+        for (int c = 0; c < 4; c++)
+            for (uint32_t j = 0; j < 16; j++) {
+                int32_t e[4];
+                simde_mm_storeu_si128((void *)e, to_unorm8_4(out[c][j]));
+                for (int i = 0; i < 4; i++)
+                    lut->table[c][b0 + 4 * (int32_t)j + i] = (uint8_t)e[i];
+            }
+    }
+    lut->key = *key;
+    lut->valid = true;
+}
+
+/* The table path: false (nothing done) unless the live lanes' clamped
+ * sources are all equal and the state allows a table. */
+static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_block *fs, uint32_t att, uint64_t live,
+                          const tr__lanes *ln, const int32_t origin[2], uint32_t pitch, const float constants[4],
+                          tr__blend_lut *lut, uint8_t *gmem)
+{
+    if (!live || !lut_state_ok(bs))
+        return false;
+    const uint32_t l0 = (uint32_t)__builtin_ctzll(live);
+    float s0[4];
+    v4i s0v[4];
+    for (int c = 0; c < 4; c++) {
+        simde_mm_store_ss(&s0[c], clamp01_4(simde_mm_load_ss(&fs->color[att][c][l0])));
+        s0v[c] = simde_mm_castps_si128(simde_mm_set1_ps(s0[c]));
+    }
+    for (uint32_t j = 0; j < ln->nq; j++) {
+        uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
+        if (!qm)
+            continue;
+        v4i eq = simde_mm_set1_epi32(-1);
+        for (int c = 0; c < 4; c++) {
+            v4i v = simde_mm_castps_si128(clamp01_4(simde_mm_loadu_ps(&fs->color[att][c][4 * j])));
+            eq = simde_mm_and_si128(eq, simde_mm_cmpeq_epi32(v, s0v[c]));
+        }
+        if (((uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(eq)) | ~qm) != 0xffffffffu)
+            return false;
+    }
+    /* The key: state, source, constants (the clamped constants decide the
+     * table, but the raw ones are an exact, cheaper key). */
+    tr__blend_key key;
+    memset(&key, 0, sizeof key);
+    key.bs = *bs;
+    memcpy(key.s, s0, sizeof key.s);
+    memcpy(key.k, constants, sizeof key.k);
+    if (!lut->valid || memcmp(&lut->key, &key, sizeof key) != 0) {
+        /* A table costs about four blocks of the vector path: made when
+         * a key comes back for the third block in a row. */
+        if (memcmp(&lut->seen, &key, sizeof key) != 0) {
+            lut->seen = key;
+            lut->seen_count = 0;
+        }
+        if (++lut->seen_count < 3)
+            return false;
+        lut_build(lut, &key);
+    }
+    const uint8_t(*T)[256] = (const uint8_t(*)[256])lut->table;
+    const size_t row = (size_t)pitch * 4;
+    if (live == ~0ull && wm == 0xfu) {
+        /* A whole block: its 8 rows of 8 texels, byte by byte (the quads
+         * are in order, so quad 0 is the block's top-left). */
+        uint8_t *p = gmem + ((size_t)(ln->qy[0] - origin[1]) * pitch + (size_t)(ln->qx[0] - origin[0])) * 4;
+        for (uint32_t y = 0; y < 8; y++, p += row)
+            for (uint32_t i = 0; i < 32; i += 4) {
+                p[i] = T[0][p[i]];
+                p[i + 1] = T[1][p[i + 1]];
+                p[i + 2] = T[2][p[i + 2]];
+                p[i + 3] = T[3][p[i + 3]];
+            }
+        return true;
+    }
+    for (uint32_t j = 0; j < ln->nq; j++) {
+        uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
+        if (!qm)
+            continue;
+        uint8_t *p = gmem + ((size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0])) * 4;
+        for (uint32_t i = 0; i < 4; i++) {
+            if (!((qm >> i) & 1))
+                continue;
+            uint8_t *t = p + (i & 1) * 4 + (i >> 1) * row;
+            if (wm == 0xfu) {
+                t[0] = T[0][t[0]];
+                t[1] = T[1][t[1]];
+                t[2] = T[2][t[2]];
+                t[3] = T[3][t[3]];
+            } else {
+                for (int c = 0; c < 4; c++)
+                    if ((wm >> c) & 1)
+                        t[c] = T[c][t[c]];
+            }
+        }
+    }
+    return true;
+}
+
+static void clamped_constants(const float constants[4], v4f k[4])
+{
+    for (int c = 0; c < 4; c++) {
+        float kc = constants[c];
+        k[c] = simde_mm_set1_ps(kc > 0.0f ? (kc < 1.0f ? kc : 1.0f) : 0.0f); /* clamp01, NaN -> 0 */
+    }
+}
+
+/* The blend equation on n quads of [channel][quad] vectors. */
+static void blend_lanes(const tr_blend_state *bs, uint32_t n, v4f (*s)[16], v4f (*s1)[16], v4f (*d)[16], const v4f *k,
+                        v4f (*res)[16])
+{
+    v4f sf[16], df[16];
+    for (int c = 0; c < 4; c++) {
+        factor_quads(c < 3 ? bs->src_color : bs->src_alpha, c, n, s, s1, d, k, sf);
+        factor_quads(c < 3 ? bs->dst_color : bs->dst_alpha, c, n, s, s1, d, k, df);
+        op_quads(c < 3 ? bs->color_op : bs->alpha_op, n, s[c], sf, d[c], df, res[c]);
+    }
+}
+
 bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
                      uint32_t att, uint64_t live, const tr__lanes *ln, const int32_t origin[2], uint32_t pitch,
-                     const float constants[4], uint8_t *gmem)
+                     const float constants[4], tr__blend_lut *lut, uint8_t *gmem)
 {
     if (ctx->simd == TR_SIMD_SCALAR || fmt != TR_FORMAT_R8G8B8A8_UNORM)
         return false; /* the caller runs the reference */
     const uint32_t wm = bs->write_mask & 0xfu;
     if (!wm)
+        return true;
+    if (lut && blend_uniform(bs, wm, fs, att, live, ln, origin, pitch, constants, lut, gmem))
         return true;
     const uint32_t n = ln->nq;
     const size_t row = (size_t)pitch * 4;
@@ -389,22 +578,13 @@ bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state 
             d[2][j] = simde_mm_div_ps(simde_mm_cvtepi32_ps(simde_mm_and_si128(simde_mm_srli_epi32(old[j], 16), byte)), k255);
             d[3][j] = simde_mm_div_ps(simde_mm_cvtepi32_ps(simde_mm_srli_epi32(old[j], 24)), k255);
         }
-        const bool dual = bs->src_color >= TR_BLEND_SRC1_COLOR || bs->dst_color >= TR_BLEND_SRC1_COLOR ||
-                          bs->src_alpha >= TR_BLEND_SRC1_COLOR || bs->dst_alpha >= TR_BLEND_SRC1_COLOR;
-        if (dual)
+        if (is_dual(bs))
             for (uint32_t j = 0; j < n; j++)
                 for (int c = 0; c < 4; c++)
                     s1[c][j] = clamp01_4(simde_mm_loadu_ps(&fs->color[1][c][4 * j]));
-        v4f k[4], sf[16], df[16];
-        for (int c = 0; c < 4; c++) {
-            float kc = constants[c];
-            k[c] = simde_mm_set1_ps(kc > 0.0f ? (kc < 1.0f ? kc : 1.0f) : 0.0f); /* clamp01, NaN -> 0 */
-        }
-        for (int c = 0; c < 4; c++) {
-            factor_quads(c < 3 ? bs->src_color : bs->src_alpha, c, n, s, s1, d, k, sf);
-            factor_quads(c < 3 ? bs->dst_color : bs->dst_alpha, c, n, s, s1, d, k, df);
-            op_quads(c < 3 ? bs->color_op : bs->alpha_op, n, s[c], sf, d[c], df, res[c]);
-        }
+        v4f k[4];
+        clamped_constants(constants, k);
+        blend_lanes(bs, n, s, s1, d, k, res);
         out = res;
     }
     /* Pass 3: encode, keep the masked channels and dead lanes, store. */

@@ -266,7 +266,16 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         nq++;
     }
     ln.nq = nq;
-    tr__lanes_setup(t, d->depth_min, d->depth_max, &ln, simd);
+    /* Only what this block's tests and shader inputs read. */
+    const uint32_t flags = pd->fs_flags;
+    const bool frag_coord = pd->fragment_shader && !(flags & TR_FS_NO_FRAG_COORD);
+    const bool shader_depth = pd->fragment_shader && (flags & TR_FS_WRITES_DEPTH);
+    const uint32_t all = pd->varying_count ? (uint32_t)((1ull << pd->varying_count) - 1) : 0;
+    const bool smooth = pd->fragment_shader && (pd->flat_mask & all) != all;
+    const bool need_z = (pd->depth_test && p->depth_att >= 0) || lrz_dir != TR_LRZ_DIRECTION_UNKNOWN || frag_coord ||
+                        shader_depth;
+    tr__lanes_setup(t, d->depth_min, d->depth_max, &ln,
+                    need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u, simd);
 
     /* LRZ, per fragment: strictly beyond the block's bound (exact: the same z
      * the depth test would see).  Before stencil, depth and shading. */
@@ -282,7 +291,6 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         }
     }
 
-    const uint32_t flags = pd->fs_flags;
     const bool early = (flags & TR_FS_EARLY_TESTS) || !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)) ||
                        !pd->fragment_shader;
     if (early) {
@@ -303,7 +311,7 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     fs->front_facing = t->front_facing;
     fs->uniforms = d->uniforms;
     fs->discard = 0;
-    tr__fs_inputs(t, pd->varying_count, pd->flat_mask, &ln, fs, simd);
+    tr__fs_inputs(t, pd->varying_count, pd->flat_mask, &ln, fs, frag_coord, frag_coord || shader_depth, simd);
     st->fragments_shaded += (uint64_t)__builtin_popcountll(live);
     pd->fragment_shader(fs);
 
@@ -332,7 +340,7 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         const tr__attachment_state *as = &p->att[ai];
         uint8_t *g = rb->gmem[ai];
         if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, &ln, rb->origin, rb->gmem_pitch,
-                            d->blend_constants, g))
+                            d->blend_constants, &rb->worker->lut, g))
             continue;
         if (!have_index) {
             for (uint32_t i = 0; i < fs->count; i++)

@@ -53,6 +53,7 @@ static tr_pipeline_desc scene_pipeline_desc(uint32_t flags)
     memset(&d, 0, sizeof d);
     d.vertex_shader = scene_vertex_shader;
     d.fragment_shader = scene_fragment_shader;
+    d.fs_flags = TR_FS_NO_FRAG_COORD; /* it reads its one varying only */
     d.varying_count = 1;
     d.flat_mask = (flags & TR_SCENE_FLAT) ? 1u : 0u; /* provoking vertex = first, as GL's
                                                          first-vertex convention */

@@ -335,14 +335,19 @@ Test(raster, quad_lane_setup_equals_reference)
         float lo = random_float(&rng, 0, 0.5), hi = random_float(&rng, 0.5, 1);
         if (iter % 5 == 0)
             lo = -0.0f, hi = 0.0f;
-        tr__lanes_setup(t, lo, hi, &a, false);
-        tr__lanes_setup(t, lo, hi, &b, true);
+        static const uint32_t whats[] = {0, TR__LANES_BARY, TR__LANES_Z};
+        uint32_t what = whats[iter % 3];
+        tr__lanes_setup(t, lo, hi, &a, what, false);
+        tr__lanes_setup(t, lo, hi, &b, what, true);
         size_t n = 4 * a.nq * sizeof(float);
         EXPECT_SAME(a.x, b.x, n, "x");
         EXPECT_SAME(a.y, b.y, n, "y");
-        EXPECT_SAME(a.l1, b.l1, n, "l1");
-        EXPECT_SAME(a.l2, b.l2, n, "l2");
-        EXPECT_SAME(a.z, b.z, n, "z");
+        if (what & TR__LANES_BARY) {
+            EXPECT_SAME(a.l1, b.l1, n, "l1");
+            EXPECT_SAME(a.l2, b.l2, n, "l2");
+        }
+        if (what == TR__LANES_Z)
+            EXPECT_SAME(a.z, b.z, n, "z");
         lanes += 4 * a.nq;
     }
     cr_expect_gt(lanes, 1000000);
@@ -401,7 +406,7 @@ Test(raster, quad_fs_inputs_equal_reference)
         tr__lanes ln;
         memset(&ln, 0, sizeof ln);
         random_quads(&rng, 8 * (int32_t)(trt_rand_u32(&rng) % 512), 8 * (int32_t)(trt_rand_u32(&rng) % 512), &ln);
-        tr__lanes_setup(t, 0.0f, 1.0f, &ln, false);
+        tr__lanes_setup(t, 0.0f, 1.0f, &ln, TR__LANES_Z, false);
         for (uint32_t i = 0; i < 4 * ln.nq; i++) { /* lanes in the usual range, and odd ones */
             ln.l1[i] = random_float(&rng, -0.5, 1.5);
             ln.l2[i] = random_float(&rng, -0.5, 1.5);
@@ -409,9 +414,11 @@ Test(raster, quad_fs_inputs_equal_reference)
         uint32_t nv = trt_rand_u32(&rng) % (NV + 1), flat = trt_rand_u32(&rng) & 7;
         memset(fa, 0x5a, sizeof *fa);
         memset(fb, 0x5a, sizeof *fb);
-        tr__fs_inputs(t, nv, flat, &ln, fa, false);
-        tr__fs_inputs(t, nv, flat, &ln, fb, true);
+        bool coord = iter % 4 != 0, depth = iter % 3 != 0;
+        tr__fs_inputs(t, nv, flat, &ln, fa, coord, depth, false);
+        tr__fs_inputs(t, nv, flat, &ln, fb, coord, depth, true);
         size_t n = 4 * ln.nq * sizeof(float);
+        /* (what is not asked for is left alone: still 0x5a bytes in both) */
         EXPECT_SAME(fa->frag_x, fb->frag_x, n, "frag_x");
         EXPECT_SAME(fa->frag_y, fb->frag_y, n, "frag_y");
         EXPECT_SAME(fa->frag_z, fb->frag_z, n, "frag_z");
@@ -435,7 +442,11 @@ Test(raster, quad_blend_kernel_equals_reference)
     cr_assert_not_null(fs);
     enum { PITCH = 16, ROWS = 8 };
     const int32_t origin[2] = {32, 64};
-    uint64_t checked = 0;
+    uint64_t checked = 0, tables = 0;
+    tr__blend_lut *lut = calloc(1, sizeof *lut);
+    cr_assert_not_null(lut);
+    tr_blend_state group_bs = {0};
+    float group_k[4] = {0}, group_col[4] = {0};
     for (int iter = 0; iter < 30000; iter++) {
         tr_blend_state bs;
         memset(&bs, 0, sizeof bs);
@@ -457,13 +468,43 @@ Test(raster, quad_blend_kernel_equals_reference)
         tr__lanes ln;
         memset(&ln, 0, sizeof ln);
         uint64_t live = random_quads(&rng, origin[0] + 8 * (int32_t)(trt_rand_u32(&rng) % 2), origin[1], &ln);
+        /* Every other block has one source colour on its live lanes (dead
+         * lanes keep theirs); in each run of 8 blocks those four share the
+         * state, constants and colour, so the table is made (at the 3rd)
+         * and kept (the 4th). */
+        uint32_t att = trt_rand_u32(&rng) & 1;
+        if (iter % 2 == 0 && live) {
+            uint32_t l0 = (uint32_t)__builtin_ctzll(live);
+            if (iter % 8 == 6) { /* a whole block: the row-by-row path */
+                ln.nq = 16;
+                for (uint32_t q = 0; q < 16; q++) {
+                    ln.qx[q] = ln.qx[0] - ln.qx[0] % 8 + (int32_t)(q & 3) * 2;
+                    ln.qy[q] = ln.qy[0] - ln.qy[0] % 8 + (int32_t)(q >> 2) * 2;
+                }
+                live = ~0ull;
+                l0 = 0;
+            }
+            if (iter % 8 == 0) {
+                if (iter % 16 == 0)
+                    bs.write_mask = 0xf;
+                group_bs = bs;
+                memcpy(group_k, k, sizeof k);
+                for (int c = 0; c < 4; c++)
+                    group_col[c] = fs->color[att][c][l0];
+            }
+            bs = group_bs;
+            memcpy(k, group_k, sizeof k);
+            for (uint64_t m = live; m; m &= m - 1)
+                for (int c = 0; c < 4; c++)
+                    fs->color[att][c][__builtin_ctzll(m)] = group_col[c];
+        }
         uint8_t ref[PITCH * ROWS * 4], got[PITCH * ROWS * 4];
         for (size_t i = 0; i < sizeof ref; i++)
             ref[i] = (uint8_t)trt_rand_u32(&rng);
         memcpy(got, ref, sizeof ref);
-        uint32_t att = trt_rand_u32(&rng) & 1;
         ctx->simd = TR_SIMD_SSE;
-        cr_assert(tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, att, live, &ln, origin, PITCH, k, got));
+        cr_assert(tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, att, live, &ln, origin, PITCH, k,
+                                  iter % 4 == 3 ? NULL : lut, got));
         for (uint64_t m = live; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctzll(m), j = l / 4;
             int32_t x = ln.qx[j] + (int32_t)(l & 1), y = ln.qy[j] + (int32_t)((l >> 1) & 1);
@@ -482,6 +523,9 @@ Test(raster, quad_blend_kernel_equals_reference)
                                iter, bs.enable, bs.src_color, bs.dst_color, bs.src_alpha, bs.dst_alpha, bs.color_op,
                                bs.alpha_op, bs.write_mask, i / 4, i % 4, got[i], ref[i]);
         checked += (uint64_t)__builtin_popcountll(live);
+        /* the table path ran when the kept table now has this block's key */
+        tables += iter % 4 != 3 && lut->valid && memcmp(&lut->key.bs, &bs, sizeof bs) == 0 &&
+                  memcmp(lut->key.k, k, sizeof k) == 0;
     }
     cr_expect_gt(checked, 500000);
     /* Other formats and the scalar cap leave the work to the reference. */
@@ -490,9 +534,11 @@ Test(raster, quad_blend_kernel_equals_reference)
     tr_blend_state bs = {0};
     bs.write_mask = 0xf;
     const float k0[4] = {0};
-    cr_expect(!tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_SRGB, &bs, fs, 0, 1, &ln, origin, PITCH, k0, texel));
+    cr_expect(!tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_SRGB, &bs, fs, 0, 1, &ln, origin, PITCH, k0, lut, texel));
     ctx->simd = TR_SIMD_SCALAR;
-    cr_expect(!tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, 0, 1, &ln, origin, PITCH, k0, texel));
+    cr_expect(!tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, 0, 1, &ln, origin, PITCH, k0, lut, texel));
+    cr_expect_gt(tables, 1000, "the table path ran %llu times", (unsigned long long)tables);
+    free(lut);
     free(fs);
     tr_context_destroy(ctx);
 }
