@@ -17,6 +17,16 @@
 
 #define TR_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TR_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Set bits of a 64-bit mask.  Inline and branch-free: the baseline x86-64
+ * target has no POPCNT, and __builtin_popcountll becomes a libgcc call. */
+static inline uint32_t tr__popcount64(uint64_t m)
+{
+    m = m - ((m >> 1) & 0x5555555555555555ull);
+    m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (uint32_t)((m * 0x0101010101010101ull) >> 56);
+}
 #define TR_ALIGN(v, a) (((v) + (a) - 1) / (a) * (a))
 #define TR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

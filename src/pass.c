@@ -451,17 +451,24 @@ static int setup_triangle(tr_context *ctx, tr__arena *arena, const tr__draw *d, 
     return made;
 }
 
-/* Bins set-up triangles in submission order (LRZ is written per bin, in
- * render_bin).  A triangle
- * that reaches no bin's pixel centre is simply not binned.  false on OOM. */
-static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__draw *d, tr__tri *const *t, uint32_t n,
-                          uint32_t view_slot)
+/* Bins a slot's set-up triangles in submission order from the stream
+ * entries the front end's threads made for them (LRZ is written per bin,
+ * in render_bin).  A triangle that reaches no bin's pixel centre is simply
+ * not binned.  false on OOM. */
+static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__front_slot *sl, uint32_t view_slot)
 {
-    for (uint32_t i = 0; i < n; i++) {
+    const uint32_t *words = sl->bins;
+    for (uint32_t i = 0; i < sl->count; i++) {
         if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)))
             return false;
-        p->tris[p->tri_count] = t[i];
-        int entries = tr__bin_triangle(ctx, p, t[i], (uint32_t)p->tri_count, view_slot);
+        p->tris[p->tri_count] = sl->tris[i];
+        int entries;
+        if (sl->bin_words[i] == UINT32_MAX) {
+            entries = tr__bin_triangle(ctx, p, sl->tris[i], (uint32_t)p->tri_count, view_slot);
+        } else {
+            entries = tr__bin_append(ctx, p, (uint32_t)p->tri_count, view_slot, words, sl->bin_words[i]);
+            words += sl->bin_words[i];
+        }
         if (entries < 0)
             return false;
         if (entries == 0)
@@ -555,11 +562,15 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
      * parallel, each chunk into its own slot (its own arena, reserved
      * beforehand so that no thread calls the allocator, and its own list of
      * set-up triangles); then the slots are binned one after the other, in
-     * submission order.  Nothing depends on the thread count.  A wave has a
-     * few chunks per thread so that dynamic scheduling evens them out. */
+     * submission order.  Nothing depends on the thread count.  A wave has
+     * eight chunks per thread: enough for dynamic scheduling to even them
+     * out and to pay for the fork and join, few enough to keep the slots'
+     * reserved arenas small.  The costly half of binning (which pipes and
+     * bins a triangle reaches, tr__bin_classify) runs in phase A; phase B
+     * only appends the entries to the streams. */
     const uint32_t threads = ctx->desc.threads ? ctx->desc.threads : 1;
     const uint32_t chunks = (prims + TR_FRONT_CHUNK - 1) / TR_FRONT_CHUNK;
-    const uint32_t wave = TR_MIN(chunks, threads > 1 ? 4 * threads : 1);
+    const uint32_t wave = TR_MIN(chunks, threads > 1 ? 8 * threads : 1);
     if (wave > p->slot_count) {
         tr__front_slot *ns = tr__calloc(ctx, (size_t)wave * sizeof(tr__front_slot));
         if (!ns)
@@ -573,8 +584,12 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     }
     const size_t vtx_need = (size_t)(3 * TR_FRONT_CHUNK + 2 + 2 * TR_CLIP_MAX_VERTS + 2) * stride;
     const size_t tri_bytes = TR_ALIGN(sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(pd->varying_count), 16);
+    /* Room for four pipes' entries per triangle; a triangle that touches
+     * more (or finds the room gone) is classified again while binning. */
+    const size_t bins_need = (size_t)TR_FRONT_CHUNK * 4 * (1 + p->mask_words);
     for (uint32_t w = 0; w < wave; w++)
-        if (!tr__grow(ctx, (void **)&p->slots[w].vtx, &p->slots[w].vtx_cap, vtx_need, sizeof(float)))
+        if (!tr__grow(ctx, (void **)&p->slots[w].vtx, &p->slots[w].vtx_cap, vtx_need, sizeof(float)) ||
+            !tr__grow(ctx, (void **)&p->slots[w].bins, &p->slots[w].bins_cap, bins_need, sizeof(uint32_t)))
             return fail(ctx, fn);
 
     for (uint32_t inst = 0; inst < instance_count; inst++) {
@@ -610,6 +625,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                     tr_vs_batch batch;
                     tr__vertex_shade(pl, &src, d->uniforms, lo, hi, chunk, &batch);
                     sl->count = 0;
+                    sl->bins_used = 0;
                     sl->oom = false;
                     memset(&sl->counts, 0, sizeof(sl->counts));
                     for (uint32_t prim = p0; prim < p1; prim++) {
@@ -626,6 +642,14 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                             sl->oom = true; /* cannot happen: the arena was reserved */
                             break;
                         }
+                        /* The binning pass's costly half: which pipes and bins. */
+                        for (int k = 0; k < made; k++) {
+                            uint32_t i = sl->count + (uint32_t)k;
+                            int n = tr__bin_classify(p, sl->tris[i], sl->bins + sl->bins_used,
+                                                     (uint32_t)(sl->bins_cap - sl->bins_used));
+                            sl->bin_words[i] = n < 0 ? UINT32_MAX : (uint32_t)n;
+                            sl->bins_used += n < 0 ? 0 : (size_t)n;
+                        }
                         sl->count += (uint32_t)made;
                     }
                 }
@@ -637,7 +661,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                     if (sl->oom)
                         return fail(ctx, fn);
                     add_counts(&p->stats, &sl->counts);
-                    if (!bin_triangles(ctx, p, d, sl->tris, sl->count, vs))
+                    if (!bin_triangles(ctx, p, sl, vs))
                         return fail(ctx, fn);
                 }
                 p->stats.ms_binning += now_ms() - t1;
@@ -973,6 +997,7 @@ void tr__pass_release(tr_context *ctx)
         for (uint32_t w = 0; w < p->slot_count; w++) {
             tr__arena_release(ctx, &p->slots[w].arena);
             tr__free(ctx, p->slots[w].vtx);
+            tr__free(ctx, p->slots[w].bins);
         }
         tr__free(ctx, p->slots);
         tr__free(ctx, p->lrz.part_mask);

@@ -85,6 +85,11 @@ struct tr__front_slot {
     tr__arena arena;          /* this slot's triangles, for the whole pass */
     tr__tri *tris[TR_FRONT_CHUNK * TR_FRONT_PIECES];
     uint32_t count;
+    /* their stream entries (tr__bin_classify), one after the other;
+     * UINT32_MAX: did not fit, classified again while binning */
+    uint32_t bin_words[TR_FRONT_CHUNK * TR_FRONT_PIECES];
+    uint32_t *bins;
+    size_t bins_cap, bins_used;
     setup_counts counts;
     float *vtx;               /* shaded vertices, clip and flat scratch */
     size_t vtx_cap;

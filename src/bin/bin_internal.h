@@ -33,4 +33,15 @@ void tr__bin_rect(const tr_bin_layout *l, const int32_t area[4], uint32_t bx, ui
  * allocation failure. */
 int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot);
 
+/* The same in two halves, so that the costly one runs on the front end's
+ * threads.  tr__bin_classify writes the triangle's entries to out (per
+ * pipe: the pipe's index, then mask_words words of bin bits), at most
+ * `cap` words, touching nothing shared; it returns the words written, or
+ * -1 when they do not fit (then use tr__bin_triangle).  tr__bin_append
+ * puts such entries into the view's streams, in the order of the calls:
+ * the number of entries, or -1 on allocation failure. */
+int tr__bin_classify(const tr__pass *pass, const tr__tri *t, uint32_t *out, uint32_t cap);
+int tr__bin_append(tr_context *ctx, tr__pass *pass, uint32_t tri_index, uint32_t view_slot, const uint32_t *words,
+                   uint32_t n);
+
 #endif

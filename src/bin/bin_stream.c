@@ -23,7 +23,7 @@ static bool edges_reach(const tr__tri *t, const int32_t rect[4])
     return true;
 }
 
-int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot)
+int tr__bin_classify(const tr__pass *pass, const tr__tri *t, uint32_t *out, uint32_t cap)
 {
     const tr_bin_layout *l = &pass->layout;
     int32_t bx0 = (t->bbox[0] - l->origin_x) / (int32_t)l->bin_w;
@@ -31,12 +31,14 @@ int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t
     int32_t bx1 = (t->bbox[2] - 1 - l->origin_x) / (int32_t)l->bin_w;
     int32_t by1 = (t->bbox[3] - 1 - l->origin_y) / (int32_t)l->bin_h;
     const uint32_t mw = pass->mask_words;
-    uint32_t mask[64];
-    int entries = 0;
+    uint32_t n = 0;
     uint32_t px0 = (uint32_t)bx0 / l->pipe_w, px1 = (uint32_t)bx1 / l->pipe_w;
     uint32_t py0 = (uint32_t)by0 / l->pipe_h, py1 = (uint32_t)by1 / l->pipe_h;
     for (uint32_t py = py0; py <= py1; py++) {
         for (uint32_t px = px0; px <= px1; px++) {
+            if (n + 1 + mw > cap)
+                return -1;
+            uint32_t *mask = out + n + 1;
             memset(mask, 0, sizeof(uint32_t) * mw);
             bool any = false;
             uint32_t sx0 = TR_MAX((uint32_t)bx0, px * l->pipe_w), sx1 = TR_MIN((uint32_t)bx1, (px + 1) * l->pipe_w - 1);
@@ -58,14 +60,42 @@ int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t
             }
             if (!any)
                 continue;
-            tr__stream *s = &pass->streams[(size_t)view_slot * l->pipes_x * l->pipes_y + py * l->pipes_x + px];
-            if (!tr__grow(ctx, (void **)&s->words, &s->cap, s->count + 1 + mw, sizeof(uint32_t)))
-                return -1;
-            s->words[s->count++] = tri_index;
-            memcpy(s->words + s->count, mask, sizeof(uint32_t) * mw);
-            s->count += mw;
-            entries++;
+            out[n] = py * l->pipes_x + px;
+            n += 1 + mw;
         }
     }
+    return (int)n;
+}
+
+int tr__bin_append(tr_context *ctx, tr__pass *pass, uint32_t tri_index, uint32_t view_slot, const uint32_t *words,
+                   uint32_t n)
+{
+    const tr_bin_layout *l = &pass->layout;
+    const uint32_t mw = pass->mask_words;
+    int entries = 0;
+    for (uint32_t i = 0; i < n; i += 1 + mw) {
+        tr__stream *s = &pass->streams[(size_t)view_slot * l->pipes_x * l->pipes_y + words[i]];
+        if (!tr__grow(ctx, (void **)&s->words, &s->cap, s->count + 1 + mw, sizeof(uint32_t)))
+            return -1;
+        s->words[s->count++] = tri_index;
+        memcpy(s->words + s->count, words + i + 1, sizeof(uint32_t) * mw);
+        s->count += mw;
+        entries++;
+    }
+    return entries;
+}
+
+int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot)
+{
+    const tr_bin_layout *l = &pass->layout;
+    /* every pipe at most once */
+    const uint32_t cap = l->pipes_x * l->pipes_y * (1 + pass->mask_words);
+    uint32_t stack[TR_MAX_VSC_PIPES * 8], *words = stack;
+    if (cap > sizeof stack / sizeof stack[0] && !(words = tr__alloc(ctx, cap * sizeof(uint32_t))))
+        return -1;
+    int n = tr__bin_classify(pass, t, words, cap);
+    int entries = n < 0 ? -1 : tr__bin_append(ctx, pass, tri_index, view_slot, words, (uint32_t)n);
+    if (words != stack)
+        tr__free(ctx, words);
     return entries;
 }

@@ -15,18 +15,24 @@
 static inline int64_t snap(double w)
 {
     double v = w * TR_SUBPIXEL_ONE; /* exact: a power-of-two scale */
-    double f = floor(v), r = v - f;
-    int64_t i = (int64_t)f;
+    /* floor(v) without libm: |v| < 2^31 (the guard band), so the
+     * truncation is exact and one step corrects it for negative v. */
+    int64_t i = (int64_t)v;
+    if ((double)i > v)
+        i--;
+    double r = v - (double)i;
     if (r > 0.5 || (r == 0.5 && (i & 1)))
         i++;
     return i;
 }
 
-/* floor(a / b) for b > 0 */
-static inline int64_t floor_div(int64_t a, int64_t b)
+/* floor(a / 256): an arithmetic shift (GCC and Clang shift signed values
+ * arithmetically; C leaves it to the implementation, so it is checked). */
+static inline int64_t floor_div_subpixel(int64_t a)
 {
-    int64_t q = a / b;
-    return (a % b != 0 && a < 0) ? q - 1 : q;
+    _Static_assert(TR_SUBPIXEL_ONE == 256, "a shift by the subpixel bits");
+    _Static_assert((-1 >> 1) == -1, "arithmetic right shift");
+    return a >> TR_SUBPIXEL_BITS;
 }
 
 tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
@@ -69,10 +75,10 @@ tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__d
     /* Pixel range whose centres lie inside the bounding box, cut to the scissor. */
     int32_t minx = TR_MIN(x[0], TR_MIN(x[1], x[2])), maxx = TR_MAX(x[0], TR_MAX(x[1], x[2]));
     int32_t miny = TR_MIN(y[0], TR_MIN(y[1], y[2])), maxy = TR_MAX(y[0], TR_MAX(y[1], y[2]));
-    int64_t bx0 = -floor_div(-(int64_t)(minx - TR_SUBPIXEL_HALF), TR_SUBPIXEL_ONE);
-    int64_t by0 = -floor_div(-(int64_t)(miny - TR_SUBPIXEL_HALF), TR_SUBPIXEL_ONE);
-    int64_t bx1 = floor_div(maxx - TR_SUBPIXEL_HALF, TR_SUBPIXEL_ONE) + 1;
-    int64_t by1 = floor_div(maxy - TR_SUBPIXEL_HALF, TR_SUBPIXEL_ONE) + 1;
+    int64_t bx0 = -floor_div_subpixel(-(int64_t)(minx - TR_SUBPIXEL_HALF));
+    int64_t by0 = -floor_div_subpixel(-(int64_t)(miny - TR_SUBPIXEL_HALF));
+    int64_t bx1 = floor_div_subpixel(maxx - TR_SUBPIXEL_HALF) + 1;
+    int64_t by1 = floor_div_subpixel(maxy - TR_SUBPIXEL_HALF) + 1;
     bx0 = TR_MAX(bx0, draw->scissor[0]);
     by0 = TR_MAX(by0, draw->scissor[1]);
     bx1 = TR_MIN(bx1, draw->scissor[2]);

@@ -202,7 +202,7 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
         /* Depth only: a quad at a time (raster_quad.c). */
         uint64_t fail = tr__depth_quads((float *)rb->gmem[p->depth_att], rb->gmem_pitch, rb->origin, ln, live,
                                         pd->depth_compare, pd->depth_write != 0, true);
-        st->fragments_depth_rejected += (uint64_t)__builtin_popcountll(fail);
+        st->fragments_depth_rejected += (uint64_t)tr__popcount64(fail);
         return live & ~fail;
     }
     /* The reference: stencil and depth, lane by lane. */
@@ -250,20 +250,30 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     tr_pass_stats *st = &rb->worker->stats;
     tr_fs_block *fs = rb->worker->fs;
     const bool simd = rb->ctx->simd != TR_SIMD_SCALAR;
-    st->fragments_rasterized += mask == ~0ull ? 64u : (uint64_t)__builtin_popcountll(mask);
+    st->fragments_rasterized += (uint64_t)tr__popcount64(mask);
 
     /* Pack the quads that have coverage. */
     tr__lanes ln;
     uint32_t nq = 0;
     uint64_t live = 0;
-    for (uint32_t q = 0; q < 16; q++) {
-        uint64_t qm = (mask >> (4 * q)) & 0xf;
-        if (!qm)
-            continue;
-        ln.qx[nq] = bx + (int32_t)(q & 3) * 2;
-        ln.qy[nq] = by + (int32_t)(q >> 2) * 2;
-        live |= qm << (4 * nq);
-        nq++;
+    /* bit 4q of `any`: quad q has coverage */
+    uint64_t any = mask | (mask >> 1);
+    any = (any | (any >> 2)) & 0x1111111111111111ull;
+    if (any == 0x1111111111111111ull) { /* all 16, in order */
+        live = mask;
+        for (uint32_t q = 0; q < 16; q++) {
+            ln.qx[q] = bx + (int32_t)(q & 3) * 2;
+            ln.qy[q] = by + (int32_t)(q >> 2) * 2;
+        }
+        nq = 16;
+    } else {
+        for (; any; any &= any - 1) {
+            uint32_t q = (uint32_t)__builtin_ctzll(any) >> 2;
+            ln.qx[nq] = bx + (int32_t)(q & 3) * 2;
+            ln.qy[nq] = by + (int32_t)(q >> 2) * 2;
+            live |= ((mask >> (4 * q)) & 0xfu) << (4 * nq);
+            nq++;
+        }
     }
     ln.nq = nq;
     /* Only what this block's tests and shader inputs read. */
@@ -282,7 +292,7 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     if (lrz_dir != TR_LRZ_DIRECTION_UNKNOWN) {
         uint64_t rej = tr__lanes_lrz_reject(&ln, live, lrz_dir, lrz_bound, simd);
         if (rej) {
-            uint32_t n = (uint32_t)__builtin_popcountll(rej);
+            uint32_t n = (uint32_t)tr__popcount64(rej);
             st->fragments_lrz_rejected += n;
             tr__lrz_count_rejected(p, rb->view_slot, bx, by, n);
             live &= ~rej;
@@ -299,7 +309,7 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
             return;
     }
     if (!pd->fragment_shader) {
-        st->fragments_written += (uint64_t)__builtin_popcountll(live);
+        st->fragments_written += (uint64_t)tr__popcount64(live);
         return;
     }
 
@@ -312,12 +322,12 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     fs->uniforms = d->uniforms;
     fs->discard = 0;
     tr__fs_inputs(t, pd->varying_count, pd->flat_mask, &ln, fs, frag_coord, frag_coord || shader_depth, simd);
-    st->fragments_shaded += (uint64_t)__builtin_popcountll(live);
+    st->fragments_shaded += (uint64_t)tr__popcount64(live);
     pd->fragment_shader(fs);
 
     if (flags & TR_FS_MAY_DISCARD) {
         uint64_t killed = live & fs->discard;
-        st->fragments_discarded += (uint64_t)__builtin_popcountll(killed);
+        st->fragments_discarded += (uint64_t)tr__popcount64(killed);
         live &= ~killed;
     }
     if (!early) {
@@ -328,7 +338,7 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     }
     if (!live)
         return;
-    st->fragments_written += (uint64_t)__builtin_popcountll(live);
+    st->fragments_written += (uint64_t)tr__popcount64(live);
 
     /* Blend and write each colour attachment. */
     uint32_t texel_index[TR_FS_LANES];
@@ -443,7 +453,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
                     c = tr__lrz_block_classify(&plane, bx, by, bound, lrz);
                 }
                 if (c < 0) {
-                    uint32_t n = m == ~0ull ? 64u : (uint32_t)__builtin_popcountll(m);
+                    uint32_t n = tr__popcount64(m);
                     rejected++;
                     rejected_frags += n;
                     tr__lrz_row_rejected(&lrow, bx, n);
