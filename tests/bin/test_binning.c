@@ -573,6 +573,10 @@ static void check_order(const vis_log *log, const tr_bin_layout *l)
 /* Renders `ndraws` draws of random triangles into VW x VH (RGBA8 + D32) and
  * logs the streams. Draw 1 culls back faces; draw 2 has 3 instances shifted
  * by instance_dx. */
+/* The radius of the scene's larger triangles, one in vis_large_one_in. */
+static float vis_large_radius = 60;
+static uint32_t vis_large_one_in = 4;
+
 static void vis_scene(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t flags,
                       const tr_rect *area, vis_run *run, vis_tri **out_tris, uint32_t *out_n)
 {
@@ -614,7 +618,7 @@ static void vis_scene(uint64_t seed, uint32_t gmem, uint32_t views, uint32_t fla
         float xy[3 * PER_DRAW][2];
         for (uint32_t i = 0; i < 3 * PER_DRAW; i += 3) {
             float cx = trt_rand_coord(&rng, -20, VW + 20), cy = trt_rand_coord(&rng, -20, VH + 20);
-            float r = (trt_rand_u32(&rng) % 4 == 0) ? 60 : 12;
+            float r = (trt_rand_u32(&rng) % vis_large_one_in == 0) ? vis_large_radius : 12;
             for (int k = 0; k < 3; k++) {
                 xy[i + k][0] = trt_untie(cx + trt_rand_coord(&rng, -r, r));
                 xy[i + k][1] = trt_untie(cy + trt_rand_coord(&rng, -r, r));
@@ -689,6 +693,20 @@ Test(bin, visibility_streams_small_bins)
 {
     vis_case(1, 8 * 1024, 1, 0, NULL);
     vis_case(2, 16 * 1024, 1, 0, NULL);
+}
+
+Test(bin, visibility_streams_triangles_over_many_pipes)
+{
+    /* Triangles as large as the target in tiny bins: each reaches most of
+     * the 32 pipes, more than the front end keeps room for per triangle,
+     * so many are classified again while binning.  The streams are the
+     * same. */
+    vis_large_radius = 200;
+    vis_large_one_in = 1;
+    vis_case(11, 8 * 1024, 1, 0, NULL);
+    vis_case(12, 8 * 1024, 2, 0, NULL);
+    vis_large_radius = 60;
+    vis_large_one_in = 4;
 }
 
 Test(bin, visibility_streams_default_budget)
