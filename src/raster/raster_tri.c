@@ -52,7 +52,7 @@ static uint64_t partial_coverage_scalar(const tr__tri *t, int64_t pxmin, int64_t
     return m;
 }
 
-/* The same with 32-bit lanes, four pixels per vector (SIMDe: SSE2 where the
+/* The same with 32-bit lanes, a 2x2 quad per vector (SIMDe: SSE2 where the
  * CPU has it, plain C elsewhere), when the edges are gentle enough for it:
  * with |step| <= 2^26 per pixel, a block spans less than 14 * 2^26 < 2^30
  * of each edge function, so an edge value beyond +-2^30 at the block's first
@@ -61,34 +61,40 @@ static uint64_t partial_coverage_scalar(const tr__tri *t, int64_t pxmin, int64_t
  * Returns false (steep edges: large triangles, whose blocks are mostly
  * whole anyway) to leave the block to the scalar path. */
 static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
-                                  uint64_t *out)
+                                  uint32_t lx0, uint32_t lx1, uint64_t *out)
 {
+    /* A quad per vector: its four lanes are the mask's four bits for it.
+     * Only the quads over rows [ly0, ly1) and columns [lx0, lx1). */
+    const uint32_t qy0 = ly0 / 2, qy1 = (ly1 + 1) / 2, qx0 = lx0 / 2, qx1 = (lx1 + 1) / 2;
     const int64_t lim = (int64_t)1 << 26, big = (int64_t)1 << 30;
-    simde__m128i base[3], stepy[3], lo[3], hi[3];
+    simde__m128i row[3], qstep_x[3], qstep_y[3];
     for (int k = 0; k < 3; k++) {
         int64_t sx = t->edge_a[k] * TR_SUBPIXEL_ONE, sy = t->edge_b[k] * TR_SUBPIXEL_ONE;
         if (sx > lim || sx < -lim || sy > lim || sy < -lim)
             return false;
-        int64_t e = t->edge_c[k] + t->edge_a[k] * pxmin + t->edge_b[k] * (pymin + (int64_t)ly0 * TR_SUBPIXEL_ONE);
+        int64_t e = t->edge_c[k] + t->edge_a[k] * (pxmin + (int64_t)(2 * qx0) * TR_SUBPIXEL_ONE) +
+                    t->edge_b[k] * (pymin + (int64_t)(2 * qy0) * TR_SUBPIXEL_ONE);
         e = e > big ? big : e < -big ? -big : e;
-        int32_t x = (int32_t)sx;
-        base[k] = simde_mm_set1_epi32((int32_t)e);
-        stepy[k] = simde_mm_set1_epi32((int32_t)sy);
-        lo[k] = simde_mm_setr_epi32(0, x, 2 * x, 3 * x);
-        hi[k] = simde_mm_setr_epi32(4 * x, 5 * x, 6 * x, 7 * x);
+        int32_t x = (int32_t)sx, y = (int32_t)sy;
+        row[k] = simde_mm_add_epi32(simde_mm_set1_epi32((int32_t)e), simde_mm_setr_epi32(0, x, y, x + y));
+        qstep_x[k] = simde_mm_set1_epi32(2 * x);
+        qstep_y[k] = simde_mm_set1_epi32(2 * y);
     }
     const simde__m128i neg1 = simde_mm_set1_epi32(-1);
     uint64_t m = 0;
-    for (uint32_t ly = ly0; ly < ly1; ly++) {
-        simde__m128i in_lo = neg1, in_hi = neg1;
-        for (int k = 0; k < 3; k++) {
-            in_lo = simde_mm_and_si128(in_lo, simde_mm_cmpgt_epi32(simde_mm_add_epi32(base[k], lo[k]), neg1));
-            in_hi = simde_mm_and_si128(in_hi, simde_mm_cmpgt_epi32(simde_mm_add_epi32(base[k], hi[k]), neg1));
-            base[k] = simde_mm_add_epi32(base[k], stepy[k]);
+    for (uint32_t qy = qy0; qy < qy1; qy++) {
+        simde__m128i v0 = row[0], v1 = row[1], v2 = row[2];
+        for (uint32_t qx = qx0; qx < qx1; qx++) {
+            simde__m128i in = simde_mm_and_si128(
+                simde_mm_and_si128(simde_mm_cmpgt_epi32(v0, neg1), simde_mm_cmpgt_epi32(v1, neg1)),
+                simde_mm_cmpgt_epi32(v2, neg1));
+            m |= (uint64_t)(uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(in)) << (4 * (4 * qy + qx));
+            v0 = simde_mm_add_epi32(v0, qstep_x[0]);
+            v1 = simde_mm_add_epi32(v1, qstep_x[1]);
+            v2 = simde_mm_add_epi32(v2, qstep_x[2]);
         }
-        uint32_t row = (uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(in_lo)) |
-                       (uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(in_hi)) << 4;
-        m |= row_spread(row, ly);
+        for (int k = 0; k < 3; k++)
+            row[k] = simde_mm_add_epi32(row[k], qstep_y[k]);
     }
     *out = m;
     return true;
@@ -135,12 +141,17 @@ uint64_t tr__raster_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, co
     int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     uint64_t m = ~0ull;
     if (!full) {
-        /* rows outside r are cut anyway: not tested */
+        /* pixels outside r are outside the triangle's box or cut below:
+         * rows (and, in the vector path, columns) outside r are not tested */
         int32_t y0 = TR_MAX(r[1] - by, 0), y1 = TR_MIN(r[3] - by, BLOCK);
+        int32_t x0 = TR_MAX(r[0] - bx, 0), x1 = TR_MIN(r[2] - bx, BLOCK);
         y0 = TR_MIN(y0, BLOCK);
         y1 = TR_MAX(y1, y0);
-        uint32_t ly0 = (uint32_t)y0, ly1 = (uint32_t)y1; /* 0 <= ly0 <= ly1 <= 8 */
-        if (!(simd && partial_coverage_simd(t, pxmin, pymin, ly0, ly1, &m)))
+        x0 = TR_MIN(x0, BLOCK);
+        x1 = TR_MAX(x1, x0);
+        /* 0 <= ly0 <= ly1 <= 8, and the same for lx */
+        uint32_t ly0 = (uint32_t)y0, ly1 = (uint32_t)y1, lx0 = (uint32_t)x0, lx1 = (uint32_t)x1;
+        if (!(simd && partial_coverage_simd(t, pxmin, pymin, ly0, ly1, lx0, lx1, &m)))
             m = partial_coverage_scalar(t, pxmin, pymin, ly0, ly1);
     }
     if (bx < cut[0] || by < cut[1] || bx + BLOCK > cut[2] || by + BLOCK > cut[3])

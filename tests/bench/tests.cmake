@@ -8,3 +8,10 @@ if(TARGET tilerast-llvmpipe AND TARGET tilerast-render)
   set_tests_properties(bench_matches_llvmpipe PROPERTIES TIMEOUT 600 LABELS bench
     ENVIRONMENT "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/lsan.supp")
 endif()
+
+# The standard scenes' generator is the bench's own code.
+if(TARGET bench_test_standard_scenes)
+  target_sources(bench_test_standard_scenes PRIVATE ${PROJECT_SOURCE_DIR}/bench/bench_scenes.c
+    ${PROJECT_SOURCE_DIR}/bench/bench_obj.c)
+  target_include_directories(bench_test_standard_scenes PRIVATE ${PROJECT_SOURCE_DIR}/bench)
+endif()

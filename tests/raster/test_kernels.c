@@ -542,3 +542,64 @@ Test(raster, quad_blend_kernel_equals_reference)
     free(fs);
     tr_context_destroy(ctx);
 }
+
+Test(raster, no_frag_coord_flag_changes_no_pixel)
+{
+    /* A shader that reads only its varying: TR_FS_NO_FRAG_COORD skips
+     * frag_x/y/z/w (and, with no depth test, z itself), never the image.
+     * Depth-tested and blended, Gouraud and flat, vector and scalar. */
+    trt_rng rng = {4711};
+    enum { W = 56, H = 40, NT = 90 };
+    trt_vertex v[3 * NT];
+    for (int i = 0; i < 3 * NT; i++) {
+        float col[4] = {(float)trt_rand_range(&rng, 0, 1), (float)trt_rand_range(&rng, 0, 1),
+                        (float)trt_rand_range(&rng, 0, 1), (float)trt_rand_range(&rng, 0.2, 0.8)};
+        v[i] = trt_vpx(trt_rand_coord(&rng, -10, W + 10), trt_rand_coord(&rng, -10, H + 10),
+                       (float)trt_rand_range(&rng, 0, 1), W, H, col);
+        v[i].pos[3] = (float)trt_rand_range(&rng, 0.5, 2); /* perspective */
+        for (int c = 0; c < 3; c++)
+            v[i].pos[c] *= v[i].pos[3];
+    }
+    for (int variant = 0; variant < 4; variant++) {
+        const bool depth = variant & 1, flat = variant & 2;
+        for (int scalar = 0; scalar < 2; scalar++) {
+            uint8_t px[2][W * H * 4];
+            for (int no_coord = 0; no_coord < 2; no_coord++) {
+                tr_context_desc cd = {0};
+                cd.threads = 2;
+                cd.simd = scalar ? TR_SIMD_SCALAR : TR_SIMD_DEFAULT;
+                tr_context *ctx = trt_context_desc(&cd);
+                tr_image *img = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H);
+                tr_image *ds = trt_image(ctx, TR_FORMAT_D32_SFLOAT, W, H);
+                tr_pipeline_desc pd = {0};
+                pd.fs_flags = no_coord ? TR_FS_NO_FRAG_COORD : 0;
+                pd.flat_mask = flat ? 1u : 0u;
+                pd.depth_test = depth;
+                pd.depth_write = depth;
+                pd.depth_compare = TR_COMPARE_LESS;
+                pd.blend[0].enable = 1;
+                pd.blend[0].src_color = TR_BLEND_SRC_ALPHA;
+                pd.blend[0].dst_color = TR_BLEND_ONE_MINUS_SRC_ALPHA;
+                pd.blend[0].src_alpha = TR_BLEND_ONE;
+                pd.blend[0].dst_alpha = TR_BLEND_ONE_MINUS_SRC_ALPHA;
+                tr_pipeline *p = trt_pipeline(ctx, &pd);
+                tr_render_pass_desc rp;
+                memset(&rp, 0, sizeof rp);
+                rp.color_count = 1;
+                rp.color[0].image = img;
+                rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+                rp.depth.image = ds;
+                rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
+                rp.depth.clear_depth = 1.0f;
+                TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+                TRT_OK(tr_cmd_bind_pipeline(ctx, p));
+                trt_draw(ctx, v, 3 * NT);
+                TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+                trt_download(img, 0, 0, TR_ASPECT_DEFAULT, px[no_coord]);
+                tr_context_destroy(ctx);
+            }
+            cr_assert_eq(memcmp(px[0], px[1], sizeof px[0]), 0, "depth %d flat %d scalar %d: the flag changed pixels",
+                         depth, flat, scalar);
+        }
+    }
+}
