@@ -839,7 +839,14 @@ static tr_result prepare_workers(tr_context *ctx, uint32_t threads, size_t tile_
     return TR_OK;
 }
 
-static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32_t b)
+/* Renders slice `slice` of `slices` of bin b: the bin's rows cut at block
+ * rows (multiples of 8, so no 2x2 quad, 8x8 block or LRZ texel straddles
+ * two slices), each slice drawing every triangle of the bin that reaches
+ * its rows, in submission order.  A pixel's result depends only on the
+ * triangles that cover it, in order, so slices change nothing but which
+ * thread does the work; per-bin counts are made by the bin's first slice. */
+static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32_t b, uint32_t slice,
+                       uint32_t slices)
 {
     const tr_bin_layout *l = &p->layout;
     uint32_t bx = b % l->bins_x, by = b / l->bins_x;
@@ -850,18 +857,29 @@ static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32
     tr__bin_rect(l, p->area, bx, by, rb.rect);
     if (rb.rect[0] >= rb.rect[2] || rb.rect[1] >= rb.rect[3])
         return;
+    bool first = true;
+    if (slices > 1) {
+        const int32_t top = rb.rect[1] & ~7, rows = (rb.rect[3] - top + 7) / 8;
+        const int32_t k0 = rows * (int32_t)slice / (int32_t)slices, k1 = rows * (int32_t)(slice + 1) / (int32_t)slices;
+        if (k0 == k1)
+            return;
+        first = k0 == 0;
+        rb.rect[1] = TR_MAX(rb.rect[1], top + 8 * k0);
+        rb.rect[3] = TR_MIN(rb.rect[3], top + 8 * k1);
+    }
     rb.origin[0] = l->origin_x + (int32_t)(bx * l->bin_w);
     rb.origin[1] = l->origin_y + (int32_t)(by * l->bin_h);
     rb.gmem_pitch = l->bin_w;
-    w->stats.bins++;
+    if (first)
+        w->stats.bins++;
     tr__raster_load(&rb);
     uint32_t pipe = (by / l->pipe_h) * l->pipes_x + bx / l->pipe_w;
     uint32_t bit = (by % l->pipe_h) * l->pipe_w + bx % l->pipe_w;
-    size_t slice = (size_t)l->bin_w * l->bin_h;
+    const size_t view_texels = (size_t)l->bin_w * l->bin_h;
     for (uint32_t vs = 0; vs < p->view_count; vs++) {
         rb.view_slot = vs;
         for (uint32_t i = 0; i < p->att_count; i++)
-            rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * slice * p->att[i].cpp;
+            rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * view_texels * p->att[i].cpp;
         const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + pipe];
         /* The LRZ write of the binning pass, for this bin's blocks: every
          * triangle of the bin in submission order, before any is drawn. */
@@ -874,7 +892,7 @@ static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32
         for (size_t e = 0; e < s->count; e += 1 + p->mask_words) {
             if (!((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1))
                 continue;
-            w->stats.bin_primitive_refs++;
+            w->stats.bin_primitive_refs += first;
             tr__raster_triangle(&rb, p->tris[s->words[e]]);
         }
     }
@@ -948,14 +966,20 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         report_visibility(p);
     const tr_bin_layout *l = &p->layout;
     const int nbins = (int)(l->bins_x * l->bins_y);
+    /* With fewer bins than twice the threads, bins are cut into slices of
+     * block rows so that every thread has work (and some to balance). */
+    const uint32_t slices = threads > 1 ? TR_MAX(1u, TR_MIN((2 * threads + (uint32_t)nbins - 1) / (uint32_t)nbins,
+                                                              l->bin_h / 8))
+                                        : 1u;
+    const int tasks = nbins * (int)slices;
     double t0 = now_ms();
 #ifdef TILERAST_HAVE_OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads) if (threads > 1)
-    for (int b = 0; b < nbins; b++)
-        render_bin(ctx, p, &ctx->workers[omp_get_thread_num()], (uint32_t)b);
+    for (int k = 0; k < tasks; k++)
+        render_bin(ctx, p, &ctx->workers[omp_get_thread_num()], (uint32_t)k / slices, (uint32_t)k % slices, slices);
 #else
-    for (int b = 0; b < nbins; b++)
-        render_bin(ctx, p, &ctx->workers[0], (uint32_t)b);
+    for (int k = 0; k < tasks; k++)
+        render_bin(ctx, p, &ctx->workers[0], (uint32_t)k / slices, (uint32_t)k % slices, slices);
 #endif
     p->stats.ms_render = now_ms() - t0;
     for (uint32_t i = 0; i < threads; i++)

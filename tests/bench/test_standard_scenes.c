@@ -1,7 +1,8 @@
 /* The six standard scenes of the bench (bench/bench_scenes.c), scaled down
  * to 240x135 so that the test stays quick: the same bytes from the scalar
  * reference on one thread without LRZ and from the vector kernels on
- * several threads, with LRZ, with other bin sizes.  (The depth image only
+ * several threads, with LRZ, with other bin sizes, and with one bin drawn
+ * in slices by several threads.  (The depth image only
  * carries LRZ here: tr_scene_render_depth does not store depth texels.) */
 #include "trtest.h"
 
@@ -41,6 +42,7 @@ Test(bench, standard_scenes_identical_across_paths, .timeout = 600)
         {2, 0, 0, TR_SIMD_DEFAULT, "2 threads, vector kernels, LRZ"},
         {3, 64 * 1024, 0, TR_SIMD_SSE, "3 threads, SSE cap, LRZ, 64 KiB bins"},
         {2, 16 * 1024, TR_CONTEXT_NO_LRZ, TR_SIMD_DEFAULT, "2 threads, vector kernels, no LRZ, 16 KiB bins"},
+        {3, 16u << 20, 0, TR_SIMD_DEFAULT, "3 threads, one bin cut into slices"},
     };
     enum { NC = sizeof configs / sizeof configs[0] };
     uint8_t *rgba[NC];
