@@ -169,6 +169,10 @@ typedef struct tr__blend_lut {
     tr__blend_key seen;        /* the last other key met, and how many */
     uint32_t seen_count;       /* blocks in a row had it: a table is made */
     uint8_t table[4][256];     /* at the 3rd, as it costs about 4 blocks */
+    /* When every channel's table is (b * mul + add) >> 15 exactly, whole
+     * blocks apply it in vector integer arithmetic. */
+    bool affine;
+    int32_t mul[4], add[4];
 } tr__blend_lut;
 
 /* One worker per thread: a tile buffer, a fragment block and its blend

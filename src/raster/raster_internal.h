@@ -120,15 +120,25 @@ void tr__raster_store(tr__raster_bin *rb);
 typedef struct tr__lanes {
     uint32_t nq;                                  /* quads in use */
     int32_t qx[TR_FS_LANES / 4], qy[TR_FS_LANES / 4]; /* top-left pixel of each quad */
-    int32_t x[TR_FS_LANES], y[TR_FS_LANES];       /* pixel of each lane */
     float l1[TR_FS_LANES], l2[TR_FS_LANES];       /* barycentrics */
     float z[TR_FS_LANES];                         /* depth, clamped to the viewport's range */
 } tr__lanes;
 
+/* The pixel of lane i. */
+static inline int32_t tr__lane_x(const tr__lanes *ln, uint32_t i)
+{
+    return ln->qx[i >> 2] + (int32_t)(i & 1);
+}
+
+static inline int32_t tr__lane_y(const tr__lanes *ln, uint32_t i)
+{
+    return ln->qy[i >> 2] + (int32_t)((i >> 1) & 1);
+}
+
 /* The quad kernels.  Each runs its scalar twin (the reference) when simd
  * is false; both give identical bits.
- * - lanes_setup: x and y of every lane from nq, qx, qy, and l1, l2
- *   (TR__LANES_BARY) and z (TR__LANES_Z, which needs the barycentrics);
+ * - lanes_setup: from nq, qx, qy, l1 and l2 of every lane
+ *   (TR__LANES_BARY) and z too (TR__LANES_Z);
  * - lanes_lrz_reject: the live lanes strictly beyond an LRZ bound;
  * - depth_quads: the depth test (no stencil) of the live lanes against
  *   dbuf (GMEM, `pitch` texels per row, origin = GMEM texel (0, 0)), with

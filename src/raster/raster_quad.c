@@ -88,16 +88,14 @@ void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lan
         simd = dx0 > -lim && dx0 < lim && dy0 > -lim && dy0 < lim;
     }
     const bool bary = (what & TR__LANES_BARY) != 0, depth = (what & TR__LANES_Z) == TR__LANES_Z;
+    if (!bary)
+        return;
     if (!simd) {
         for (uint32_t j = 0; j < ln->nq; j++)
             for (uint32_t s = 0; s < 4; s++) {
                 uint32_t i = 4 * j + s;
-                ln->x[i] = ln->qx[j] + (int32_t)(s & 1);
-                ln->y[i] = ln->qy[j] + (int32_t)(s >> 1);
-                if (!bary)
-                    continue;
-                float dx = (float)((int64_t)ln->x[i] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
-                float dy = (float)((int64_t)ln->y[i] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
+                float dx = (float)((int64_t)tr__lane_x(ln, i) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
+                float dy = (float)((int64_t)tr__lane_y(ln, i) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
                 ln->l1[i] = t->l1_a * dx + t->l1_b * dy;
                 ln->l2[i] = t->l2_a * dx + t->l2_b * dy;
                 if (depth)
@@ -109,15 +107,8 @@ void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lan
     const v4f l2a = simde_mm_set1_ps(t->l2_a), l2b = simde_mm_set1_ps(t->l2_b);
     const v4f a0 = simde_mm_set1_ps(at[0]), a1 = simde_mm_set1_ps(at[1]), a2 = simde_mm_set1_ps(at[2]);
     const v4f lo = simde_mm_set1_ps(depth_min), hi = simde_mm_set1_ps(depth_max);
-    const v4i ox = quad_dx(), oy = quad_dy();
-    const v4i sx = simde_mm_slli_epi32(ox, TR_SUBPIXEL_BITS), sy = simde_mm_slli_epi32(oy, TR_SUBPIXEL_BITS);
+    const v4i sx = simde_mm_slli_epi32(quad_dx(), TR_SUBPIXEL_BITS), sy = simde_mm_slli_epi32(quad_dy(), TR_SUBPIXEL_BITS);
     for (uint32_t j = 0; j < ln->nq; j++) {
-        v4i x = simde_mm_add_epi32(simde_mm_set1_epi32(ln->qx[j]), ox);
-        v4i y = simde_mm_add_epi32(simde_mm_set1_epi32(ln->qy[j]), oy);
-        simde_mm_storeu_si128((void *)&ln->x[4 * j], x);
-        simde_mm_storeu_si128((void *)&ln->y[4 * j], y);
-        if (!bary)
-            continue;
         int32_t bxs = (int32_t)((int64_t)ln->qx[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
         int32_t bys = (int32_t)((int64_t)ln->qy[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
         v4f dx = simde_mm_cvtepi32_ps(simde_mm_add_epi32(simde_mm_set1_epi32(bxs), sx));
@@ -192,7 +183,7 @@ uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], c
     if (!simd) {
         for (uint64_t m = live; m; m &= m - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(m);
-            size_t off = (size_t)(ln->y[i] - origin[1]) * pitch + (size_t)(ln->x[i] - origin[0]);
+            size_t off = (size_t)(tr__lane_y(ln, i) - origin[1]) * pitch + (size_t)(tr__lane_x(ln, i) - origin[0]);
             if (!depth_pass1(op, ln->z[i], dbuf[off])) {
                 fail |= 1ull << i;
                 continue;
@@ -235,8 +226,8 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
             if (need_w)
                 w[i] = at[3] + ln->l1[i] * at[4] + ln->l2[i] * at[5];
             if (frag_coord) {
-                fs->frag_x[i] = (float)ln->x[i] + 0.5f;
-                fs->frag_y[i] = (float)ln->y[i] + 0.5f;
+                fs->frag_x[i] = (float)tr__lane_x(ln, i) + 0.5f;
+                fs->frag_y[i] = (float)tr__lane_y(ln, i) + 0.5f;
                 fs->frag_z[i] = ln->z[i];
                 fs->frag_w[i] = w[i];
             }
@@ -272,10 +263,10 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
             }
         }
         if (frag_coord) {
-            simde_mm_storeu_ps(
-                &fs->frag_x[i], simde_mm_add_ps(simde_mm_cvtepi32_ps(simde_mm_loadu_si128((const void *)&ln->x[i])), half));
-            simde_mm_storeu_ps(
-                &fs->frag_y[i], simde_mm_add_ps(simde_mm_cvtepi32_ps(simde_mm_loadu_si128((const void *)&ln->y[i])), half));
+            v4i x = simde_mm_add_epi32(simde_mm_set1_epi32(ln->qx[i / 4]), quad_dx());
+            v4i y = simde_mm_add_epi32(simde_mm_set1_epi32(ln->qy[i / 4]), quad_dy());
+            simde_mm_storeu_ps(&fs->frag_x[i], simde_mm_add_ps(simde_mm_cvtepi32_ps(x), half));
+            simde_mm_storeu_ps(&fs->frag_y[i], simde_mm_add_ps(simde_mm_cvtepi32_ps(y), half));
             simde_mm_storeu_ps(&fs->frag_z[i], simde_mm_loadu_ps(&ln->z[i]));
             simde_mm_storeu_ps(&fs->frag_w[i], iw);
         }
@@ -289,7 +280,14 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
             float *o = fs->varyings[v][c];
             const v4f c0 = simde_mm_set1_ps(pl[0]), c1 = simde_mm_set1_ps(pl[1]), c2 = simde_mm_set1_ps(pl[2]);
             if (flat) {
-                for (uint32_t i = 0; i < count; i += 4)
+                uint32_t i = 0;
+                for (; i + 16 <= count; i += 16) {
+                    simde_mm_storeu_ps(&o[i], c0);
+                    simde_mm_storeu_ps(&o[i + 4], c0);
+                    simde_mm_storeu_ps(&o[i + 8], c0);
+                    simde_mm_storeu_ps(&o[i + 12], c0);
+                }
+                for (; i < count; i += 4)
                     simde_mm_storeu_ps(&o[i], c0);
                 continue;
             }
@@ -400,6 +398,36 @@ static void blend_lanes(const tr_blend_state *bs, uint32_t n, v4f (*s)[16], v4f 
                         v4f (*res)[16]);
 static void clamped_constants(const float constants[4], v4f k[4]);
 
+/* Finds mul in [0, 32767] and add >= 0 with (b * mul + add) >> 15 ==
+ * t[b] for every byte b, trying slopes near the table's own; false when
+ * none of them fits.  Exact by construction: each candidate must satisfy
+ * all 256 entries. */
+static bool affine_fit(const uint8_t t[256], int32_t *mul, int32_t *add)
+{
+    if (t[255] < t[0])
+        return false;
+    const int32_t m0 = (int32_t)(((int64_t)(t[255] - t[0]) * 32768 + 127) / 255);
+    for (int32_t d = 0; d <= 24; d++)
+        for (int sgn = 0; sgn < 2; sgn++) {
+            int32_t m = sgn ? m0 - d : m0 + d;
+            if (m < 0 || m > 32767 || (sgn && !d))
+                continue;
+            /* add must lie in [t*32768 - b*m, (t+1)*32768 - b*m) for all b */
+            int64_t lo = 0, hi = INT32_MAX - 255 * 32767;
+            for (int32_t b = 0; b < 256 && lo <= hi; b++) {
+                int64_t base = (int64_t)t[b] * 32768 - (int64_t)b * m;
+                lo = base > lo ? base : lo;
+                hi = base + 32767 < hi ? base + 32767 : hi;
+            }
+            if (lo <= hi) {
+                *mul = m;
+                *add = (int32_t)lo;
+                return true;
+            }
+        }
+    return false;
+}
+
 /* Fills lut->table for source s (clamped) and constants k (clamped): entry
  * b of channel c is what the vector path computes for a destination byte b
  * in channel c (the other channels' bytes cannot change it). */
@@ -437,22 +465,45 @@ static void lut_build(tr__blend_lut *lut, const tr__blend_key *key)
     }
     lut->key = *key;
     lut->valid = true;
+    lut->affine = true;
+    for (int c = 0; c < 4 && lut->affine; c++)
+        lut->affine = affine_fit(lut->table[c], &lut->mul[c], &lut->add[c]);
 }
 
-/* The table path: false (nothing done) unless the live lanes' clamped
- * sources are all equal and the state allows a table. */
+/* Does the key hold this state, source and constants?  (Bits, not values:
+ * a key is exact.) */
+static inline bool same_key(const tr__blend_key *k, const tr_blend_state *bs, const float s[4], const float c[4])
+{
+    uint32_t a[8], b[8];
+    memcpy(a, k->s, 16);
+    memcpy(a + 4, k->k, 16);
+    memcpy(b, s, 16);
+    memcpy(b + 4, c, 16);
+    uint32_t d = 0;
+    for (int i = 0; i < 8; i++)
+        d |= a[i] ^ b[i];
+    return d == 0 && k->bs.enable == bs->enable && k->bs.src_color == bs->src_color &&
+           k->bs.dst_color == bs->dst_color && k->bs.color_op == bs->color_op && k->bs.src_alpha == bs->src_alpha &&
+           k->bs.dst_alpha == bs->dst_alpha && k->bs.alpha_op == bs->alpha_op && k->bs.write_mask == bs->write_mask;
+}
+
+/* The table path: false (nothing done) unless the live lanes' sources
+ * are all equal and the state allows a table. */
 static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_block *fs, uint32_t att, uint64_t live,
                           const tr__lanes *ln, const int32_t origin[2], uint32_t pitch, const float constants[4],
                           tr__blend_lut *lut, uint8_t *gmem)
 {
     if (!live || !lut_state_ok(bs))
         return false;
+    /* The same bits as the first live lane's on every live lane (then the
+     * clamped values are the same too; lanes whose values differ but clamp
+     * alike just take the vector path). */
     const uint32_t l0 = (uint32_t)__builtin_ctzll(live);
     float s0[4];
     v4i s0v[4];
     for (int c = 0; c < 4; c++) {
         simde_mm_store_ss(&s0[c], clamp01_4(simde_mm_load_ss(&fs->color[att][c][l0])));
-        s0v[c] = simde_mm_castps_si128(simde_mm_set1_ps(s0[c]));
+        s0v[c] = simde_mm_castps_si128(simde_mm_set1_ps(fs->color[att][c][l0]));
     }
     for (uint32_t j = 0; j < ln->nq; j++) {
         uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
@@ -460,7 +511,7 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
             continue;
         v4i eq = simde_mm_set1_epi32(-1);
         for (int c = 0; c < 4; c++) {
-            v4i v = simde_mm_castps_si128(clamp01_4(simde_mm_loadu_ps(&fs->color[att][c][4 * j])));
+            v4i v = simde_mm_loadu_si128((const void *)&fs->color[att][c][4 * j]);
             eq = simde_mm_and_si128(eq, simde_mm_cmpeq_epi32(v, s0v[c]));
         }
         if (((uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(eq)) | ~qm) != 0xffffffffu)
@@ -468,12 +519,12 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
     }
     /* The key: state, source, constants (the clamped constants decide the
      * table, but the raw ones are an exact, cheaper key). */
-    tr__blend_key key;
-    memset(&key, 0, sizeof key);
-    key.bs = *bs;
-    memcpy(key.s, s0, sizeof key.s);
-    memcpy(key.k, constants, sizeof key.k);
-    if (!lut->valid || memcmp(&lut->key, &key, sizeof key) != 0) {
+    if (!lut->valid || !same_key(&lut->key, bs, s0, constants)) {
+        tr__blend_key key;
+        memset(&key, 0, sizeof key);
+        key.bs = *bs;
+        memcpy(key.s, s0, sizeof key.s);
+        memcpy(key.k, constants, sizeof key.k);
         /* A table costs about four blocks of the vector path: made when
          * a key comes back for the third block in a row. */
         if (memcmp(&lut->seen, &key, sizeof key) != 0) {
@@ -486,6 +537,31 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
     }
     const uint8_t(*T)[256] = (const uint8_t(*)[256])lut->table;
     const size_t row = (size_t)pitch * 4;
+    if (live == ~0ull && lut->affine) {
+        /* A whole block, 4 texels per vector: bytes to 32-bit lanes,
+         * b * mul (madd of 16-bit halves: b and mul both fit), + add, >> 15,
+         * packed back; unwritten channels keep their bytes. */
+        uint8_t *p = gmem + ((size_t)(ln->qy[0] - origin[1]) * pitch + (size_t)(ln->qx[0] - origin[0])) * 4;
+        const v4i mulv = simde_mm_setr_epi32(lut->mul[0], lut->mul[1], lut->mul[2], lut->mul[3]);
+        const v4i addv = simde_mm_setr_epi32(lut->add[0], lut->add[1], lut->add[2], lut->add[3]);
+        const v4i zero = simde_mm_setzero_si128();
+        const v4i keep = simde_mm_set1_epi32((int32_t)((wm & 1 ? 0 : 0xffu) | (wm & 2 ? 0 : 0xff00u) |
+                                                       (wm & 4 ? 0 : 0xff0000u) | (wm & 8 ? 0 : 0xff000000u)));
+        for (uint32_t y = 0; y < 8; y++, p += row)
+            for (uint32_t h = 0; h < 32; h += 16) {
+                v4i v = simde_mm_loadu_si128((const void *)(p + h));
+                v4i lo = simde_mm_unpacklo_epi8(v, zero), hi = simde_mm_unpackhi_epi8(v, zero);
+                v4i t0 = simde_mm_unpacklo_epi16(lo, zero), t1 = simde_mm_unpackhi_epi16(lo, zero);
+                v4i t2 = simde_mm_unpacklo_epi16(hi, zero), t3 = simde_mm_unpackhi_epi16(hi, zero);
+                t0 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t0, mulv), addv), 15);
+                t1 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t1, mulv), addv), 15);
+                t2 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t2, mulv), addv), 15);
+                t3 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t3, mulv), addv), 15);
+                v4i out = simde_mm_packus_epi16(simde_mm_packs_epi32(t0, t1), simde_mm_packs_epi32(t2, t3));
+                simde_mm_storeu_si128((void *)(p + h), select_i(keep, v, out));
+            }
+        return true;
+    }
     if (live == ~0ull && wm == 0xfu) {
         /* A whole block: its 8 rows of 8 texels, byte by byte (the quads
          * are in order, so quad 0 is the block's top-left). */

@@ -223,7 +223,8 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
     uint64_t out = live;
     for (uint64_t m = live; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
-        size_t off = (size_t)(ln->y[i] - rb->origin[1]) * rb->gmem_pitch + (size_t)(ln->x[i] - rb->origin[0]);
+        size_t off = (size_t)(tr__lane_y(ln, i) - rb->origin[1]) * rb->gmem_pitch +
+                     (size_t)(tr__lane_x(ln, i) - rb->origin[0]);
         uint8_t *sp = stest ? rb->gmem[p->stencil_att] + off : NULL;
         if (stest && !stencil_compare(f->compare, ref & cm, *sp & cm)) {
             *sp = stencil_write(f, f->fail_op, *sp, ref);
@@ -366,7 +367,8 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         if (!have_index) {
             for (uint32_t i = 0; i < fs->count; i++)
                 texel_index[i] =
-                    (uint32_t)((ln.y[i] - rb->origin[1]) * (int32_t)rb->gmem_pitch + (ln.x[i] - rb->origin[0]));
+                    (uint32_t)((tr__lane_y(&ln, i) - rb->origin[1]) * (int32_t)rb->gmem_pitch +
+                               (tr__lane_x(&ln, i) - rb->origin[0]));
             have_index = true;
         }
         if (tr__blend_block(rb->ctx, as->format, &pd->blend[a], fs, a, live, texel_index, d->blend_constants, g))
