@@ -119,7 +119,10 @@ void tr__raster_store(tr__raster_bin *rb);
  * is lanes 4j..4j+3 = (qx, qy), (qx+1, qy), (qx, qy+1), (qx+1, qy+1). */
 typedef struct tr__lanes {
     uint32_t nq;                                  /* quads in use */
+    bool block;                                   /* the 16 quads of one 8x8 block, in order */
     int32_t qx[TR_FS_LANES / 4], qy[TR_FS_LANES / 4]; /* top-left pixel of each quad */
+    uint8_t lrz_test[TR_FS_LANES / 4];            /* test this quad's fragments against lrz_bound */
+    float lrz_bound[TR_FS_LANES / 4];             /* its block's LRZ bound */
     float l1[TR_FS_LANES], l2[TR_FS_LANES];       /* barycentrics */
     float z[TR_FS_LANES];                         /* depth, clamped to the viewport's range */
 } tr__lanes;
@@ -139,7 +142,8 @@ static inline int32_t tr__lane_y(const tr__lanes *ln, uint32_t i)
  * is false; both give identical bits.
  * - lanes_setup: from nq, qx, qy, l1 and l2 of every lane
  *   (TR__LANES_BARY) and z too (TR__LANES_Z);
- * - lanes_lrz_reject: the live lanes strictly beyond an LRZ bound;
+ * - lanes_lrz_reject: the live lanes of quads with lrz_test set that lie
+ *   strictly beyond their quad's lrz_bound;
  * - depth_quads: the depth test (no stencil) of the live lanes against
  *   dbuf (GMEM, `pitch` texels per row, origin = GMEM texel (0, 0)), with
  *   the write of passing lanes when `write`; returns the failing lanes;
@@ -155,7 +159,7 @@ static inline int32_t tr__lane_y(const tr__lanes *ln, uint32_t i)
 #define TR__LANES_BARY 1u
 #define TR__LANES_Z 3u /* z and the barycentrics it is made from */
 void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what, bool simd);
-uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, float bound, bool simd);
+uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd);
 uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
                          tr_compare_op op, bool write, bool simd);
 void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln, tr_fs_block *fs,

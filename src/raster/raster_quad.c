@@ -126,20 +126,21 @@ void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lan
 
 /* ---- LRZ, per fragment ---------------------------------------------------------------------- */
 
-uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, float bound, bool simd)
+uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd)
 {
     uint64_t rej = 0;
     if (!simd) {
         for (uint64_t m = live; m; m &= m - 1) {
-            uint32_t i = (uint32_t)__builtin_ctzll(m);
-            if (dir == TR_LRZ_DIRECTION_LESS ? ln->z[i] > bound : ln->z[i] < bound)
+            uint32_t i = (uint32_t)__builtin_ctzll(m), j = i / 4;
+            if (ln->lrz_test[j] && (dir == TR_LRZ_DIRECTION_LESS ? ln->z[i] > ln->lrz_bound[j] : ln->z[i] < ln->lrz_bound[j]))
                 rej |= 1ull << i;
         }
         return rej;
     }
-    const v4f b = simde_mm_set1_ps(bound);
     for (uint32_t j = 0; j < ln->nq; j++) {
-        v4f z = simde_mm_loadu_ps(&ln->z[4 * j]);
+        if (!ln->lrz_test[j])
+            continue;
+        v4f z = simde_mm_loadu_ps(&ln->z[4 * j]), b = simde_mm_set1_ps(ln->lrz_bound[j]);
         v4f r = dir == TR_LRZ_DIRECTION_LESS ? simde_mm_cmpgt_ps(z, b) : simde_mm_cmplt_ps(z, b);
         rej |= (uint64_t)(uint32_t)simde_mm_movemask_ps(r) << (4 * j);
     }
@@ -537,7 +538,7 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
     }
     const uint8_t(*T)[256] = (const uint8_t(*)[256])lut->table;
     const size_t row = (size_t)pitch * 4;
-    if (live == ~0ull && lut->affine) {
+    if (live == ~0ull && ln->block && lut->affine) {
         /* A whole block, 4 texels per vector: bytes to 32-bit lanes,
          * b * mul (madd of 16-bit halves: b and mul both fit), + add, >> 15,
          * packed back; unwritten channels keep their bytes. */
@@ -562,7 +563,7 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
             }
         return true;
     }
-    if (live == ~0ull && wm == 0xfu) {
+    if (live == ~0ull && ln->block && wm == 0xfu) {
         /* A whole block: its 8 rows of 8 texels, byte by byte (the quads
          * are in order, so quad 0 is the block's top-left). */
         uint8_t *p = gmem + ((size_t)(ln->qy[0] - origin[1]) * pitch + (size_t)(ln->qx[0] - origin[0])) * 4;

@@ -253,41 +253,18 @@ static inline float clamp_depth(float z, const tr__draw *d)
     return z >= d->depth_min ? (z <= d->depth_max ? z : d->depth_max) : d->depth_min; /* NaN -> min */
 }
 
-/* lrz_dir: the LRZ test's direction (UNKNOWN: no test) against lrz_bound. */
-static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, int32_t bx, int32_t by,
-                        uint64_t mask, tr_lrz_direction lrz_dir, float lrz_bound)
+/* Shades the packed quads of ln (one triangle; from one block or gathered
+ * from several), `live` their covered lanes.  lrz_dir: the direction of the
+ * LRZ fragment test for quads whose lrz_test is set. */
+static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, tr__lanes *ln, uint64_t live,
+                        tr_lrz_direction lrz_dir)
 {
     const tr__pass *p = rb->pass;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     tr_pass_stats *st = &rb->worker->stats;
     tr_fs_block *fs = rb->worker->fs;
     const bool simd = rb->ctx->simd != TR_SIMD_SCALAR;
-    st->fragments_rasterized += (uint64_t)tr__popcount64(mask);
-
-    /* Pack the quads that have coverage. */
-    tr__lanes ln;
-    uint32_t nq = 0;
-    uint64_t live = 0;
-    /* bit 4q of `any`: quad q has coverage */
-    uint64_t any = mask | (mask >> 1);
-    any = (any | (any >> 2)) & 0x1111111111111111ull;
-    if (any == 0x1111111111111111ull) { /* all 16, in order */
-        live = mask;
-        for (uint32_t q = 0; q < 16; q++) {
-            ln.qx[q] = bx + (int32_t)(q & 3) * 2;
-            ln.qy[q] = by + (int32_t)(q >> 2) * 2;
-        }
-        nq = 16;
-    } else {
-        for (; any; any &= any - 1) {
-            uint32_t q = (uint32_t)__builtin_ctzll(any) >> 2;
-            ln.qx[nq] = bx + (int32_t)(q & 3) * 2;
-            ln.qy[nq] = by + (int32_t)(q >> 2) * 2;
-            live |= ((mask >> (4 * q)) & 0xfu) << (4 * nq);
-            nq++;
-        }
-    }
-    ln.nq = nq;
+    const uint32_t nq = ln->nq;
     /* Only what this block's tests and shader inputs read. */
     const uint32_t flags = pd->fs_flags;
     const bool frag_coord = pd->fragment_shader && !(flags & TR_FS_NO_FRAG_COORD);
@@ -296,17 +273,19 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const bool smooth = pd->fragment_shader && (pd->flat_mask & all) != all;
     const bool need_z = (pd->depth_test && p->depth_att >= 0) || lrz_dir != TR_LRZ_DIRECTION_UNKNOWN || frag_coord ||
                         shader_depth;
-    tr__lanes_setup(t, d->depth_min, d->depth_max, &ln,
-                    need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u, simd);
+    tr__lanes_setup(t, d->depth_min, d->depth_max, ln, need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u, simd);
 
     /* LRZ, per fragment: strictly beyond the block's bound (exact: the same z
      * the depth test would see).  Before stencil, depth and shading. */
     if (lrz_dir != TR_LRZ_DIRECTION_UNKNOWN) {
-        uint64_t rej = tr__lanes_lrz_reject(&ln, live, lrz_dir, lrz_bound, simd);
+        uint64_t rej = tr__lanes_lrz_reject(ln, live, lrz_dir, simd);
         if (rej) {
-            uint32_t n = (uint32_t)tr__popcount64(rej);
-            st->fragments_lrz_rejected += n;
-            tr__lrz_count_rejected(p, rb->view_slot, bx, by, n);
+            st->fragments_lrz_rejected += tr__popcount64(rej);
+            for (uint32_t j = 0; j < nq; j++) {
+                uint32_t n = (uint32_t)tr__popcount64((rej >> (4 * j)) & 0xfu);
+                if (n)
+                    tr__lrz_count_rejected(p, rb->view_slot, ln->qx[j] & ~(BLOCK - 1), ln->qy[j] & ~(BLOCK - 1), n);
+            }
             live &= ~rej;
             if (!live)
                 return;
@@ -316,7 +295,7 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const bool early = (flags & TR_FS_EARLY_TESTS) || !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)) ||
                        !pd->fragment_shader;
     if (early) {
-        live = depth_stencil(rb, t, d, live, &ln);
+        live = depth_stencil(rb, t, d, live, ln);
         if (!live)
             return;
     }
@@ -333,7 +312,7 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     fs->front_facing = t->front_facing;
     fs->uniforms = d->uniforms;
     fs->discard = 0;
-    tr__fs_inputs(t, pd->varying_count, pd->flat_mask, &ln, fs, frag_coord, frag_coord || shader_depth, simd);
+    tr__fs_inputs(t, pd->varying_count, pd->flat_mask, ln, fs, frag_coord, frag_coord || shader_depth, simd);
     st->fragments_shaded += (uint64_t)tr__popcount64(live);
     pd->fragment_shader(fs);
 
@@ -345,8 +324,8 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     if (!early) {
         if (flags & TR_FS_WRITES_DEPTH)
             for (uint32_t i = 0; i < fs->count; i++)
-                ln.z[i] = clamp_depth(fs->depth[i], d);
-        live = depth_stencil(rb, t, d, live, &ln);
+                ln->z[i] = clamp_depth(fs->depth[i], d);
+        live = depth_stencil(rb, t, d, live, ln);
     }
     if (!live)
         return;
@@ -361,14 +340,14 @@ static void shade_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
             continue;
         const tr__attachment_state *as = &p->att[ai];
         uint8_t *g = rb->gmem[ai];
-        if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, &ln, rb->origin, rb->gmem_pitch,
+        if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, ln, rb->origin, rb->gmem_pitch,
                             d->blend_constants, &rb->worker->lut, g))
             continue;
         if (!have_index) {
             for (uint32_t i = 0; i < fs->count; i++)
                 texel_index[i] =
-                    (uint32_t)((tr__lane_y(&ln, i) - rb->origin[1]) * (int32_t)rb->gmem_pitch +
-                               (tr__lane_x(&ln, i) - rb->origin[0]));
+                    (uint32_t)((tr__lane_y(ln, i) - rb->origin[1]) * (int32_t)rb->gmem_pitch +
+                               (tr__lane_x(ln, i) - rb->origin[0]));
             have_index = true;
         }
         if (tr__blend_block(rb->ctx, as->format, &pd->blend[a], fs, a, live, texel_index, d->blend_constants, g))
@@ -430,6 +409,16 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
      * covers: blocks are cut only where they cross the bin or scissor. */
     const int32_t cut[4] = {TR_MAX(rb->rect[0], d->scissor[0]), TR_MAX(rb->rect[1], d->scissor[1]),
                             TR_MIN(rb->rect[2], d->scissor[2]), TR_MIN(rb->rect[3], d->scissor[3])};
+    /* Covered quads of partly covered blocks are gathered into one batch
+     * (up to 16 quads, from any blocks of this triangle) before shading, so
+     * that a small triangle straddling blocks is shaded in one go; a whole
+     * block is shaded alone, in order (the whole-block kernels).  A pixel's
+     * result does not depend on which lanes it shares a batch with. */
+    tr__lanes batch;
+    batch.nq = 0;
+    batch.block = false;
+    uint64_t batch_live = 0, rasterized = 0;
+    bool batch_tests = false;
     tr__block_walk walk;
     tr__block_walk_begin(t, &walk);
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
@@ -445,7 +434,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
             if (!m)
                 continue;
             float bound = 0.0f;
-            tr_lrz_direction lane_test = TR_LRZ_DIRECTION_UNKNOWN;
+            bool lane_test = false;
             if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
                 /* LRZ, per block: the triangle's whole depth range in the
                  * block against the bound, before any per-pixel work; the
@@ -472,12 +461,45 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
                     tr__lrz_row_rejected(&lrow, bx, n);
                     continue;
                 }
-                if (c > 0)
-                    lane_test = lrz;
+                lane_test = c > 0;
             }
-            shade_block(rb, t, d, bx, by, m, lane_test, bound);
+            rasterized += tr__popcount64(m);
+            if (m == ~0ull) {
+                tr__lanes whole;
+                whole.nq = 16;
+                whole.block = true;
+                for (uint32_t q = 0; q < 16; q++) {
+                    whole.qx[q] = bx + (int32_t)(q & 3) * 2;
+                    whole.qy[q] = by + (int32_t)(q >> 2) * 2;
+                    whole.lrz_test[q] = lane_test;
+                    whole.lrz_bound[q] = bound;
+                }
+                shade_quads(rb, t, d, &whole, ~0ull, lane_test ? lrz : TR_LRZ_DIRECTION_UNKNOWN);
+                continue;
+            }
+            /* bit 4q of `any`: quad q has coverage */
+            uint64_t any = m | (m >> 1);
+            any = (any | (any >> 2)) & 0x1111111111111111ull;
+            if (batch.nq + tr__popcount64(any) > 16) {
+                shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN);
+                batch.nq = 0;
+                batch_live = 0;
+                batch_tests = false;
+            }
+            for (; any; any &= any - 1) {
+                uint32_t q = (uint32_t)__builtin_ctzll(any) >> 2, j = batch.nq++;
+                batch.qx[j] = bx + (int32_t)(q & 3) * 2;
+                batch.qy[j] = by + (int32_t)(q >> 2) * 2;
+                batch.lrz_test[j] = lane_test;
+                batch.lrz_bound[j] = bound;
+                batch_live |= ((m >> (4 * q)) & 0xfu) << (4 * j);
+            }
+            batch_tests |= lane_test;
         }
     }
+    if (batch.nq)
+        shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN);
+    st->fragments_rasterized += rasterized;
     st->lrz_blocks_tested += tested;
     st->lrz_blocks_rejected += rejected;
     st->fragments_rasterized += rejected_frags;

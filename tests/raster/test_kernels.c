@@ -366,10 +366,14 @@ Test(raster, quad_lrz_and_depth_equal_reference)
         static const float pool[] = {0.0f, -0.0f, 0.25f, 0.5f, 0.75f, 1.0f, NAN, INFINITY};
         for (uint32_t i = 0; i < 4 * ln.nq; i++)
             ln.z[i] = trt_rand_u32(&rng) % 3 ? pool[trt_rand_u32(&rng) % 8] : (float)trt_rand_range(&rng, 0, 1);
-        float bound = pool[trt_rand_u32(&rng) % 8];
+        /* each quad with its own bound, some quads not tested */
+        for (uint32_t j = 0; j < ln.nq; j++) {
+            ln.lrz_bound[j] = pool[trt_rand_u32(&rng) % 8];
+            ln.lrz_test[j] = trt_rand_u32(&rng) % 4 != 0;
+        }
         tr_lrz_direction dir = trt_rand_u32(&rng) & 1 ? TR_LRZ_DIRECTION_LESS : TR_LRZ_DIRECTION_GREATER;
-        uint64_t ra = tr__lanes_lrz_reject(&ln, live, dir, bound, false);
-        uint64_t rb = tr__lanes_lrz_reject(&ln, live, dir, bound, true);
+        uint64_t ra = tr__lanes_lrz_reject(&ln, live, dir, false);
+        uint64_t rb = tr__lanes_lrz_reject(&ln, live, dir, true);
         cr_assert_eq(ra, rb, "iteration %d: LRZ rejects %016llx, reference %016llx", iter, (unsigned long long)rb,
                      (unsigned long long)ra);
 
@@ -476,6 +480,7 @@ Test(raster, quad_blend_kernel_equals_reference)
                 }
                 live = ~0ull;
                 l0 = 0;
+                ln.block = true;
             }
             if (iter % 8 == 0) {
                 if (iter % 16 == 0)
