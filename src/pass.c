@@ -459,9 +459,11 @@ static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__front_slot *sl
 {
     const uint32_t *words = sl->bins;
     for (uint32_t i = 0; i < sl->count; i++) {
-        if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)))
+        if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)) ||
+            !tr__grow(ctx, (void **)&p->lrz_cand, &p->lrz_cand_cap, p->tri_count + 1, 1))
             return false;
         p->tris[p->tri_count] = sl->tris[i];
+        p->lrz_cand[p->tri_count] = sl->lrz_cand[i];
         int entries;
         if (sl->bin_words[i] == UINT32_MAX) {
             entries = tr__bin_triangle(ctx, p, sl->tris[i], (uint32_t)p->tri_count, view_slot);
@@ -645,6 +647,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                         /* The binning pass's costly half: which pipes and bins. */
                         for (int k = 0; k < made; k++) {
                             uint32_t i = sl->count + (uint32_t)k;
+                            sl->lrz_cand[i] = p->lrz.buf && tr__lrz_may_write(d, sl->tris[i]);
                             int n = tr__bin_classify(p, sl->tris[i], sl->bins + sl->bins_used,
                                                      (uint32_t)(sl->bins_cap - sl->bins_used));
                             sl->bin_words[i] = n < 0 ? UINT32_MAX : (uint32_t)n;
@@ -747,8 +750,10 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
     for (uint32_t vs = 0; vs < p->view_count; vs++)
         for (uint32_t k = 0; k < rect_count; k++) {
             tr__tri *t = tr__arena_alloc(ctx, &p->arena, sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(0));
-            if (!t || !tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)))
+            if (!t || !tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)) ||
+                !tr__grow(ctx, (void **)&p->lrz_cand, &p->lrz_cand_cap, p->tri_count + 1, 1))
                 return fail(ctx, fn);
+            p->lrz_cand[p->tri_count] = 0; /* clears write no LRZ (they may invalidate it) */
             memset(t, 0, sizeof(*t) + sizeof(float) * TR_TRI_ATTR_FLOATS(0));
             t->bbox[0] = rects[k].x;
             t->bbox[1] = rects[k].y;
@@ -885,7 +890,7 @@ static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32
          * triangle of the bin in submission order, before any is drawn. */
         if (p->lrz.buf && !p->lrz.invalid)
             for (size_t e = 0; e < s->count; e += 1 + p->mask_words)
-                if ((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1) {
+                if (p->lrz_cand[s->words[e]] && ((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1)) {
                     const tr__tri *t = p->tris[s->words[e]];
                     tr__lrz_write_triangle(p, &p->draws[t->draw], t, vs, rb.rect, &w->stats.lrz_blocks_written);
                 }
@@ -1024,6 +1029,7 @@ void tr__pass_release(tr_context *ctx)
             tr__free(ctx, p->slots[w].bins);
         }
         tr__free(ctx, p->slots);
+        tr__free(ctx, p->lrz_cand);
         tr__free(ctx, p->lrz.part_mask);
         tr__free(ctx, p->lrz.part_bound);
         tr__arena_release(ctx, &p->arena);

@@ -88,6 +88,7 @@ struct tr__front_slot {
     /* their stream entries (tr__bin_classify), one after the other;
      * UINT32_MAX: did not fit, classified again while binning */
     uint32_t bin_words[TR_FRONT_CHUNK * TR_FRONT_PIECES];
+    uint8_t lrz_cand[TR_FRONT_CHUNK * TR_FRONT_PIECES];
     uint32_t *bins;
     size_t bins_cap, bins_used;
     setup_counts counts;
@@ -126,6 +127,8 @@ struct tr__pass {
     size_t draw_count, draw_cap;
     tr__tri **tris;
     size_t tri_count, tri_cap;
+    uint8_t *lrz_cand;         /* [tri]: 1 if the triangle may write LRZ (tr__lrz_may_write) */
+    size_t lrz_cand_cap;
     tr__stream *streams;       /* [view][pipe] */
     size_t stream_slots;
     tr__arena arena;           /* triangles and uniforms */

@@ -359,17 +359,15 @@ static void tighten(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty, 
     (*blocks_written)++;
 }
 
-void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
-                            const int32_t rect[4], uint64_t *blocks_written)
+bool tr__lrz_may_write(const tr__draw *d, const tr__tri *t)
 {
     /* d->lrz_write already holds the rest-of-pass rules as they stood when
      * the draw was recorded. */
-    if (!d->lrz_write || p->lrz.invalid)
-        return;
-    tr__lrz_buffer *b = p->lrz.buf;
-    /* Pixels inside the triangle, the scissor and the render area. */
-    int32_t r[4] = {TR_MAX(t->bbox[0], d->scissor[0]), TR_MAX(t->bbox[1], d->scissor[1]),
-                    TR_MIN(t->bbox[2], d->scissor[2]), TR_MIN(t->bbox[3], d->scissor[3])};
+    if (!d->lrz_write)
+        return false;
+    /* Pixels inside the triangle and the scissor. */
+    const int32_t w = TR_MIN(t->bbox[2], d->scissor[2]) - TR_MAX(t->bbox[0], d->scissor[0]);
+    const int32_t h = TR_MIN(t->bbox[3], d->scissor[3]) - TR_MAX(t->bbox[1], d->scissor[1]);
     /* A triangle narrower or shorter than a block covers no block alone;
      * gathering small pieces into unions costs the binning pass more than it
      * saves (measured on the mesh and tri_small scenes: +60% binning time for
@@ -377,8 +375,27 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
      * nothing, triangles under TR_LRZ_UNION_MIN pixels write the blocks they
      * cover whole, and larger ones also join unions (the two halves of a
      * quad cover its diagonal blocks together). */
-    if (r[2] - r[0] < TR_LRZ_BLOCK || r[3] - r[1] < TR_LRZ_BLOCK)
+    if (w < TR_LRZ_BLOCK || h < TR_LRZ_BLOCK)
+        return false;
+    if (w >= TR_LRZ_UNION_MIN && h >= TR_LRZ_UNION_MIN)
+        return true;
+    /* Covering a block whole means holding its 64 pixel centres, hence
+     * their hull, a 7x7-pixel square: twice the area is at least 98 px^2.
+     * Edge 0 at vertex 0 is twice the area (in 1/256 px units, less the
+     * tie bias, added back). */
+    const int64_t twice_area = t->edge_a[0] * t->x0 + t->edge_b[0] * t->y0 + t->edge_c[0] + 1;
+    return twice_area >= (int64_t)98 * TR_SUBPIXEL_ONE * TR_SUBPIXEL_ONE;
+}
+
+void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
+                            const int32_t rect[4], uint64_t *blocks_written)
+{
+    if (p->lrz.invalid || !tr__lrz_may_write(d, t))
         return;
+    tr__lrz_buffer *b = p->lrz.buf;
+    /* Pixels inside the triangle, the scissor and the render area. */
+    int32_t r[4] = {TR_MAX(t->bbox[0], d->scissor[0]), TR_MAX(t->bbox[1], d->scissor[1]),
+                    TR_MIN(t->bbox[2], d->scissor[2]), TR_MIN(t->bbox[3], d->scissor[3])};
     const bool unions = r[2] - r[0] >= TR_LRZ_UNION_MIN && r[3] - r[1] >= TR_LRZ_UNION_MIN;
     const bool less = p->lrz.dir != TR_LRZ_DIRECTION_GREATER;
     depth_plane pl_out;

@@ -53,6 +53,11 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d);
  * depend on the bin size.  Counts into *blocks_written. */
 void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
                             const int32_t rect[4], uint64_t *blocks_written);
+/* Can the triangle tighten any LRZ bound (the size rules of
+ * tr__lrz_write_triangle, which only this triangle decides)?  The binning
+ * pass records the answer so that the per-bin write skips the others
+ * without touching them. */
+bool tr__lrz_may_write(const tr__draw *d, const tr__tri *t);
 /* Is LRZ tested for this draw in the rendering pass? */
 bool tr__lrz_tests(const tr__pass *p, const tr__draw *d);
 /* A triangle's depth plane, exact, with a margin that bounds the float
