@@ -850,6 +850,18 @@ static tr_result prepare_workers(tr_context *ctx, uint32_t threads, size_t tile_
  * its rows, in submission order.  A pixel's result depends only on the
  * triangles that cover it, in order, so slices change nothing but which
  * thread does the work; per-bin counts are made by the bin's first slice. */
+/* How many stream entries ahead the tile pass prefetches triangles. */
+#define TR_PREFETCH_TRIS 4
+
+/* The cache lines a triangle's rasterization reads first: edges, box,
+ * barycentric planes, then the depth and 1/w planes. */
+static inline void prefetch_tri(const tr__tri *t)
+{
+    __builtin_prefetch(t);
+    __builtin_prefetch((const char *)t + 64);
+    __builtin_prefetch((const char *)t + 128);
+}
+
 static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32_t b, uint32_t slice,
                        uint32_t slices)
 {
@@ -894,7 +906,14 @@ static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32
                     const tr__tri *t = p->tris[s->words[e]];
                     tr__lrz_write_triangle(p, &p->draws[t->draw], t, vs, rb.rect, &w->stats.lrz_blocks_written);
                 }
-        for (size_t e = 0; e < s->count; e += 1 + p->mask_words) {
+        const size_t step = 1 + p->mask_words, ahead = TR_PREFETCH_TRIS * step;
+        for (size_t e = 0; e < s->count; e += step) {
+            /* Triangles were written by the front end long ago: fetch the
+             * ones a few entries on while this one is drawn. */
+            if (e + 2 * ahead < s->count)
+                __builtin_prefetch(&p->tris[s->words[e + 2 * ahead]]);
+            if (e + ahead < s->count)
+                prefetch_tri(p->tris[s->words[e + ahead]]);
             if (!((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1))
                 continue;
             w->stats.bin_primitive_refs += first;
