@@ -481,6 +481,70 @@ static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__front_slot *sl
     return true;
 }
 
+/* bin_triangles for a whole wave of slots whose entries all fit, with the
+ * appends spread over threads by pipe: triangle indices are given out in
+ * submission order first, each stream is grown for its share, then each
+ * thread walks every slot's entries in order and appends those of its
+ * pipes.  Streams come out as bin_triangles writes them.  false on OOM. */
+static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_slot, uint32_t threads)
+{
+    const uint32_t mw = p->mask_words, npipes = p->layout.pipes_x * p->layout.pipes_y;
+    for (uint32_t w = 0; w < nc; w++) {
+        tr__front_slot *sl = &p->slots[w];
+        for (uint32_t i = 0; i < sl->count; i++) {
+            sl->tri_index[i] = UINT32_MAX;
+            if (!sl->bin_words[i])
+                continue; /* reaches no bin */
+            if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)) ||
+                !tr__grow(ctx, (void **)&p->lrz_cand, &p->lrz_cand_cap, p->tri_count + 1, 1))
+                return false;
+            p->tris[p->tri_count] = sl->tris[i];
+            p->lrz_cand[p->tri_count] = sl->lrz_cand[i];
+            sl->tri_index[i] = (uint32_t)p->tri_count++;
+            p->stats.primitives_binned++;
+        }
+    }
+    tr__stream *streams = &p->streams[(size_t)view_slot * npipes];
+    for (uint32_t pipe = 0; pipe < npipes; pipe++) {
+        size_t need = 0;
+        for (uint32_t w = 0; w < nc; w++)
+            need += p->slots[w].pipe_entries[pipe];
+        tr__stream *st = &streams[pipe];
+        if (need && !tr__grow(ctx, (void **)&st->words, &st->cap, st->count + need * (1 + mw), sizeof(uint32_t)))
+            return false;
+    }
+    /* Thread k appends the entries of pipes k, k + T, ...: each thread reads
+     * every entry once. */
+    const int team = (int)TR_MIN(threads, npipes);
+#ifdef TILERAST_HAVE_OPENMP
+#pragma omp parallel num_threads(team) if (team > 1)
+#endif
+    {
+#ifdef TILERAST_HAVE_OPENMP
+        const uint32_t tid = (uint32_t)omp_get_thread_num(), nt = (uint32_t)omp_get_num_threads();
+#else
+        const uint32_t tid = 0, nt = 1;
+#endif
+        for (uint32_t w = 0; w < nc; w++) {
+            const tr__front_slot *sl = &p->slots[w];
+            const uint32_t *words = sl->bins;
+            for (uint32_t i = 0; i < sl->count; i++) {
+                const uint32_t n = sl->bin_words[i];
+                for (uint32_t e = 0; e < n; e += 1 + mw) {
+                    if (words[e] % nt != tid)
+                        continue;
+                    tr__stream *st = &streams[words[e]];
+                    st->words[st->count++] = sl->tri_index[i];
+                    memcpy(st->words + st->count, words + e + 1, sizeof(uint32_t) * mw);
+                    st->count += mw;
+                }
+                words += n;
+            }
+        }
+    }
+    return true;
+}
+
 static void add_counts(tr_pass_stats *st, const setup_counts *sc)
 {
     st->primitives_in += sc->in;
@@ -628,6 +692,8 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                     tr__vertex_shade(pl, &src, d->uniforms, lo, hi, chunk, &batch);
                     sl->count = 0;
                     sl->bins_used = 0;
+                    sl->deferred = 0;
+                    memset(sl->pipe_entries, 0, sizeof sl->pipe_entries);
                     sl->oom = false;
                     memset(&sl->counts, 0, sizeof(sl->counts));
                     for (uint32_t prim = p0; prim < p1; prim++) {
@@ -651,6 +717,9 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                             int n = tr__bin_classify(p, sl->tris[i], sl->bins + sl->bins_used,
                                                      (uint32_t)(sl->bins_cap - sl->bins_used));
                             sl->bin_words[i] = n < 0 ? UINT32_MAX : (uint32_t)n;
+                            sl->deferred += n < 0;
+                            for (int e = 0; e < n; e += 1 + (int)p->mask_words)
+                                sl->pipe_entries[sl->bins[sl->bins_used + (size_t)e]]++;
                             sl->bins_used += n < 0 ? 0 : (size_t)n;
                         }
                         sl->count += (uint32_t)made;
@@ -659,13 +728,21 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                 double t1 = now_ms();
                 p->stats.ms_vertex += t1 - t0;
                 /* Phase B: bin, in submission order. */
+                bool deferred = false;
                 for (uint32_t w = 0; w < nc; w++) {
-                    tr__front_slot *sl = &p->slots[w];
-                    if (sl->oom)
+                    if (p->slots[w].oom)
                         return fail(ctx, fn);
-                    add_counts(&p->stats, &sl->counts);
-                    if (!bin_triangles(ctx, p, sl, vs))
-                        return fail(ctx, fn);
+                    add_counts(&p->stats, &p->slots[w].counts);
+                    deferred |= p->slots[w].deferred != 0;
+                }
+                if (deferred || threads == 1) {
+                    /* One thread, or (rare) triangles over many pipes: one
+                     * after the other. */
+                    for (uint32_t w = 0; w < nc; w++)
+                        if (!bin_triangles(ctx, p, &p->slots[w], vs))
+                            return fail(ctx, fn);
+                } else if (!bin_wave(ctx, p, nc, vs, threads)) {
+                    return fail(ctx, fn);
                 }
                 p->stats.ms_binning += now_ms() - t1;
             }

@@ -89,6 +89,9 @@ struct tr__front_slot {
      * UINT32_MAX: did not fit, classified again while binning */
     uint32_t bin_words[TR_FRONT_CHUNK * TR_FRONT_PIECES];
     uint8_t lrz_cand[TR_FRONT_CHUNK * TR_FRONT_PIECES];
+    uint32_t tri_index[TR_FRONT_CHUNK * TR_FRONT_PIECES]; /* in p->tris, once binned */
+    uint32_t pipe_entries[TR_MAX_VSC_PIPES]; /* stream entries per pipe in bins */
+    uint32_t deferred;        /* triangles whose entries did not fit */
     uint32_t *bins;
     size_t bins_cap, bins_used;
     setup_counts counts;
