@@ -939,6 +939,27 @@ static inline void prefetch_tri(const tr__tri *t)
     __builtin_prefetch((const char *)t + 128);
 }
 
+/* For a small triangle (a box of at most 16x16 pixels in the bin), the
+ * GMEM lines of its box rows in every attachment: small triangles land
+ * anywhere in a bin much larger than the caches. */
+static inline void prefetch_gmem(const tr__raster_bin *rb, const tr__tri *t)
+{
+    const int32_t x0 = TR_MAX(t->bbox[0], rb->rect[0]), x1 = TR_MIN(t->bbox[2], rb->rect[2]);
+    const int32_t y0 = TR_MAX(t->bbox[1], rb->rect[1]), y1 = TR_MIN(t->bbox[3], rb->rect[3]);
+    if (x0 >= x1 || y0 >= y1 || x1 - x0 > 16 || y1 - y0 > 16)
+        return;
+    const tr__pass *p = rb->pass;
+    for (uint32_t i = 0; i < p->att_count; i++) {
+        const uint32_t cpp = p->att[i].cpp;
+        const uint8_t *g = rb->gmem[i] + ((size_t)(y0 - rb->origin[1]) * rb->gmem_pitch + (size_t)(x0 - rb->origin[0])) * cpp;
+        const size_t pitch = (size_t)rb->gmem_pitch * cpp, span = (size_t)(x1 - x0 - 1) * cpp;
+        for (int32_t y = y0; y < y1; y++, g += pitch) {
+            __builtin_prefetch(g, 1);
+            __builtin_prefetch(g + span, 1);
+        }
+    }
+}
+
 static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32_t b, uint32_t slice,
                        uint32_t slices)
 {
@@ -991,6 +1012,9 @@ static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32
                 __builtin_prefetch(&p->tris[s->words[e + 2 * ahead]]);
             if (e + ahead < s->count)
                 prefetch_tri(p->tris[s->words[e + ahead]]);
+            /* and, half way, the GMEM texels a small one will touch */
+            if (e + ahead / 2 < s->count)
+                prefetch_gmem(&rb, p->tris[s->words[e + ahead / 2]]);
             if (!((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1))
                 continue;
             w->stats.bin_primitive_refs += first;

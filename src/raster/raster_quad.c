@@ -177,6 +177,29 @@ static inline v4f depth_pass4(tr_compare_op op, v4f z, v4f d)
     }
 }
 
+/* The vector path for one compare (inlined with op constant). */
+static inline __attribute__((always_inline)) uint64_t depth_quads_op(float *dbuf, uint32_t pitch,
+                                                                     const int32_t origin[2], const tr__lanes *ln,
+                                                                     uint64_t live, tr_compare_op op, bool write)
+{
+    uint64_t fail = 0;
+    const size_t row = (size_t)pitch * 4;
+    for (uint32_t j = 0; j < ln->nq; j++) {
+        uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
+        if (!qm)
+            continue;
+        uint8_t *p = (uint8_t *)(dbuf + (size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0]));
+        v4f d = simde_mm_castsi128_ps(load_quad(p, row));
+        v4f z = simde_mm_loadu_ps(&ln->z[4 * j]);
+        v4f pass = depth_pass4(op, z, d);
+        uint32_t pm = (uint32_t)simde_mm_movemask_ps(pass) & qm;
+        fail |= (uint64_t)(qm & ~pm) << (4 * j);
+        if (write && pm)
+            store_quad(p, row, simde_mm_castps_si128(select_f(simde_mm_castsi128_ps(lane_mask(pm)), z, d)));
+    }
+    return fail;
+}
+
 uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
                          tr_compare_op op, bool write, bool simd)
 {
@@ -194,21 +217,16 @@ uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], c
         }
         return fail;
     }
-    const size_t row = (size_t)pitch * 4;
-    for (uint32_t j = 0; j < ln->nq; j++) {
-        uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
-        if (!qm)
-            continue;
-        uint8_t *p = (uint8_t *)(dbuf + (size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0]));
-        v4f d = simde_mm_castsi128_ps(load_quad(p, row));
-        v4f z = simde_mm_loadu_ps(&ln->z[4 * j]);
-        v4f pass = depth_pass4(op, z, d);
-        uint32_t pm = (uint32_t)simde_mm_movemask_ps(pass) & qm;
-        fail |= (uint64_t)(qm & ~pm) << (4 * j);
-        if (write && pm)
-            store_quad(p, row, simde_mm_castps_si128(select_f(simde_mm_castsi128_ps(lane_mask(pm)), z, d)));
+    /* The compare chosen once, outside the quad loop. */
+    switch (op) {
+    case TR_COMPARE_LESS: return depth_quads_op(dbuf, pitch, origin, ln, live, TR_COMPARE_LESS, write);
+    case TR_COMPARE_LESS_OR_EQUAL:
+        return depth_quads_op(dbuf, pitch, origin, ln, live, TR_COMPARE_LESS_OR_EQUAL, write);
+    case TR_COMPARE_GREATER: return depth_quads_op(dbuf, pitch, origin, ln, live, TR_COMPARE_GREATER, write);
+    case TR_COMPARE_GREATER_OR_EQUAL:
+        return depth_quads_op(dbuf, pitch, origin, ln, live, TR_COMPARE_GREATER_OR_EQUAL, write);
+    default: return depth_quads_op(dbuf, pitch, origin, ln, live, op, write);
     }
-    return fail;
 }
 
 /* ---- fragment shader inputs ----------------------------------------------------------------- */
