@@ -18,11 +18,11 @@ static inline int64_t snap(double w)
     /* floor(v) without libm: |v| < 2^31 (the guard band), so the
      * truncation is exact and one step corrects it for negative v. */
     int64_t i = (int64_t)v;
-    if ((double)i > v)
-        i--;
+    i -= (double)i > v;
+    /* Without branches: the fraction is data, and a mispredicted branch per
+     * coordinate cost more than the rest of the snap. */
     double r = v - (double)i;
-    if (r > 0.5 || (r == 0.5 && (i & 1)))
-        i++;
+    i += (r > 0.5) | ((r == 0.5) & (int)(i & 1));
     return i;
 }
 
