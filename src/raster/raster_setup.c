@@ -64,12 +64,11 @@ tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__d
     if ((pd->cull_mode == TR_CULL_FRONT && front) || (pd->cull_mode == TR_CULL_BACK && !front) ||
         pd->cull_mode == TR_CULL_FRONT_AND_BACK)
         return TR__SETUP_CULLED;
-    int o[3] = {0, 1, 2};
-    if (area < 0) {           /* orient so that the edge functions are positive inside */
-        o[1] = 2;
-        o[2] = 1;
-        area = -area;
-    }
+    /* Orient so that the edge functions are positive inside (windings are
+     * data: selects, not a branch). */
+    const int flip = area < 0;
+    int o[3] = {0, 1 + flip, 2 - flip};
+    area = flip ? -area : area;
     int32_t x[3] = {X[o[0]], X[o[1]], X[o[2]]}, y[3] = {Y[o[0]], Y[o[1]], Y[o[2]]};
 
     /* Pixel range whose centres lie inside the bounding box, cut to the scissor. */
@@ -99,10 +98,11 @@ tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__d
         int64_t dx = (int64_t)x[j] - x[i], dy = (int64_t)y[j] - y[i];
         int64_t a = -dy, b = dx;
         int64_t c = -b * y[i] - a * x[i];
-        bool owned = dy < 0 || (dy == 0 && (pd->tie_rule == TR_TIE_TOP_LEFT ? dx > 0 : dx < 0));
+        const int tie = pd->tie_rule == TR_TIE_TOP_LEFT ? dx > 0 : dx < 0;
+        const int owned = (dy < 0) | ((dy == 0) & tie);
         t->edge_a[k] = a;
         t->edge_b[k] = b;
-        t->edge_c[k] = owned ? c : c - 1;
+        t->edge_c[k] = c - 1 + owned;
     }
     t->x0 = x[0];
     t->y0 = y[0];
