@@ -149,20 +149,6 @@ uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_directi
 
 /* ---- depth test without stencil ------------------------------------------------------------- */
 
-static inline bool depth_pass1(tr_compare_op op, float z, float d)
-{
-    switch (op) {
-    case TR_COMPARE_NEVER: return false;
-    case TR_COMPARE_LESS: return z < d;
-    case TR_COMPARE_EQUAL: return z == d;
-    case TR_COMPARE_LESS_OR_EQUAL: return z <= d;
-    case TR_COMPARE_GREATER: return z > d;
-    case TR_COMPARE_NOT_EQUAL: return z != d;
-    case TR_COMPARE_GREATER_OR_EQUAL: return z >= d;
-    default: return true;
-    }
-}
-
 static inline v4f depth_pass4(tr_compare_op op, v4f z, v4f d)
 {
     switch (op) {
@@ -208,7 +194,7 @@ uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], c
         for (uint64_t m = live; m; m &= m - 1) {
             uint32_t i = (uint32_t)__builtin_ctzll(m);
             size_t off = (size_t)(tr__lane_y(ln, i) - origin[1]) * pitch + (size_t)(tr__lane_x(ln, i) - origin[0]);
-            if (!depth_pass1(op, ln->z[i], dbuf[off])) {
+            if (!tr__compare(op, ln->z[i], dbuf[off])) { /* the reference compare */
                 fail |= 1ull << i;
                 continue;
             }

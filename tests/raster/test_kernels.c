@@ -104,6 +104,17 @@ Test(raster, blend_block_kernel_equals_reference)
     tr_context_destroy(ctx);
 }
 
+/* Alpha blending (the scene format's BLEND_ALPHA): rgb = s * a + d * (1 - a),
+ * a = s.a + d.a * (1 - s.a). */
+static void alpha_blend(tr_blend_state *b)
+{
+    b->enable = 1;
+    b->src_color = TR_BLEND_SRC_ALPHA;
+    b->dst_color = TR_BLEND_ONE_MINUS_SRC_ALPHA;
+    b->src_alpha = TR_BLEND_ONE;
+    b->dst_alpha = TR_BLEND_ONE_MINUS_SRC_ALPHA;
+}
+
 Test(raster, scalar_and_block_paths_render_the_same_scenes)
 {
     /* TR_SIMD_SCALAR (the reference everywhere) and the default level give
@@ -127,11 +138,8 @@ Test(raster, scalar_and_block_paths_render_the_same_scenes)
                 tr_context *ctx = trt_context_desc(&cd);
                 tr_image *img = trt_image(ctx, fmts[f], W, H);
                 tr_pipeline_desc pd = {0};
+                alpha_blend(&pd.blend[0]);
                 pd.blend[0].enable = variant > 0;
-                pd.blend[0].src_color = TR_BLEND_SRC_ALPHA;
-                pd.blend[0].dst_color = TR_BLEND_ONE_MINUS_SRC_ALPHA;
-                pd.blend[0].src_alpha = TR_BLEND_ONE;
-                pd.blend[0].dst_alpha = TR_BLEND_ONE_MINUS_SRC_ALPHA;
                 pd.blend[0].write_mask = variant == 2 ? 0x5 : 0;
                 tr_pipeline *p = trt_pipeline(ctx, &pd);
                 const float clear[4] = {0.2f, 0.3f, 0.4f, 0.5f};
@@ -201,6 +209,20 @@ Test(raster, coverage_kernel_equals_reference)
     free(t);
 }
 
+/* A pass clearing one colour and one depth attachment. */
+static void begin_color_depth(tr_context *ctx, tr_image *color, tr_image *depth, float clear_depth)
+{
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.color_count = 1;
+    rp.color[0].image = color;
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp.depth.image = depth;
+    rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
+    rp.depth.clear_depth = clear_depth;
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+}
+
 Test(raster, depth_fast_path_equals_reference)
 {
     /* The depth-only path (any level above SCALAR) against the general
@@ -234,15 +256,7 @@ Test(raster, depth_fast_path_equals_reference)
                 pd.depth_write = write;
                 pd.depth_compare = (tr_compare_op)op;
                 tr_pipeline *p = trt_pipeline(ctx, &pd);
-                tr_render_pass_desc rp;
-                memset(&rp, 0, sizeof rp);
-                rp.color_count = 1;
-                rp.color[0].image = img;
-                rp.color[0].load_op = TR_LOAD_OP_CLEAR;
-                rp.depth.image = ds;
-                rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
-                rp.depth.clear_depth = 0.5f;
-                TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+                begin_color_depth(ctx, img, ds, 0.5f);
                 TRT_OK(tr_cmd_bind_pipeline(ctx, p));
                 trt_draw(ctx, v, 6 * NT);
                 TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
@@ -575,21 +589,9 @@ Test(raster, no_frag_coord_flag_changes_no_pixel)
                 pd.depth_test = depth;
                 pd.depth_write = depth;
                 pd.depth_compare = TR_COMPARE_LESS;
-                pd.blend[0].enable = 1;
-                pd.blend[0].src_color = TR_BLEND_SRC_ALPHA;
-                pd.blend[0].dst_color = TR_BLEND_ONE_MINUS_SRC_ALPHA;
-                pd.blend[0].src_alpha = TR_BLEND_ONE;
-                pd.blend[0].dst_alpha = TR_BLEND_ONE_MINUS_SRC_ALPHA;
+                alpha_blend(&pd.blend[0]);
                 tr_pipeline *p = trt_pipeline(ctx, &pd);
-                tr_render_pass_desc rp;
-                memset(&rp, 0, sizeof rp);
-                rp.color_count = 1;
-                rp.color[0].image = img;
-                rp.color[0].load_op = TR_LOAD_OP_CLEAR;
-                rp.depth.image = ds;
-                rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
-                rp.depth.clear_depth = 1.0f;
-                TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+                begin_color_depth(ctx, img, ds, 1.0f);
                 TRT_OK(tr_cmd_bind_pipeline(ctx, p));
                 trt_draw(ctx, v, 3 * NT);
                 TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
