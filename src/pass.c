@@ -1004,6 +1004,9 @@ static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32
                     const tr__tri *t = p->tris[s->words[e]];
                     tr__lrz_write_triangle(p, &p->draws[t->draw], t, vs, rb.rect, &w->stats.lrz_blocks_written);
                 }
+        /* The bounds are final now: the farthest of them, for rejecting
+         * whole triangles in the bin. */
+        rb.lrz_far = p->lrz.buf && !p->lrz.invalid ? tr__lrz_far_bound(p, vs, rb.rect) : 0.0f;
         const size_t step = 1 + p->mask_words, ahead = TR_PREFETCH_TRIS * step;
         for (size_t e = 0; e < s->count; e += step) {
             /* Triangles were written by the front end long ago: fetch the

@@ -175,6 +175,27 @@ static inline void tr__lrz_row_rejected(const tr__lrz_row *r, int32_t bx, uint32
     r->rejected[(uint32_t)bx / TR_LRZ_BLOCK] += n;
 }
 
+/* The bound of the bin's blocks (rect, block-aligned at its top-left)
+ * farthest in the pass's direction: the largest for LESS, the smallest for
+ * GREATER (the clear value for blocks no group holds yet).  A triangle
+ * whose every depth in the bin lies beyond it is rejected in every block. */
+static inline float tr__lrz_far_bound(const tr__pass *p, uint32_t view_slot, const int32_t rect[4])
+{
+    const bool less = p->lrz.dir != TR_LRZ_DIRECTION_GREATER;
+    float far = less ? -INFINITY : INFINITY;
+    for (int32_t by = rect[1] & ~(TR_LRZ_BLOCK - 1); by < rect[3]; by += TR_LRZ_BLOCK) {
+        tr__lrz_row row;
+        tr__lrz_row_at(p, view_slot, by, &row);
+        for (int32_t bx = rect[0] & ~(TR_LRZ_BLOCK - 1); bx < rect[2]; bx += TR_LRZ_BLOCK) {
+            float b = tr__lrz_row_bound(&row, bx);
+            if (b != b)
+                return less ? INFINITY : -INFINITY; /* (never: bounds are numbers) */
+            far = less ? (b > far ? b : far) : (b < far ? b : far);
+        }
+    }
+    return far;
+}
+
 /* Counts fragments rejected in a block (for the picture).  Blocks belong
  * to one bin, and a bin to one thread: no race. */
 static inline void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by, uint32_t n)

@@ -38,6 +38,7 @@ typedef struct tr__raster_bin {
     int32_t origin[2];            /* the bin's top-left: GMEM pixel (0, 0) */
     uint8_t *gmem[TR__MAX_ATTACHMENTS]; /* this view's slice of each attachment */
     uint32_t gmem_pitch;          /* pixels per GMEM row (the layout's bin width) */
+    float lrz_far;                /* tr__lrz_far_bound of this view of the bin (LRZ on) */
 } tr__raster_bin;
 
 /* Which pixel centres of the 8x8 block at (bx, by) (multiples of 8) the

@@ -399,10 +399,37 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
     tr_pass_stats *st = &rb->worker->stats;
     /* The depth plane for the LRZ block test, made on first use: blocks
      * whose bound passes every depth of the viewport's range need none. */
-    tr__lrz_plane_t plane; /* its address never escapes: stays in registers */
+    tr__lrz_plane_t plane = {0}; /* its address never escapes: stays in registers */
     bool have_plane = false;
     const int32_t region[4] = {r[0] & ~(BLOCK - 1), r[1] & ~(BLOCK - 1), r[2] + BLOCK, r[3] + BLOCK};
     uint64_t tested = 0, rejected = 0, rejected_frags = 0;
+    /* The whole triangle beyond the bin's farthest bound: then every block
+     * test would reject, so no block reads its bound.  The plane's range
+     * over the region is taken at its corner blocks, less a margin far
+     * above the rounding between blocks, clamped as the block test clamps. */
+    bool reject_all = false;
+    if (lrz == TR_LRZ_DIRECTION_LESS ? rb->lrz_far < d->depth_max
+                                     : lrz == TR_LRZ_DIRECTION_GREATER && rb->lrz_far > d->depth_min) {
+        /* (a farthest bound that passes the whole depth range rejects nothing:
+         * then the plane is left to the blocks that need it) */
+        tr__lrz_plane_t made;
+        tr__lrz_plane(t, d, region, &made);
+        plane = made;
+        have_plane = true;
+        const int32_t bxl = (r[2] - 1) & ~(BLOCK - 1), byl = (r[3] - 1) & ~(BLOCK - 1);
+        const int32_t cx[2] = {r[0] & ~(BLOCK - 1), bxl}, cy[2] = {r[1] & ~(BLOCK - 1), byl};
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < 4; i++) {
+            double zmin, zmax;
+            tr__lrz_plane_block_range(&plane, cx[i & 1], cy[i >> 1], &zmin, &zmax);
+            lo = zmin < lo ? zmin : lo;
+            hi = zmax > hi ? zmax : hi;
+        }
+        const double slack = 0x1p-40 * (fabs(plane.a) + fabs(plane.bx) * (double)bxl + fabs(plane.by) * (double)byl + 1.0);
+        if (plane.finite)
+            reject_all = lrz == TR_LRZ_DIRECTION_LESS ? lo - slack > (double)rb->lrz_far
+                                                      : hi + slack < (double)rb->lrz_far;
+    }
     const bool simd = rb->ctx->simd != TR_SIMD_SCALAR;
     const int32_t bx0 = r[0] & ~(BLOCK - 1);
     /* The bounding box (r's other half) holds every pixel the triangle
@@ -435,6 +462,14 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
                 continue;
             float bound = 0.0f;
             bool lane_test = false;
+            if (reject_all) {
+                const uint32_t n = tr__popcount64(m);
+                tested++;
+                rejected++;
+                rejected_frags += n;
+                tr__lrz_row_rejected(&lrow, bx, n);
+                continue;
+            }
             if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
                 /* LRZ, per block: the triangle's whole depth range in the
                  * block against the bound, before any per-pixel work; the
