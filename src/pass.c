@@ -998,11 +998,12 @@ static void render_bin(tr_context *ctx, const tr__pass *p, tr__worker *w, uint32
         const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + pipe];
         /* The LRZ write of the binning pass, for this bin's blocks: every
          * triangle of the bin in submission order, before any is drawn. */
+        tr__lrz_bin_write bw = {0.0f, true};
         if (p->lrz.buf && !p->lrz.invalid)
             for (size_t e = 0; e < s->count; e += 1 + p->mask_words)
                 if (p->lrz_cand[s->words[e]] && ((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1)) {
                     const tr__tri *t = p->tris[s->words[e]];
-                    tr__lrz_write_triangle(p, &p->draws[t->draw], t, vs, rb.rect, &w->stats.lrz_blocks_written);
+                    tr__lrz_write_triangle(p, &p->draws[t->draw], t, vs, rb.rect, &bw, &w->stats.lrz_blocks_written);
                 }
         /* The bounds are final now: the farthest of them, for rejecting
          * whole triangles in the bin. */

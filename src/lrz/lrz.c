@@ -388,7 +388,7 @@ bool tr__lrz_may_write(const tr__draw *d, const tr__tri *t)
 }
 
 void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
-                            const int32_t rect[4], uint64_t *blocks_written)
+                            const int32_t rect[4], tr__lrz_bin_write *bw, uint64_t *blocks_written)
 {
     if (p->lrz.invalid || !tr__lrz_may_write(d, t))
         return;
@@ -408,6 +408,31 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
      * bounds do not depend on the bins. */
     const int32_t q[4] = {TR_MAX(r[0], rect[0]), TR_MAX(r[1], rect[1]), TR_MIN(r[2], rect[2]),
                           TR_MIN(r[3], rect[3])};
+    if (q[0] >= q[2] || q[1] >= q[3])
+        return;
+    /* Nothing to tighten when every block's depth range lies at or beyond
+     * the bin's farthest bound (each block tightens only if its range is
+     * strictly nearer than its own bound).  The range over the bin is
+     * taken at the corner blocks, widened far beyond the rounding between
+     * blocks. */
+    {
+        if (bw->stale) {
+            bw->far = tr__lrz_far_bound(p, view_slot, rect);
+            bw->stale = false;
+        }
+        const int32_t bxl = (q[2] - 1) & ~(TR_LRZ_BLOCK - 1), byl = (q[3] - 1) & ~(TR_LRZ_BLOCK - 1);
+        const int32_t cx[2] = {q[0] & ~(TR_LRZ_BLOCK - 1), bxl}, cy[2] = {q[1] & ~(TR_LRZ_BLOCK - 1), byl};
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < 4; i++) {
+            double zmin, zmax;
+            tr__lrz_plane_block_range(&pl, cx[i & 1], cy[i >> 1], &zmin, &zmax);
+            lo = zmin < lo ? zmin : lo;
+            hi = zmax > hi ? zmax : hi;
+        }
+        const double slack = 0x1p-40 * (fabs(pl.a) + fabs(pl.bx) * (double)bxl + fabs(pl.by) * (double)byl + 1.0);
+        if (less ? lo - slack >= (double)bw->far : hi + slack <= (double)bw->far)
+            return;
+    }
     uint64_t written = 0;
     tr__block_walk walk;
     tr__block_walk_begin(t, &walk);
@@ -461,6 +486,7 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
         }
     }
     *blocks_written += written;
+    bw->stale |= written != 0;
 }
 
 /* ---- rendering: the test ---------------------------------------------------------------------- */

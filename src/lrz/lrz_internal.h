@@ -50,9 +50,16 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d);
  * triangles, that a union of such triangles covers).  Run per bin, for the
  * bin's triangles in submission order, before the bin renders: each block
  * belongs to one bin, so bins write in parallel and the result does not
- * depend on the bin size.  Counts into *blocks_written. */
+ * depend on the bin size.  Counts into *blocks_written.  bw carries the
+ * bin's farthest bound from one triangle to the next (start it stale): a
+ * triangle all of whose depths in the bin lie at or beyond it cannot
+ * tighten any block and is skipped whole. */
+typedef struct tr__lrz_bin_write {
+    float far;                 /* at least as far as every bound of the bin (see tr__lrz_far_bound) */
+    bool stale;                /* bounds were tightened since `far` was taken */
+} tr__lrz_bin_write;
 void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
-                            const int32_t rect[4], uint64_t *blocks_written);
+                            const int32_t rect[4], tr__lrz_bin_write *bw, uint64_t *blocks_written);
 /* Can the triangle tighten any LRZ bound (the size rules of
  * tr__lrz_write_triangle, which only this triangle decides)?  The binning
  * pass records the answer so that the per-bin write skips the others
