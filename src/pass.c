@@ -955,7 +955,8 @@ static inline void prefetch_gmem(const tr__raster_bin *rb, const tr__tri *t)
         const size_t pitch = (size_t)rb->gmem_pitch * cpp, span = (size_t)(x1 - x0 - 1) * cpp;
         for (int32_t y = y0; y < y1; y++, g += pitch) {
             __builtin_prefetch(g, 1);
-            __builtin_prefetch(g + span, 1);
+            if (((uintptr_t)g ^ (uintptr_t)(g + span)) >= 64) /* the row's end in another line */
+                __builtin_prefetch(g + span, 1);
         }
     }
 }
