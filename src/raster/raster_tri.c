@@ -463,7 +463,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
             float bound = 0.0f;
             bool lane_test = false;
             if (reject_all) {
-                const uint32_t n = tr__popcount64(m);
+                const uint32_t n = m == ~0ull ? 64u : tr__popcount64(m);
                 tested++;
                 rejected++;
                 rejected_frags += n;
