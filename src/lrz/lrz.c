@@ -420,17 +420,9 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
             bw->far = tr__lrz_far_bound(p, view_slot, rect);
             bw->stale = false;
         }
-        const int32_t bxl = (q[2] - 1) & ~(TR_LRZ_BLOCK - 1), byl = (q[3] - 1) & ~(TR_LRZ_BLOCK - 1);
-        const int32_t cx[2] = {q[0] & ~(TR_LRZ_BLOCK - 1), bxl}, cy[2] = {q[1] & ~(TR_LRZ_BLOCK - 1), byl};
-        double lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < 4; i++) {
-            double zmin, zmax;
-            tr__lrz_plane_block_range(&pl, cx[i & 1], cy[i >> 1], &zmin, &zmax);
-            lo = zmin < lo ? zmin : lo;
-            hi = zmax > hi ? zmax : hi;
-        }
-        const double slack = 0x1p-40 * (fabs(pl.a) + fabs(pl.bx) * (double)bxl + fabs(pl.by) * (double)byl + 1.0);
-        if (less ? lo - slack >= (double)bw->far : hi + slack <= (double)bw->far)
+        double lo, hi;
+        tr__lrz_plane_region_range(&pl, q, &lo, &hi);
+        if (less ? lo >= (double)bw->far : hi <= (double)bw->far)
             return;
     }
     uint64_t written = 0;

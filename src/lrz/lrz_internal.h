@@ -135,6 +135,27 @@ static inline void tr__lrz_plane_block_range(const tr__lrz_plane_t *pl, int32_t 
     *zmax = hi < pl->zmax_clamp ? hi : pl->zmax_clamp;
 }
 
+/* Bounds on the depth of every fragment in every block of the region r
+ * (pixels; its blocks from r's top-left block to the one holding its last
+ * pixel): the block ranges at the four corner blocks (the plane is
+ * linear), widened far beyond the rounding that separates one block's
+ * evaluation from another's. */
+static inline void tr__lrz_plane_region_range(const tr__lrz_plane_t *pl, const int32_t r[4], double *lo, double *hi)
+{
+    const int32_t bxl = (r[2] - 1) & ~(TR_LRZ_BLOCK - 1), byl = (r[3] - 1) & ~(TR_LRZ_BLOCK - 1);
+    const int32_t cx[2] = {r[0] & ~(TR_LRZ_BLOCK - 1), bxl}, cy[2] = {r[1] & ~(TR_LRZ_BLOCK - 1), byl};
+    double l = INFINITY, h = -INFINITY;
+    for (int i = 0; i < 4; i++) {
+        double zmin, zmax;
+        tr__lrz_plane_block_range(pl, cx[i & 1], cy[i >> 1], &zmin, &zmax);
+        l = zmin < l ? zmin : l;
+        h = zmax > h ? zmax : h;
+    }
+    const double slack = 0x1p-40 * (fabs(pl->a) + fabs(pl->bx) * (double)bxl + fabs(pl->by) * (double)byl + 1.0);
+    *lo = l - slack;
+    *hi = h + slack;
+}
+
 /* The block test: -1 if every fragment the triangle can produce in the
  * block lies beyond the bound (direction `dir`), 0 if none can, 1 if some
  * may (then each fragment is tested). */

@@ -416,19 +416,10 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
         tr__lrz_plane(t, d, region, &made);
         plane = made;
         have_plane = true;
-        const int32_t bxl = (r[2] - 1) & ~(BLOCK - 1), byl = (r[3] - 1) & ~(BLOCK - 1);
-        const int32_t cx[2] = {r[0] & ~(BLOCK - 1), bxl}, cy[2] = {r[1] & ~(BLOCK - 1), byl};
-        double lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < 4; i++) {
-            double zmin, zmax;
-            tr__lrz_plane_block_range(&plane, cx[i & 1], cy[i >> 1], &zmin, &zmax);
-            lo = zmin < lo ? zmin : lo;
-            hi = zmax > hi ? zmax : hi;
-        }
-        const double slack = 0x1p-40 * (fabs(plane.a) + fabs(plane.bx) * (double)bxl + fabs(plane.by) * (double)byl + 1.0);
+        double lo, hi;
+        tr__lrz_plane_region_range(&plane, r, &lo, &hi);
         if (plane.finite)
-            reject_all = lrz == TR_LRZ_DIRECTION_LESS ? lo - slack > (double)rb->lrz_far
-                                                      : hi + slack < (double)rb->lrz_far;
+            reject_all = lrz == TR_LRZ_DIRECTION_LESS ? lo > (double)rb->lrz_far : hi < (double)rb->lrz_far;
     }
     const bool simd = rb->ctx->simd != TR_SIMD_SCALAR;
     const int32_t bx0 = r[0] & ~(BLOCK - 1);
