@@ -481,29 +481,49 @@ static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__front_slot *sl
     return true;
 }
 
-/* bin_triangles for a whole wave of slots whose entries all fit, with the
- * appends spread over threads by pipe: triangle indices are given out in
- * submission order first, each stream is grown for its share, then each
- * thread walks every slot's entries in order and appends those of its
- * pipes.  Streams come out as bin_triangles writes them.  false on OOM. */
+/* The slot's entries pipe by pipe, for bin_wave (runs on the slot's own
+ * thread, while its entries are in that core's cache). */
+static void sort_entries(const tr__pass *p, tr__front_slot *sl)
+{
+    const uint32_t mw = p->mask_words, npipes = p->layout.pipes_x * p->layout.pipes_y;
+    uint32_t cur[TR_MAX_VSC_PIPES];
+    uint32_t off = 0;
+    for (uint32_t pipe = 0; pipe < npipes; pipe++) {
+        sl->pipe_off[pipe] = cur[pipe] = off;
+        off += sl->pipe_entries[pipe] * (1 + mw);
+    }
+    sl->pipe_off[npipes] = off;
+    sl->binned = 0;
+    const uint32_t *words = sl->bins;
+    for (uint32_t i = 0; i < sl->count; i++) {
+        const uint32_t n = sl->bin_words[i];
+        sl->binned += n != 0;
+        for (uint32_t e = 0; e < n; e += 1 + mw) {
+            uint32_t *dst = sl->sorted + cur[words[e]];
+            dst[0] = i;
+            memcpy(dst + 1, words + e + 1, sizeof(uint32_t) * mw);
+            cur[words[e]] += 1 + mw;
+        }
+        words += n;
+    }
+}
+
+/* bin_triangles for a whole wave of slots whose entries all fit and were
+ * sorted by pipe, on several threads: each slot's triangles get their
+ * indices (in submission order: slot by slot) in parallel, each stream is
+ * grown for its share, then each pipe's stream takes its entries slot by
+ * slot.  Streams come out as bin_triangles writes them.  false on OOM. */
 static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_slot, uint32_t threads)
 {
     const uint32_t mw = p->mask_words, npipes = p->layout.pipes_x * p->layout.pipes_y;
+    size_t total = p->tri_count;
     for (uint32_t w = 0; w < nc; w++) {
-        tr__front_slot *sl = &p->slots[w];
-        for (uint32_t i = 0; i < sl->count; i++) {
-            sl->tri_index[i] = UINT32_MAX;
-            if (!sl->bin_words[i])
-                continue; /* reaches no bin */
-            if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)) ||
-                !tr__grow(ctx, (void **)&p->lrz_cand, &p->lrz_cand_cap, p->tri_count + 1, 1))
-                return false;
-            p->tris[p->tri_count] = sl->tris[i];
-            p->lrz_cand[p->tri_count] = sl->lrz_cand[i];
-            sl->tri_index[i] = (uint32_t)p->tri_count++;
-            p->stats.primitives_binned++;
-        }
+        p->slots[w].tri_base = total;
+        total += p->slots[w].binned;
     }
+    if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, total, sizeof(tr__tri *)) ||
+        !tr__grow(ctx, (void **)&p->lrz_cand, &p->lrz_cand_cap, total, 1))
+        return false;
     tr__stream *streams = &p->streams[(size_t)view_slot * npipes];
     for (uint32_t pipe = 0; pipe < npipes; pipe++) {
         size_t need = 0;
@@ -513,35 +533,43 @@ static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_sl
         if (need && !tr__grow(ctx, (void **)&st->words, &st->cap, st->count + need * (1 + mw), sizeof(uint32_t)))
             return false;
     }
-    /* Thread k appends the entries of pipes k, k + T, ...: each thread reads
-     * every entry once. */
-    const int team = (int)TR_MIN(threads, npipes);
 #ifdef TILERAST_HAVE_OPENMP
-#pragma omp parallel num_threads(team) if (team > 1)
+#pragma omp parallel num_threads((int)threads)
 #endif
     {
 #ifdef TILERAST_HAVE_OPENMP
-        const uint32_t tid = (uint32_t)omp_get_thread_num(), nt = (uint32_t)omp_get_num_threads();
-#else
-        const uint32_t tid = 0, nt = 1;
+#pragma omp for schedule(static)
 #endif
-        for (uint32_t w = 0; w < nc; w++) {
-            const tr__front_slot *sl = &p->slots[w];
-            const uint32_t *words = sl->bins;
+        for (int w = 0; w < (int)nc; w++) {
+            tr__front_slot *sl = &p->slots[w];
+            size_t idx = sl->tri_base;
             for (uint32_t i = 0; i < sl->count; i++) {
-                const uint32_t n = sl->bin_words[i];
-                for (uint32_t e = 0; e < n; e += 1 + mw) {
-                    if (words[e] % nt != tid)
-                        continue;
-                    tr__stream *st = &streams[words[e]];
-                    st->words[st->count++] = sl->tri_index[i];
-                    memcpy(st->words + st->count, words + e + 1, sizeof(uint32_t) * mw);
+                sl->tri_index[i] = UINT32_MAX;
+                if (!sl->bin_words[i])
+                    continue; /* reaches no bin */
+                p->tris[idx] = sl->tris[i];
+                p->lrz_cand[idx] = sl->lrz_cand[i];
+                sl->tri_index[i] = (uint32_t)idx++;
+            }
+        }
+#ifdef TILERAST_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int pipe = 0; pipe < (int)npipes; pipe++) {
+            tr__stream *st = &streams[pipe];
+            for (uint32_t w = 0; w < nc; w++) {
+                const tr__front_slot *sl = &p->slots[w];
+                const uint32_t *e = sl->sorted + sl->pipe_off[pipe], *end = sl->sorted + sl->pipe_off[pipe + 1];
+                for (; e < end; e += 1 + mw) {
+                    st->words[st->count++] = sl->tri_index[e[0]];
+                    memcpy(st->words + st->count, e + 1, sizeof(uint32_t) * mw);
                     st->count += mw;
                 }
-                words += n;
             }
         }
     }
+    p->stats.primitives_binned += total - p->tri_count;
+    p->tri_count = total;
     return true;
 }
 
@@ -655,7 +683,9 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     const size_t bins_need = (size_t)TR_FRONT_CHUNK * 4 * (1 + p->mask_words);
     for (uint32_t w = 0; w < wave; w++)
         if (!tr__grow(ctx, (void **)&p->slots[w].vtx, &p->slots[w].vtx_cap, vtx_need, sizeof(float)) ||
-            !tr__grow(ctx, (void **)&p->slots[w].bins, &p->slots[w].bins_cap, bins_need, sizeof(uint32_t)))
+            !tr__grow(ctx, (void **)&p->slots[w].bins, &p->slots[w].bins_cap, bins_need, sizeof(uint32_t)) ||
+            (threads > 1 && !tr__grow(ctx, (void **)&p->slots[w].sorted, &p->slots[w].sorted_cap,
+                                      p->slots[w].bins_cap, sizeof(uint32_t)))) /* room for all of bins */
             return fail(ctx, fn);
 
     for (uint32_t inst = 0; inst < instance_count; inst++) {
@@ -724,6 +754,8 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                         }
                         sl->count += (uint32_t)made;
                     }
+                    if (threads > 1 && !sl->deferred)
+                        sort_entries(p, sl);
                 }
                 double t1 = now_ms();
                 p->stats.ms_vertex += t1 - t0;
@@ -1152,6 +1184,7 @@ void tr__pass_release(tr_context *ctx)
             tr__arena_release(ctx, &p->slots[w].arena);
             tr__free(ctx, p->slots[w].vtx);
             tr__free(ctx, p->slots[w].bins);
+            tr__free(ctx, p->slots[w].sorted);
         }
         tr__free(ctx, p->slots);
         tr__free(ctx, p->lrz_cand);

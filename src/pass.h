@@ -92,6 +92,15 @@ struct tr__front_slot {
     uint32_t tri_index[TR_FRONT_CHUNK * TR_FRONT_PIECES]; /* in p->tris, once binned */
     uint32_t pipe_entries[TR_MAX_VSC_PIPES]; /* stream entries per pipe in bins */
     uint32_t deferred;        /* triangles whose entries did not fit */
+    /* With several threads: the entries again, pipe by pipe (each pipe's
+     * in triangle order from pipe_off[pipe]), the triangle's place in this
+     * slot in the first word; and how many of the slot's triangles reach a
+     * bin, and the first index in p->tris they get. */
+    uint32_t *sorted;
+    size_t sorted_cap;
+    uint32_t pipe_off[TR_MAX_VSC_PIPES + 1];
+    uint32_t binned;
+    size_t tri_base;
     uint32_t *bins;
     size_t bins_cap, bins_used;
     setup_counts counts;
