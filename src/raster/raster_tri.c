@@ -100,19 +100,6 @@ static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin
     return true;
 }
 
-bool tr__raster_block_whole(const tr__tri *t, int32_t bx, int32_t by)
-{
-    int64_t px0 = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF, py0 = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    int64_t px1 = px0 + (BLOCK - 1) * TR_SUBPIXEL_ONE, py1 = py0 + (BLOCK - 1) * TR_SUBPIXEL_ONE;
-    for (int k = 0; k < 3; k++) {
-        /* the block's corner that is lowest on this edge */
-        int64_t a = t->edge_a[k], b = t->edge_b[k];
-        if (t->edge_c[k] + a * (a > 0 ? px0 : px1) + b * (b > 0 ? py0 : py1) < 0)
-            return false;
-    }
-    return true;
-}
-
 /* The pixel centres of block (bx, by) inside the rectangle r. */
 static uint64_t rect_mask(int32_t bx, int32_t by, const int32_t r[4])
 {
