@@ -47,7 +47,6 @@ typedef struct tr__raster_bin {
  * simd selects the vector kernel where it applies (same result). */
 uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], bool simd);
 
-
 /* Walking a triangle's 8x8 blocks along rows.  Each edge is evaluated at
  * the corner of the block lowest on it (lo) and the highest (hi), stepping
  * by whole blocks: the same integers tr__raster_block_coverage computes,

@@ -223,6 +223,47 @@ static void begin_color_depth(tr_context *ctx, tr_image *color, tr_image *depth,
     TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
 }
 
+Test(raster, block_walk_equals_block_coverage)
+{
+    /* The walk's classes (stepping edge values by whole blocks) against
+     * tr__raster_block_coverage's own corner tests, and the masks it
+     * leads to, over every block of a region around random triangles. */
+    trt_rng rng = {1618};
+    tr__tri *t = calloc(1, sizeof(tr__tri) + 64);
+    cr_assert_not_null(t);
+    const int32_t all[4] = {-1000000, -1000000, 1000000, 1000000};
+    uint64_t classes[3] = {0, 0, 0};
+    for (int iter = 0; iter < 3000; iter++) {
+        double span = iter % 3 == 0 ? 12 : iter % 3 == 1 ? 80 : 3000;
+        int64_t X[3], Y[3];
+        for (int k = 0; k < 3; k++) {
+            X[k] = (int64_t)(trt_rand_range(&rng, -span, span) * 256);
+            Y[k] = (int64_t)(trt_rand_range(&rng, -span, span) * 256);
+        }
+        make_edges(t, X, Y, trt_rand_u32(&rng));
+        const int32_t bx0 = -8 * (int32_t)(trt_rand_u32(&rng) % 8 + 2), by0 = -8 * (int32_t)(trt_rand_u32(&rng) % 8 + 2);
+        tr__block_walk w;
+        tr__block_walk_begin(t, &w);
+        for (int32_t by = by0; by < -by0; by += 8) {
+            tr__block_walk_row(t, &w, bx0, by);
+            for (int32_t bx = bx0; bx < -bx0; bx += 8) {
+                const int cls = tr__block_walk_step(&w);
+                const uint64_t ref = tr__raster_block_coverage(t, bx, by, all, false);
+                classes[cls]++;
+                if (cls == 0)
+                    cr_assert_eq(ref, 0, "iteration %d block (%d,%d): walked outside, covers %016llx", iter, bx, by,
+                                 (unsigned long long)ref);
+                else
+                    cr_assert_eq(tr__raster_block_mask(t, bx, by, all, all, cls == 2, iter & 1), ref,
+                                 "iteration %d block (%d,%d): class %d", iter, bx, by, cls);
+            }
+        }
+    }
+    cr_expect(classes[0] > 1000 && classes[1] > 1000 && classes[2] > 1000, "classes %llu %llu %llu",
+              (unsigned long long)classes[0], (unsigned long long)classes[1], (unsigned long long)classes[2]);
+    free(t);
+}
+
 Test(raster, depth_fast_path_equals_reference)
 {
     /* The depth-only path (any level above SCALAR) against the general
