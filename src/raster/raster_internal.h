@@ -161,6 +161,24 @@ uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], c
                          tr_compare_op op, bool write, bool simd);
 void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln, tr_fs_block *fs,
                    bool frag_coord, bool depth, bool simd);
+/* The stencil and depth tests together, with their writes (GMEM planes of
+ * `pitch` texels per row; dbuf or sbuf NULL: that test is off).  A lane
+ * failing the stencil test takes fail_op; passing it and failing depth,
+ * depth_fail_op; passing both, pass_op and the depth write.  Returns the
+ * survivors and adds the rejections to *stencil_rejected and
+ * *depth_rejected. */
+typedef struct tr__ds_state {
+    float *dbuf;
+    uint8_t *sbuf;
+    uint32_t pitch;
+    int32_t origin[2];
+    tr_compare_op depth_compare;
+    bool depth_write;
+    const tr_stencil_face *face; /* the triangle's face (masks already resolved) */
+    uint8_t ref;
+} tr__ds_state;
+uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, uint64_t live, uint64_t *stencil_rejected,
+                                 uint64_t *depth_rejected, bool simd);
 bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
                      uint32_t att, uint64_t live, const tr__lanes *ln, const int32_t origin[2], uint32_t pitch,
                      const float constants[4], tr__blend_lut *lut, uint8_t *gmem);

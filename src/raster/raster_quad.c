@@ -215,6 +215,143 @@ uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], c
     }
 }
 
+/* ---- stencil and depth together ---------------------------------------------------------------- */
+
+static inline bool compare1(tr_compare_op op, uint32_t a, uint32_t b)
+{
+    switch (op) {
+    case TR_COMPARE_NEVER: return false;
+    case TR_COMPARE_LESS: return a < b;
+    case TR_COMPARE_EQUAL: return a == b;
+    case TR_COMPARE_LESS_OR_EQUAL: return a <= b;
+    case TR_COMPARE_GREATER: return a > b;
+    case TR_COMPARE_NOT_EQUAL: return a != b;
+    case TR_COMPARE_GREATER_OR_EQUAL: return a >= b;
+    default: return true;
+    }
+}
+
+static inline uint8_t stencil_write1(const tr_stencil_face *f, tr_stencil_op op, uint8_t s, uint8_t ref)
+{
+    uint8_t n = tr__stencil_apply(op, s, ref);
+    return (uint8_t)((s & ~f->write_mask) | (n & f->write_mask));
+}
+
+/* compare1 on 32-bit lanes holding 0..255 (signed compares are exact). */
+static inline v4i compare4i(tr_compare_op op, v4i a, v4i b)
+{
+    const v4i ones = simde_mm_set1_epi32(-1);
+    switch (op) {
+    case TR_COMPARE_NEVER: return simde_mm_setzero_si128();
+    case TR_COMPARE_LESS: return simde_mm_cmplt_epi32(a, b);
+    case TR_COMPARE_EQUAL: return simde_mm_cmpeq_epi32(a, b);
+    case TR_COMPARE_LESS_OR_EQUAL: return simde_mm_xor_si128(simde_mm_cmpgt_epi32(a, b), ones);
+    case TR_COMPARE_GREATER: return simde_mm_cmpgt_epi32(a, b);
+    case TR_COMPARE_NOT_EQUAL: return simde_mm_xor_si128(simde_mm_cmpeq_epi32(a, b), ones);
+    case TR_COMPARE_GREATER_OR_EQUAL: return simde_mm_xor_si128(simde_mm_cmplt_epi32(a, b), ones);
+    default: return ones;
+    }
+}
+
+/* stencil_write1 on lanes holding 0..255. */
+static inline v4i stencil_write4(const tr_stencil_face *f, tr_stencil_op op, v4i s, v4i ref)
+{
+    const v4i byte = simde_mm_set1_epi32(0xff), one = simde_mm_set1_epi32(1);
+    v4i n;
+    switch (op) {
+    case TR_STENCIL_OP_ZERO: n = simde_mm_setzero_si128(); break;
+    case TR_STENCIL_OP_REPLACE: n = ref; break;
+    case TR_STENCIL_OP_INCREMENT_AND_CLAMP: n = select_i(simde_mm_cmpeq_epi32(s, byte), s, simde_mm_add_epi32(s, one)); break;
+    case TR_STENCIL_OP_DECREMENT_AND_CLAMP:
+        n = select_i(simde_mm_cmpeq_epi32(s, simde_mm_setzero_si128()), s, simde_mm_sub_epi32(s, one));
+        break;
+    case TR_STENCIL_OP_INVERT: n = simde_mm_xor_si128(s, byte); break;
+    case TR_STENCIL_OP_INCREMENT_AND_WRAP: n = simde_mm_and_si128(simde_mm_add_epi32(s, one), byte); break;
+    case TR_STENCIL_OP_DECREMENT_AND_WRAP: n = simde_mm_and_si128(simde_mm_sub_epi32(s, one), byte); break;
+    default: n = s; break;
+    }
+    const v4i wm = simde_mm_set1_epi32((int32_t)(f->write_mask & 0xffu));
+    return simde_mm_or_si128(simde_mm_andnot_si128(wm, s), simde_mm_and_si128(n, wm));
+}
+
+uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, uint64_t live, uint64_t *stencil_rejected,
+                                 uint64_t *depth_rejected, bool simd)
+{
+    const tr_stencil_face *f = ds->face;
+    const uint32_t pitch = ds->pitch, cm = f->compare_mask;
+    uint64_t out = live;
+    if (!simd) {
+        /* The reference: lane by lane. */
+        for (uint64_t m = live; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m);
+            size_t off = (size_t)(tr__lane_y(ln, i) - ds->origin[1]) * pitch + (size_t)(tr__lane_x(ln, i) - ds->origin[0]);
+            uint8_t *sp = ds->sbuf ? ds->sbuf + off : NULL;
+            if (sp && !compare1(f->compare, ds->ref & cm, *sp & cm)) {
+                *sp = stencil_write1(f, f->fail_op, *sp, ds->ref);
+                out &= ~(1ull << i);
+                (*stencil_rejected)++;
+                continue;
+            }
+            float *dp = ds->dbuf ? ds->dbuf + off : NULL;
+            if (dp && !tr__compare(ds->depth_compare, ln->z[i], *dp)) {
+                if (sp)
+                    *sp = stencil_write1(f, f->depth_fail_op, *sp, ds->ref);
+                out &= ~(1ull << i);
+                (*depth_rejected)++;
+                continue;
+            }
+            if (sp)
+                *sp = stencil_write1(f, f->pass_op, *sp, ds->ref);
+            if (dp && ds->depth_write)
+                *dp = ln->z[i];
+        }
+        return out;
+    }
+    const v4i ones = simde_mm_set1_epi32(-1), refv = simde_mm_set1_epi32(ds->ref);
+    const v4i cmv = simde_mm_set1_epi32((int32_t)(cm & 0xffu)), refc = simde_mm_and_si128(refv, cmv);
+    const size_t row = (size_t)pitch * 4;
+    out = 0;
+    for (uint32_t j = 0; j < ln->nq; j++) {
+        const uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
+        if (!qm)
+            continue;
+        const size_t off = (size_t)(ln->qy[j] - ds->origin[1]) * pitch + (size_t)(ln->qx[j] - ds->origin[0]);
+        const v4i lanes = lane_mask(qm);
+        v4i s = simde_mm_setzero_si128(), sp = ones, dp = ones;
+        uint8_t *sb = ds->sbuf ? ds->sbuf + off : NULL;
+        if (sb) {
+            s = simde_mm_setr_epi32(sb[0], sb[1], sb[pitch], sb[pitch + 1]);
+            sp = compare4i(f->compare, refc, simde_mm_and_si128(s, cmv));
+        }
+        v4f z = simde_mm_loadu_ps(&ln->z[4 * j]), d = simde_mm_setzero_ps();
+        uint8_t *db = ds->dbuf ? (uint8_t *)(ds->dbuf + off) : NULL;
+        if (db) {
+            d = simde_mm_castsi128_ps(load_quad(db, row));
+            dp = simde_mm_castps_si128(depth_pass4(ds->depth_compare, z, d));
+        }
+        const v4i sfail = simde_mm_andnot_si128(sp, lanes), spass = simde_mm_and_si128(sp, lanes);
+        const v4i dfail = simde_mm_andnot_si128(dp, spass), pass = simde_mm_and_si128(dp, spass);
+        if (sb) {
+            v4i n = select_i(sfail, stencil_write4(f, f->fail_op, s, refv), s);
+            n = select_i(dfail, stencil_write4(f, f->depth_fail_op, s, refv), n);
+            n = select_i(pass, stencil_write4(f, f->pass_op, s, refv), n);
+            int32_t b[4];
+            simde_mm_storeu_si128((void *)b, n);
+            sb[0] = (uint8_t)b[0];
+            sb[1] = (uint8_t)b[1];
+            sb[pitch] = (uint8_t)b[2];
+            sb[pitch + 1] = (uint8_t)b[3];
+        }
+        const uint32_t pm = (uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(pass));
+        if (db && ds->depth_write && pm)
+            store_quad(db, row, select_i(pass, simde_mm_castps_si128(z), simde_mm_castps_si128(d)));
+        *stencil_rejected += (uint64_t)tr__popcount64((uint64_t)(uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(sfail)));
+        *depth_rejected += (uint64_t)tr__popcount64((uint64_t)(uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(dfail)));
+        out |= (uint64_t)pm << (4 * j);
+    }
+    return out;
+}
+
 /* ---- fragment shader inputs ----------------------------------------------------------------- */
 
 void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln, tr_fs_block *fs,

@@ -165,26 +165,6 @@ uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, con
     return tr__raster_block_mask(t, bx, by, r, r, full, simd);
 }
 
-static inline bool stencil_compare(tr_compare_op op, uint32_t ref, uint32_t s)
-{
-    switch (op) {
-    case TR_COMPARE_NEVER: return false;
-    case TR_COMPARE_LESS: return ref < s;
-    case TR_COMPARE_EQUAL: return ref == s;
-    case TR_COMPARE_LESS_OR_EQUAL: return ref <= s;
-    case TR_COMPARE_GREATER: return ref > s;
-    case TR_COMPARE_NOT_EQUAL: return ref != s;
-    case TR_COMPARE_GREATER_OR_EQUAL: return ref >= s;
-    default: return true;
-    }
-}
-
-static inline uint8_t stencil_write(const tr_stencil_face *f, tr_stencil_op op, uint8_t s, uint8_t ref)
-{
-    uint8_t n = tr__stencil_apply(op, s, ref);
-    return (uint8_t)((s & ~f->write_mask) | (n & f->write_mask));
-}
-
 /* Depth and stencil tests for the lanes in `live`; returns the survivors. */
 static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, uint64_t live,
                               const tr__lanes *ln)
@@ -203,36 +183,19 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
         st->fragments_depth_rejected += (uint64_t)tr__popcount64(fail);
         return live & ~fail;
     }
-    /* The reference: stencil and depth, lane by lane. */
-    const tr_stencil_face *f = t->front_facing ? &pd->stencil_front : &pd->stencil_back;
-    uint8_t ref = (uint8_t)(d->stencil_ref[t->front_facing ? 0 : 1] & 0xff);
-    uint32_t cm = f->compare_mask;
-    uint64_t out = live;
-    for (uint64_t m = live; m; m &= m - 1) {
-        uint32_t i = (uint32_t)__builtin_ctzll(m);
-        size_t off = (size_t)(tr__lane_y(ln, i) - rb->origin[1]) * rb->gmem_pitch +
-                     (size_t)(tr__lane_x(ln, i) - rb->origin[0]);
-        uint8_t *sp = stest ? rb->gmem[p->stencil_att] + off : NULL;
-        if (stest && !stencil_compare(f->compare, ref & cm, *sp & cm)) {
-            *sp = stencil_write(f, f->fail_op, *sp, ref);
-            out &= ~(1ull << i);
-            st->fragments_stencil_rejected++;
-            continue;
-        }
-        float *dp = dtest ? (float *)(rb->gmem[p->depth_att] + off * 4) : NULL;
-        if (dtest && !tr__compare(pd->depth_compare, ln->z[i], *dp)) {
-            if (stest)
-                *sp = stencil_write(f, f->depth_fail_op, *sp, ref);
-            out &= ~(1ull << i);
-            st->fragments_depth_rejected++;
-            continue;
-        }
-        if (stest)
-            *sp = stencil_write(f, f->pass_op, *sp, ref);
-        if (dtest && pd->depth_write)
-            *dp = ln->z[i];
-    }
-    return out;
+    /* Stencil (and depth): raster_quad.c, the reference under TR_SIMD_SCALAR. */
+    tr__ds_state ds;
+    ds.dbuf = dtest ? (float *)rb->gmem[p->depth_att] : NULL;
+    ds.sbuf = stest ? rb->gmem[p->stencil_att] : NULL;
+    ds.pitch = rb->gmem_pitch;
+    ds.origin[0] = rb->origin[0];
+    ds.origin[1] = rb->origin[1];
+    ds.depth_compare = pd->depth_compare;
+    ds.depth_write = pd->depth_write != 0;
+    ds.face = t->front_facing ? &pd->stencil_front : &pd->stencil_back;
+    ds.ref = (uint8_t)(d->stencil_ref[t->front_facing ? 0 : 1] & 0xff);
+    return tr__depth_stencil_quads(&ds, ln, live, &st->fragments_stencil_rejected, &st->fragments_depth_rejected,
+                                   rb->ctx->simd != TR_SIMD_SCALAR);
 }
 
 static inline float clamp_depth(float z, const tr__draw *d)

@@ -445,6 +445,68 @@ Test(raster, quad_lrz_and_depth_equal_reference)
     }
 }
 
+Test(raster, quad_depth_stencil_equals_reference)
+{
+    trt_rng rng = {2024};
+    enum { PITCH = 24, ROWS = 16 };
+    const int32_t origin[2] = {8, 16};
+    static const float pool[] = {0.0f, -0.0f, 0.25f, 0.5f, 0.75f, 1.0f, NAN, INFINITY};
+    static const uint8_t spool[] = {0, 1, 2, 127, 128, 254, 255, 0x5a};
+    uint64_t srej_total = 0, drej_total = 0, pass_total = 0;
+    for (int iter = 0; iter < 40000; iter++) {
+        tr__lanes ln;
+        memset(&ln, 0, sizeof ln);
+        int32_t bx = origin[0] + 8 * (int32_t)(trt_rand_u32(&rng) % 3), by = origin[1] + 8 * (int32_t)(trt_rand_u32(&rng) % 2);
+        uint64_t live = random_quads(&rng, bx, by, &ln);
+        for (uint32_t i = 0; i < 4 * ln.nq; i++)
+            ln.z[i] = trt_rand_u32(&rng) % 3 ? pool[trt_rand_u32(&rng) % 8] : (float)trt_rand_range(&rng, 0, 1);
+        float da[PITCH * ROWS], db[PITCH * ROWS];
+        uint8_t sa[PITCH * ROWS], sb[PITCH * ROWS];
+        for (int i = 0; i < PITCH * ROWS; i++) {
+            da[i] = trt_rand_u32(&rng) % 3 ? pool[trt_rand_u32(&rng) % 8] : (float)trt_rand_range(&rng, 0, 1);
+            sa[i] = trt_rand_u32(&rng) % 2 ? spool[trt_rand_u32(&rng) % 8] : (uint8_t)trt_rand_u32(&rng);
+        }
+        memcpy(db, da, sizeof da);
+        memcpy(sb, sa, sizeof sa);
+        tr_stencil_face face;
+        face.fail_op = (tr_stencil_op)(trt_rand_u32(&rng) % 8);
+        face.pass_op = (tr_stencil_op)(trt_rand_u32(&rng) % 8);
+        face.depth_fail_op = (tr_stencil_op)(trt_rand_u32(&rng) % 8);
+        face.compare = (tr_compare_op)(trt_rand_u32(&rng) % (TR_COMPARE_ALWAYS + 1));
+        face.compare_mask = trt_rand_u32(&rng) % 2 ? 0xffu : trt_rand_u32(&rng) & 0xffu; /* resolved masks */
+        face.write_mask = trt_rand_u32(&rng) % 2 ? 0xffu : trt_rand_u32(&rng) & 0xffu;
+        const int planes = 1 + (int)(trt_rand_u32(&rng) % 3); /* 1 stencil, 2 depth, 3 both */
+        tr__ds_state a, b;
+        memset(&a, 0, sizeof a);
+        a.pitch = PITCH;
+        a.origin[0] = origin[0];
+        a.origin[1] = origin[1];
+        a.depth_compare = (tr_compare_op)(trt_rand_u32(&rng) % (TR_COMPARE_ALWAYS + 1));
+        a.depth_write = trt_rand_u32(&rng) & 1;
+        a.face = &face;
+        a.ref = trt_rand_u32(&rng) % 2 ? spool[trt_rand_u32(&rng) % 8] : (uint8_t)trt_rand_u32(&rng);
+        b = a;
+        a.sbuf = planes & 1 ? sa : NULL;
+        a.dbuf = planes & 2 ? da : NULL;
+        b.sbuf = planes & 1 ? sb : NULL;
+        b.dbuf = planes & 2 ? db : NULL;
+        uint64_t srej_a = 0, drej_a = 0, srej_b = 0, drej_b = 0;
+        uint64_t out_a = tr__depth_stencil_quads(&a, &ln, live, &srej_a, &drej_a, false);
+        uint64_t out_b = tr__depth_stencil_quads(&b, &ln, live, &srej_b, &drej_b, true);
+        cr_assert_eq(out_a, out_b, "iteration %d: survivors %016llx, reference %016llx", iter,
+                     (unsigned long long)out_b, (unsigned long long)out_a);
+        cr_assert_eq(srej_a, srej_b, "iteration %d: stencil rejections", iter);
+        cr_assert_eq(drej_a, drej_b, "iteration %d: depth rejections", iter);
+        EXPECT_SAME(sa, sb, sizeof sa, "stencil buffer");
+        EXPECT_SAME(da, db, sizeof da, "depth buffer");
+        srej_total += srej_a;
+        drej_total += drej_a;
+        pass_total += (uint64_t)__builtin_popcountll(out_a);
+    }
+    cr_expect(srej_total > 10000 && drej_total > 10000 && pass_total > 10000, "%llu %llu %llu",
+              (unsigned long long)srej_total, (unsigned long long)drej_total, (unsigned long long)pass_total);
+}
+
 Test(raster, quad_fs_inputs_equal_reference)
 {
     trt_rng rng = {1001};
