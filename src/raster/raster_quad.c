@@ -217,27 +217,13 @@ uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], c
 
 /* ---- stencil and depth together ---------------------------------------------------------------- */
 
-static inline bool compare1(tr_compare_op op, uint32_t a, uint32_t b)
-{
-    switch (op) {
-    case TR_COMPARE_NEVER: return false;
-    case TR_COMPARE_LESS: return a < b;
-    case TR_COMPARE_EQUAL: return a == b;
-    case TR_COMPARE_LESS_OR_EQUAL: return a <= b;
-    case TR_COMPARE_GREATER: return a > b;
-    case TR_COMPARE_NOT_EQUAL: return a != b;
-    case TR_COMPARE_GREATER_OR_EQUAL: return a >= b;
-    default: return true;
-    }
-}
-
 static inline uint8_t stencil_write1(const tr_stencil_face *f, tr_stencil_op op, uint8_t s, uint8_t ref)
 {
     uint8_t n = tr__stencil_apply(op, s, ref);
     return (uint8_t)((s & ~f->write_mask) | (n & f->write_mask));
 }
 
-/* compare1 on 32-bit lanes holding 0..255 (signed compares are exact). */
+/* The compare on 32-bit lanes holding 0..255 (signed compares are exact). */
 static inline v4i compare4i(tr_compare_op op, v4i a, v4i b)
 {
     const v4i ones = simde_mm_set1_epi32(-1);
@@ -286,7 +272,9 @@ uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, ui
             uint32_t i = (uint32_t)__builtin_ctzll(m);
             size_t off = (size_t)(tr__lane_y(ln, i) - ds->origin[1]) * pitch + (size_t)(tr__lane_x(ln, i) - ds->origin[0]);
             uint8_t *sp = ds->sbuf ? ds->sbuf + off : NULL;
-            if (sp && !compare1(f->compare, ds->ref & cm, *sp & cm)) {
+            /* (stencil values are 0..255: exact as floats, so the depth
+             * compare serves) */
+            if (sp && !tr__compare(f->compare, (float)(ds->ref & cm), (float)(*sp & cm))) {
                 *sp = stencil_write1(f, f->fail_op, *sp, ds->ref);
                 out &= ~(1ull << i);
                 (*stencil_rejected)++;
