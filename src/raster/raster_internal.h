@@ -124,6 +124,12 @@ typedef struct tr__lanes {
     float z[TR_FS_LANES];                         /* depth, clamped to the viewport's range */
 } tr__lanes;
 
+/* The viewport's depth clamp: z >= lo ? (z <= hi ? z : hi) : lo, NaN -> lo. */
+static inline float tr__clamp_depth(float z, float lo, float hi)
+{
+    return z >= lo ? (z <= hi ? z : hi) : lo;
+}
+
 /* The pixel of lane i. */
 static inline int32_t tr__lane_x(const tr__lanes *ln, uint32_t i)
 {

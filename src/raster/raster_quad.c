@@ -61,7 +61,7 @@ static inline void store_quad(uint8_t *p, size_t row_bytes, v4i v)
     simde_mm_storel_epi64((void *)(p + row_bytes), simde_mm_srli_si128(v, 8));
 }
 
-/* clamp_depth of raster_tri.c: z >= lo ? (z <= hi ? z : hi) : lo, NaN -> lo
+/* tr__clamp_depth on a quad: z >= lo ? (z <= hi ? z : hi) : lo, NaN -> lo
  * (selects, not min/max, so that -0 and +0 keep the scalar's choice). */
 static inline v4f clamp_depth4(v4f z, v4f lo, v4f hi)
 {
@@ -69,10 +69,6 @@ static inline v4f clamp_depth4(v4f z, v4f lo, v4f hi)
     return select_f(simde_mm_cmpge_ps(z, lo), t, lo);
 }
 
-static inline float clamp_depth1(float z, float lo, float hi)
-{
-    return z >= lo ? (z <= hi ? z : hi) : lo;
-}
 
 /* ---- lane set-up ---------------------------------------------------------------------------- */
 
@@ -99,7 +95,7 @@ void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lan
                 ln->l1[i] = t->l1_a * dx + t->l1_b * dy;
                 ln->l2[i] = t->l2_a * dx + t->l2_b * dy;
                 if (depth)
-                    ln->z[i] = clamp_depth1(at[0] + ln->l1[i] * at[1] + ln->l2[i] * at[2], depth_min, depth_max);
+                    ln->z[i] = tr__clamp_depth(at[0] + ln->l1[i] * at[1] + ln->l2[i] * at[2], depth_min, depth_max);
             }
         return;
     }

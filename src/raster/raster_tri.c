@@ -146,23 +146,15 @@ uint64_t tr__raster_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, co
     return m;
 }
 
-/* Coverage of the 8x8 block at (bx, by) restricted to [r0, r1) in x and y. */
+/* Coverage of the 8x8 block at (bx, by) restricted to [r0, r1) in x and y:
+ * the block walk's class for this one block, then its mask. */
 uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], bool simd)
 {
-    int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    int64_t pxmax = pxmin + (BLOCK - 1) * TR_SUBPIXEL_ONE, pymax = pymin + (BLOCK - 1) * TR_SUBPIXEL_ONE;
-    bool full = true;
-    for (int k = 0; k < 3; k++) {
-        int64_t a = t->edge_a[k], b = t->edge_b[k], c = t->edge_c[k];
-        int64_t emax = c + a * (a > 0 ? pxmax : pxmin) + b * (b > 0 ? pymax : pymin);
-        if (emax < 0)
-            return 0;
-        int64_t emin = c + a * (a > 0 ? pxmin : pxmax) + b * (b > 0 ? pymin : pymax);
-        if (emin < 0)
-            full = false;
-    }
-    return tr__raster_block_mask(t, bx, by, r, r, full, simd);
+    tr__block_walk w;
+    tr__block_walk_begin(t, &w);
+    tr__block_walk_row(t, &w, bx, by);
+    const int cls = tr__block_walk_step(&w);
+    return cls ? tr__raster_block_mask(t, bx, by, r, r, cls == 2, simd) : 0;
 }
 
 /* Depth and stencil tests for the lanes in `live`; returns the survivors. */
@@ -196,11 +188,6 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
     ds.ref = (uint8_t)(d->stencil_ref[t->front_facing ? 0 : 1] & 0xff);
     return tr__depth_stencil_quads(&ds, ln, live, &st->fragments_stencil_rejected, &st->fragments_depth_rejected,
                                    rb->ctx->simd != TR_SIMD_SCALAR);
-}
-
-static inline float clamp_depth(float z, const tr__draw *d)
-{
-    return z >= d->depth_min ? (z <= d->depth_max ? z : d->depth_max) : d->depth_min; /* NaN -> min */
 }
 
 /* Shades the packed quads of ln (one triangle; from one block or gathered
@@ -274,7 +261,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     if (!early) {
         if (flags & TR_FS_WRITES_DEPTH)
             for (uint32_t i = 0; i < fs->count; i++)
-                ln->z[i] = clamp_depth(fs->depth[i], d);
+                ln->z[i] = tr__clamp_depth(fs->depth[i], d->depth_min, d->depth_max);
         live = depth_stencil(rb, t, d, live, ln);
     }
     if (!live)
