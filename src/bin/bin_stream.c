@@ -87,15 +87,11 @@ int tr__bin_append(tr_context *ctx, tr__pass *pass, uint32_t tri_index, uint32_t
 
 int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot)
 {
+    /* Every pipe at most once, each entry at most 1 + 64 words (the pass
+     * refuses more mask words): room on the stack, no allocation. */
+    uint32_t words[TR_MAX_VSC_PIPES * (1 + 64)];
     const tr_bin_layout *l = &pass->layout;
-    /* every pipe at most once */
     const uint32_t cap = l->pipes_x * l->pipes_y * (1 + pass->mask_words);
-    uint32_t stack[TR_MAX_VSC_PIPES * 8], *words = stack;
-    if (cap > sizeof stack / sizeof stack[0] && !(words = tr__alloc(ctx, cap * sizeof(uint32_t))))
-        return -1;
     int n = tr__bin_classify(pass, t, words, cap);
-    int entries = n < 0 ? -1 : tr__bin_append(ctx, pass, tri_index, view_slot, words, (uint32_t)n);
-    if (words != stack)
-        tr__free(ctx, words);
-    return entries;
+    return n < 0 ? -1 : tr__bin_append(ctx, pass, tri_index, view_slot, words, (uint32_t)n);
 }
