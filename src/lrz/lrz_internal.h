@@ -97,22 +97,6 @@ static inline void tr__lrz_texel(int32_t bx, int32_t by, uint32_t *tx, uint32_t 
     *ty = (uint32_t)by / TR_LRZ_BLOCK;
 }
 
-static inline float tr__lrz_read_bound(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
-{
-    /* Until a group is materialised (1), its texels read the clear value:
-     * a texel of this bin can only have been written after that. */
-    uint8_t g = atomic_load_explicit(&b->group_written[tr__lrz_group_index(b, view, tx, ty)], memory_order_acquire);
-    return g == 1 ? b->bound[tr__lrz_texel_index(b, view, tx, ty)] : b->clear_value;
-}
-
-/* The bound of block (bx, by) (pixel coordinates, multiples of 8) of a view. */
-static inline float tr__lrz_bound(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by)
-{
-    uint32_t tx, ty;
-    tr__lrz_texel(bx, by, &tx, &ty);
-    return tr__lrz_read_bound(p->lrz.buf, view_slot, tx, ty);
-}
-
 /* Bounds on the depth of every fragment in the 8x8 block at (bx, by). */
 static inline void tr__lrz_plane_block_range(const tr__lrz_plane_t *pl, int32_t bx, int32_t by, double *zmin,
                                              double *zmax)
@@ -171,8 +155,9 @@ static inline int tr__lrz_block_classify(const tr__lrz_plane_t *pl, int32_t bx, 
 
 /* One row of LRZ texels of a view, for walking blocks along a row:
  * tr__lrz_row_at, then tr__lrz_row_bound / tr__lrz_row_rejected for each
- * block of the row (the same texels tr__lrz_bound and
- * tr__lrz_count_rejected address). */
+ * block of the row (tr__lrz_texel's texels, as tr__lrz_count_rejected
+ * addresses them).  Until a group is materialised (1), its texels read the
+ * clear value: a texel of this bin can only have been written after that. */
 typedef struct tr__lrz_row {
     const float *bound;
     const _Atomic(uint8_t) *group;
