@@ -48,6 +48,13 @@ static inline v4f select_f(v4f m, v4f a, v4f b)
     return simde_mm_or_ps(simde_mm_and_ps(m, a), simde_mm_andnot_ps(m, b));
 }
 
+/* The GMEM texel of quad j's top-left pixel (pitch texels per row, origin
+ * at texel 0). */
+static inline size_t quad_texel(const tr__lanes *ln, uint32_t j, const int32_t origin[2], uint32_t pitch)
+{
+    return (size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0]);
+}
+
 /* A quad of 32-bit texels: row y's two, then row y+1's two. */
 static inline v4i load_quad(const uint8_t *p, size_t row_bytes)
 {
@@ -170,7 +177,7 @@ static inline __attribute__((always_inline)) uint64_t depth_quads_op(float *dbuf
         uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
         if (!qm)
             continue;
-        uint8_t *p = (uint8_t *)(dbuf + (size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0]));
+        uint8_t *p = (uint8_t *)(dbuf + quad_texel(ln, j, origin, pitch));
         v4f d = simde_mm_castsi128_ps(load_quad(p, row));
         v4f z = simde_mm_loadu_ps(&ln->z[4 * j]);
         v4f pass = depth_pass4(op, z, d);
@@ -299,7 +306,7 @@ uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, ui
         const uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
         if (!qm)
             continue;
-        const size_t off = (size_t)(ln->qy[j] - ds->origin[1]) * pitch + (size_t)(ln->qx[j] - ds->origin[0]);
+        const size_t off = quad_texel(ln, j, ds->origin, pitch);
         const v4i lanes = lane_mask(qm);
         v4i s = simde_mm_setzero_si128(), sp = ones, dp = ones;
         uint8_t *sb = ds->sbuf ? ds->sbuf + off : NULL;
@@ -667,7 +674,7 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
         /* A whole block, 4 texels per vector: bytes to 32-bit lanes,
          * b * mul (madd of 16-bit halves: b and mul both fit), + add, >> 15,
          * packed back; unwritten channels keep their bytes. */
-        uint8_t *p = gmem + ((size_t)(ln->qy[0] - origin[1]) * pitch + (size_t)(ln->qx[0] - origin[0])) * 4;
+        uint8_t *p = gmem + quad_texel(ln, 0, origin, pitch) * 4;
         const v4i mulv = simde_mm_setr_epi32(lut->mul[0], lut->mul[1], lut->mul[2], lut->mul[3]);
         const v4i addv = simde_mm_setr_epi32(lut->add[0], lut->add[1], lut->add[2], lut->add[3]);
         const v4i zero = simde_mm_setzero_si128();
@@ -691,7 +698,7 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
     if (live == ~0ull && ln->block && wm == 0xfu) {
         /* A whole block: its 8 rows of 8 texels, byte by byte (the quads
          * are in order, so quad 0 is the block's top-left). */
-        uint8_t *p = gmem + ((size_t)(ln->qy[0] - origin[1]) * pitch + (size_t)(ln->qx[0] - origin[0])) * 4;
+        uint8_t *p = gmem + quad_texel(ln, 0, origin, pitch) * 4;
         for (uint32_t y = 0; y < 8; y++, p += row)
             for (uint32_t i = 0; i < 32; i += 4) {
                 p[i] = T[0][p[i]];
@@ -705,7 +712,7 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
         uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
         if (!qm)
             continue;
-        uint8_t *p = gmem + ((size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0])) * 4;
+        uint8_t *p = gmem + quad_texel(ln, j, origin, pitch) * 4;
         for (uint32_t i = 0; i < 4; i++) {
             if (!((qm >> i) & 1))
                 continue;
@@ -764,7 +771,7 @@ bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state 
     v4i old[16];
     v4f s[4][16], d[4][16], s1[4][16], res[4][16];
     for (uint32_t j = 0; j < n; j++) {
-        texel[j] = gmem + ((size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0])) * 4;
+        texel[j] = gmem + quad_texel(ln, j, origin, pitch) * 4;
         old[j] = load_quad(texel[j], row);
         for (int c = 0; c < 4; c++)
             s[c][j] = clamp01_4(simde_mm_loadu_ps(&fs->color[att][c][4 * j]));
