@@ -185,9 +185,11 @@ typedef struct tr__blend_lut {
     uint32_t seen_count;       /* blocks in a row had it: a table is made */
     uint8_t table[4][256];     /* at the 3rd, as it costs about 4 blocks */
     /* When every channel's table is (b * mul + add) >> 15 exactly, whole
-     * blocks apply it in vector integer arithmetic. */
-    bool affine;
+     * blocks apply it in vector integer arithmetic; when it is also
+     * ((b * mul16) >> 8 + add16) >> 8, in 16-bit lanes (twice as many). */
+    bool affine, affine16;
     int32_t mul[4], add[4];
+    uint16_t mul16[4], add16[4];
 } tr__blend_lut;
 
 /* One worker per thread: a tile buffer, a fragment block and its blend

@@ -117,6 +117,14 @@ typedef struct tr_fs_block {
     uint64_t discard;            /* set bit i to discard lane i (needs TR_FS_MAY_DISCARD) */
 } tr_fs_block;
 
+/* The contract of a fragment shader: each lane's outputs depend only on
+ * that lane's inputs and, for derivatives, its quad's (lanes 4q..4q+3),
+ * never on which other quads share the call, and helper lanes are computed
+ * like live ones.  The library relies on it: it packs quads of several
+ * blocks into one call, and a block whose shader reads only flat varyings
+ * (flat_mask, TR_FS_NO_FRAG_COORD, no depth write, no side effects) is
+ * shaded as one quad (count 4, live 0xf) whose outputs stand for every
+ * quad of the block. */
 typedef void (*tr_fragment_shader)(tr_fs_block *block);
 
 /* ---- fixed-function state --------------------------------------------- */

@@ -158,7 +158,9 @@ static inline int32_t tr__lane_y(const tr__lanes *ln, uint32_t i)
  *   a `lut` (may be NULL), a block whose live lanes all have the same
  *   source colour, and whose factors read no other channel's destination,
  *   goes through a per-channel table of the same arithmetic (made once per
- *   state and colour, kept in *lut). */
+ *   state and colour, kept in *lut).  `uniform`: every lane's source is
+ *   lane 0's (only lane 0 of fs's colours is read); a uniform block skips
+ *   the per-lane comparison, and without blending is encoded once. */
 #define TR__LANES_BARY 1u
 #define TR__LANES_Z 3u /* z and the barycentrics it is made from */
 void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what, bool simd);
@@ -186,8 +188,8 @@ typedef struct tr__ds_state {
 uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, uint64_t live, uint64_t *stencil_rejected,
                                  uint64_t *depth_rejected, bool simd);
 bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
-                     uint32_t att, uint64_t live, const tr__lanes *ln, const int32_t origin[2], uint32_t pitch,
-                     const float constants[4], tr__blend_lut *lut, uint8_t *gmem);
+                     uint32_t att, uint64_t live, bool uniform, const tr__lanes *ln, const int32_t origin[2],
+                     uint32_t pitch, const float constants[4], tr__blend_lut *lut, uint8_t *gmem);
 
 /* Per-fragment operations (raster_ops.c). */
 bool tr__compare(tr_compare_op op, float a, float b);

@@ -507,6 +507,22 @@ static inline v4i to_unorm8_4(v4f f)
         simde_mm_add_ps(simde_mm_mul_ps(clamp01_4(f), simde_mm_set1_ps(255.0f)), simde_mm_set1_ps(0.5f)));
 }
 
+/* Four RGBA8 texels from a quad's four channel vectors. */
+static inline v4i pack_rgba8(v4f r, v4f g, v4f b, v4f a)
+{
+    return simde_mm_or_si128(simde_mm_or_si128(to_unorm8_4(r), simde_mm_slli_epi32(to_unorm8_4(g), 8)),
+                             simde_mm_or_si128(simde_mm_slli_epi32(to_unorm8_4(b), 16),
+                                               simde_mm_slli_epi32(to_unorm8_4(a), 24)));
+}
+
+/* Stores a quad's texels px over old, keeping dead lanes (qm) and the
+ * channels outside the write mask (chans holds wm's bytes). */
+static inline void store_live_quad(uint8_t *t, size_t row, uint32_t qm, uint32_t wm, v4i chans, v4i px, v4i old)
+{
+    v4i m = qm == 0xfu && wm == 0xfu ? simde_mm_set1_epi32(-1) : simde_mm_and_si128(lane_mask(qm), chans);
+    store_quad(t, row, select_i(m, px, old));
+}
+
 /* ---- uniform sources: a table per channel ----------------------------------------------------- */
 
 static inline bool is_dual(const tr_blend_state *bs)
@@ -561,6 +577,36 @@ static bool affine_fit(const uint8_t t[256], int32_t *mul, int32_t *add)
     return false;
 }
 
+/* The same in 16 bits: M in [0, 65535] and A with
+ * ((b * M) >> 8) + A in [256 t[b], 256 t[b] + 255] for every byte b (then
+ * the sum never leaves 16 bits, as t[b] <= 255).  (b * M) >> 8 is what
+ * mulhi_epu16(b << 8, M) gives.  false when no slope near the table's
+ * fits. */
+static bool affine16_fit(const uint8_t t[256], uint16_t *mul, uint16_t *add)
+{
+    if (t[255] < t[0])
+        return false;
+    const int32_t m0 = (int32_t)(((int64_t)(t[255] - t[0]) * 65536 + 127) / 255);
+    for (int32_t d = 0; d <= 48; d++)
+        for (int sgn = 0; sgn < 2; sgn++) {
+            int32_t m = sgn ? m0 - d : m0 + d;
+            if (m < 0 || m > 65535 || (sgn && !d))
+                continue;
+            int32_t lo = 0, hi = 65535;
+            for (int32_t b = 0; b < 256 && lo <= hi; b++) {
+                int32_t base = (int32_t)t[b] * 256 - ((b * m) >> 8);
+                lo = base > lo ? base : lo;
+                hi = base + 255 < hi ? base + 255 : hi;
+            }
+            if (lo <= hi) {
+                *mul = (uint16_t)m;
+                *add = (uint16_t)lo;
+                return true;
+            }
+        }
+    return false;
+}
+
 /* Fills lut->table for source s (clamped) and constants k (clamped): entry
  * b of channel c is what the vector path computes for a destination byte b
  * in channel c (the other channels' bytes cannot change it). */
@@ -598,24 +644,24 @@ static void lut_build(tr__blend_lut *lut, const tr__blend_key *key)
     }
     lut->key = *key;
     lut->valid = true;
-    lut->affine = true;
+    /* The 16-bit form when every channel has one, else the 32-bit one. */
+    lut->affine16 = true;
+    for (int c = 0; c < 4 && lut->affine16; c++)
+        lut->affine16 = affine16_fit(lut->table[c], &lut->mul16[c], &lut->add16[c]);
+    lut->affine = !lut->affine16;
     for (int c = 0; c < 4 && lut->affine; c++)
         lut->affine = affine_fit(lut->table[c], &lut->mul[c], &lut->add[c]);
 }
 
-/* Does the key hold this state, source and constants?  (Bits, not values:
- * a key is exact.) */
-static inline bool same_key(const tr__blend_key *k, const tr_blend_state *bs, const float s[4], const float c[4])
+/* Does the key hold this state, source (clamped, as a vector) and
+ * constants?  Bits, not values: a key is exact.  (Vector loads of what
+ * was stored as vectors: no store-to-load forwarding stall per block.) */
+static inline bool same_key(const tr__blend_key *k, const tr_blend_state *bs, v4f s, const float c[4])
 {
-    uint32_t a[8], b[8];
-    memcpy(a, k->s, 16);
-    memcpy(a + 4, k->k, 16);
-    memcpy(b, s, 16);
-    memcpy(b + 4, c, 16);
-    uint32_t d = 0;
-    for (int i = 0; i < 8; i++)
-        d |= a[i] ^ b[i];
-    return d == 0 && k->bs.enable == bs->enable && k->bs.src_color == bs->src_color &&
+    v4i ds = simde_mm_xor_si128(simde_mm_loadu_si128((const void *)k->s), simde_mm_castps_si128(s));
+    v4i dk = simde_mm_xor_si128(simde_mm_loadu_si128((const void *)k->k), simde_mm_loadu_si128((const void *)c));
+    v4i eq = simde_mm_cmpeq_epi32(simde_mm_or_si128(ds, dk), simde_mm_setzero_si128());
+    return simde_mm_movemask_epi8(eq) == 0xffff && k->bs.enable == bs->enable && k->bs.src_color == bs->src_color &&
            k->bs.dst_color == bs->dst_color && k->bs.color_op == bs->color_op && k->bs.src_alpha == bs->src_alpha &&
            k->bs.dst_alpha == bs->dst_alpha && k->bs.alpha_op == bs->alpha_op && k->bs.write_mask == bs->write_mask;
 }
@@ -623,22 +669,21 @@ static inline bool same_key(const tr__blend_key *k, const tr_blend_state *bs, co
 /* The table path: false (nothing done) unless the live lanes' sources
  * are all equal and the state allows a table. */
 static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_block *fs, uint32_t att, uint64_t live,
-                          const tr__lanes *ln, const int32_t origin[2], uint32_t pitch, const float constants[4],
-                          tr__blend_lut *lut, uint8_t *gmem)
+                          bool uniform, const tr__lanes *ln, const int32_t origin[2], uint32_t pitch,
+                          const float constants[4], tr__blend_lut *lut, uint8_t *gmem)
 {
     if (!live || !lut_state_ok(bs))
         return false;
     /* The same bits as the first live lane's on every live lane (then the
      * clamped values are the same too; lanes whose values differ but clamp
-     * alike just take the vector path). */
-    const uint32_t l0 = (uint32_t)__builtin_ctzll(live);
-    float s0[4];
+     * alike just take the vector path).  A uniform block is lane 0. */
+    const uint32_t l0 = uniform ? 0u : (uint32_t)__builtin_ctzll(live);
+    const v4f s0 = clamp01_4(simde_mm_setr_ps(fs->color[att][0][l0], fs->color[att][1][l0], fs->color[att][2][l0],
+                                              fs->color[att][3][l0]));
     v4i s0v[4];
-    for (int c = 0; c < 4; c++) {
-        simde_mm_store_ss(&s0[c], clamp01_4(simde_mm_load_ss(&fs->color[att][c][l0])));
+    for (int c = 0; c < 4; c++)
         s0v[c] = simde_mm_castps_si128(simde_mm_set1_ps(fs->color[att][c][l0]));
-    }
-    for (uint32_t j = 0; j < ln->nq; j++) {
+    for (uint32_t j = 0; j < ln->nq && !uniform; j++) {
         uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
         if (!qm)
             continue;
@@ -656,7 +701,7 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
         tr__blend_key key;
         memset(&key, 0, sizeof key);
         key.bs = *bs;
-        memcpy(key.s, s0, sizeof key.s);
+        simde_mm_storeu_ps(key.s, s0);
         memcpy(key.k, constants, sizeof key.k);
         /* A table costs about four blocks of the vector path: made when
          * a key comes back for the third block in a row. */
@@ -670,6 +715,32 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
     }
     const uint8_t(*T)[256] = (const uint8_t(*)[256])lut->table;
     const size_t row = (size_t)pitch * 4;
+    if (live == ~0ull && ln->block && lut->affine16) {
+        /* A whole block, 8 channels per vector: each byte b moved to the
+         * top of a 16-bit lane (b << 8), mulhi by mul16 gives (b * mul16)
+         * >> 8, + add16, >> 8, packed back; unwritten channels keep theirs. */
+        uint8_t *p = gmem + quad_texel(ln, 0, origin, pitch) * 4;
+        const v4i mulv = simde_mm_setr_epi16((int16_t)lut->mul16[0], (int16_t)lut->mul16[1], (int16_t)lut->mul16[2],
+                                             (int16_t)lut->mul16[3], (int16_t)lut->mul16[0], (int16_t)lut->mul16[1],
+                                             (int16_t)lut->mul16[2], (int16_t)lut->mul16[3]);
+        const v4i addv = simde_mm_setr_epi16((int16_t)lut->add16[0], (int16_t)lut->add16[1], (int16_t)lut->add16[2],
+                                             (int16_t)lut->add16[3], (int16_t)lut->add16[0], (int16_t)lut->add16[1],
+                                             (int16_t)lut->add16[2], (int16_t)lut->add16[3]);
+        const v4i zero = simde_mm_setzero_si128();
+        const v4i keep = simde_mm_set1_epi32((int32_t)((wm & 1 ? 0 : 0xffu) | (wm & 2 ? 0 : 0xff00u) |
+                                                       (wm & 4 ? 0 : 0xff0000u) | (wm & 8 ? 0 : 0xff000000u)));
+        for (uint32_t y = 0; y < 8; y++, p += row)
+            for (uint32_t h = 0; h < 32; h += 16) {
+                v4i v = simde_mm_loadu_si128((const void *)(p + h));
+                v4i lo = simde_mm_mulhi_epu16(simde_mm_unpacklo_epi8(zero, v), mulv);
+                v4i hi = simde_mm_mulhi_epu16(simde_mm_unpackhi_epi8(zero, v), mulv);
+                lo = simde_mm_srli_epi16(simde_mm_add_epi16(lo, addv), 8);
+                hi = simde_mm_srli_epi16(simde_mm_add_epi16(hi, addv), 8);
+                v4i out = simde_mm_packus_epi16(lo, hi);
+                simde_mm_storeu_si128((void *)(p + h), wm == 0xfu ? out : select_i(keep, v, out));
+            }
+        return true;
+    }
     if (live == ~0ull && ln->block && lut->affine) {
         /* A whole block, 4 texels per vector: bytes to 32-bit lanes,
          * b * mul (madd of 16-bit halves: b and mul both fit), + add, >> 15,
@@ -753,20 +824,46 @@ static void blend_lanes(const tr_blend_state *bs, uint32_t n, v4f (*s)[16], v4f 
 }
 
 bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
-                     uint32_t att, uint64_t live, const tr__lanes *ln, const int32_t origin[2], uint32_t pitch,
-                     const float constants[4], tr__blend_lut *lut, uint8_t *gmem)
+                     uint32_t att, uint64_t live, bool uniform, const tr__lanes *ln, const int32_t origin[2],
+                     uint32_t pitch, const float constants[4], tr__blend_lut *lut, uint8_t *gmem)
 {
     if (ctx->simd == TR_SIMD_SCALAR || fmt != TR_FORMAT_R8G8B8A8_UNORM)
         return false; /* the caller runs the reference */
     const uint32_t wm = bs->write_mask & 0xfu;
     if (!wm)
         return true;
-    if (lut && blend_uniform(bs, wm, fs, att, live, ln, origin, pitch, constants, lut, gmem))
+    if (lut && blend_uniform(bs, wm, fs, att, live, uniform, ln, origin, pitch, constants, lut, gmem))
         return true;
     const uint32_t n = ln->nq;
     const size_t row = (size_t)pitch * 4;
     const v4i byte = simde_mm_set1_epi32(0xff);
-    /* Pass 1: the quads' texels and clamped sources, [channel][quad]. */
+    const v4i chans = simde_mm_set1_epi32((int32_t)((wm & 1 ? 0xffu : 0) | (wm & 2 ? 0xff00u : 0) |
+                                                    (wm & 4 ? 0xff0000u : 0) | (wm & 8 ? 0xff000000u : 0)));
+    if (uniform && !bs->enable) {
+        /* One colour written everywhere: encoded once. */
+        v4f c[4];
+        for (int ch = 0; ch < 4; ch++)
+            c[ch] = clamp01_4(simde_mm_set1_ps(fs->color[att][ch][0]));
+        const v4i px = pack_rgba8(c[0], c[1], c[2], c[3]);
+        if (live == ~0ull && ln->block && wm == 0xfu) {
+            uint8_t *p = gmem + quad_texel(ln, 0, origin, pitch) * 4;
+            for (uint32_t y = 0; y < 8; y++, p += row) {
+                simde_mm_storeu_si128((void *)p, px);
+                simde_mm_storeu_si128((void *)(p + 16), px);
+            }
+            return true;
+        }
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
+            if (!qm)
+                continue;
+            uint8_t *t = gmem + quad_texel(ln, j, origin, pitch) * 4;
+            store_live_quad(t, row, qm, wm, chans, px, load_quad(t, row));
+        }
+        return true;
+    }
+    /* Pass 1: the quads' texels and clamped sources, [channel][quad]
+     * (a uniform block's: lane 0's, broadcast). */
     uint8_t *texel[16];
     v4i old[16];
     v4f s[4][16], d[4][16], s1[4][16], res[4][16];
@@ -774,7 +871,8 @@ bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state 
         texel[j] = gmem + quad_texel(ln, j, origin, pitch) * 4;
         old[j] = load_quad(texel[j], row);
         for (int c = 0; c < 4; c++)
-            s[c][j] = clamp01_4(simde_mm_loadu_ps(&fs->color[att][c][4 * j]));
+            s[c][j] = clamp01_4(uniform ? simde_mm_set1_ps(fs->color[att][c][0])
+                                        : simde_mm_loadu_ps(&fs->color[att][c][4 * j]));
     }
     v4f(*out)[16] = s;
     if (bs->enable) {
@@ -790,24 +888,19 @@ bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state 
         if (is_dual(bs))
             for (uint32_t j = 0; j < n; j++)
                 for (int c = 0; c < 4; c++)
-                    s1[c][j] = clamp01_4(simde_mm_loadu_ps(&fs->color[1][c][4 * j]));
+                    s1[c][j] = clamp01_4(uniform ? simde_mm_set1_ps(fs->color[1][c][0])
+                                                 : simde_mm_loadu_ps(&fs->color[1][c][4 * j]));
         v4f k[4];
         clamped_constants(constants, k);
         blend_lanes(bs, n, s, s1, d, k, res);
         out = res;
     }
     /* Pass 3: encode, keep the masked channels and dead lanes, store. */
-    const v4i chans = simde_mm_set1_epi32((int32_t)((wm & 1 ? 0xffu : 0) | (wm & 2 ? 0xff00u : 0) |
-                                                    (wm & 4 ? 0xff0000u : 0) | (wm & 8 ? 0xff000000u : 0)));
     for (uint32_t j = 0; j < n; j++) {
         uint32_t qm = (uint32_t)(live >> (4 * j)) & 0xfu;
         if (!qm)
             continue;
-        v4i px = simde_mm_or_si128(simde_mm_or_si128(to_unorm8_4(out[0][j]), simde_mm_slli_epi32(to_unorm8_4(out[1][j]), 8)),
-                                   simde_mm_or_si128(simde_mm_slli_epi32(to_unorm8_4(out[2][j]), 16),
-                                                     simde_mm_slli_epi32(to_unorm8_4(out[3][j]), 24)));
-        v4i m = qm == 0xfu && wm == 0xfu ? simde_mm_set1_epi32(-1) : simde_mm_and_si128(lane_mask(qm), chans);
-        store_quad(texel[j], row, select_i(m, px, old[j]));
+        store_live_quad(texel[j], row, qm, wm, chans, pack_rgba8(out[0][j], out[1][j], out[2][j], out[3][j]), old[j]);
     }
     return true;
 }

@@ -190,6 +190,49 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
                                    rb->ctx->simd != TR_SIMD_SCALAR);
 }
 
+/* Shading a uniform block (shade_quads): the flat varyings of one quad,
+ * the only inputs such a block's shader reads. */
+static void uniform_inputs(const tr__tri *t, uint32_t varying_count, tr_fs_block *fs)
+{
+    for (uint32_t v = 0; v < varying_count; v++)
+        for (uint32_t c = 0; c < 4; c++) {
+            const float x = t->attr[8 + 3 * (4 * v + c)];
+            for (uint32_t i = 0; i < 4; i++)
+                fs->varyings[v][c][i] = x;
+        }
+}
+
+/* Are lanes 0-3 of colour output a (and of output 1, `dual`) all alike?
+ * Bits, not values. */
+static bool quad0_uniform(const tr_fs_block *fs, uint32_t a, bool dual)
+{
+    for (uint32_t k = 0; k < (dual ? 2u : 1u); k++) {
+        const uint32_t o = k ? 1u : a;
+        for (uint32_t c = 0; c < 4; c++) {
+            uint32_t w[4];
+            memcpy(w, fs->color[o][c], sizeof w);
+            if ((w[0] ^ w[1]) | (w[0] ^ w[2]) | (w[0] ^ w[3]))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* A uniform block's outputs, quad 0's, copied to all nq quads. */
+static void replicate_quad0(tr_fs_block *fs, uint32_t nq, uint32_t outputs)
+{
+    for (uint32_t a = 0; a < outputs; a++)
+        for (uint32_t c = 0; c < 4; c++)
+            for (uint32_t j = 1; j < nq; j++)
+                memcpy(&fs->color[a][c][4 * j], fs->color[a][c], 4 * sizeof(float));
+}
+
+static bool blend_is_dual(const tr_blend_state *bs)
+{
+    return bs->enable && (bs->src_color >= TR_BLEND_SRC1_COLOR || bs->dst_color >= TR_BLEND_SRC1_COLOR ||
+                          bs->src_alpha >= TR_BLEND_SRC1_COLOR || bs->dst_alpha >= TR_BLEND_SRC1_COLOR);
+}
+
 /* Shades the packed quads of ln (one triangle; from one block or gathered
  * from several), `live` their covered lanes.  lrz_dir: the direction of the
  * LRZ fragment test for quads whose lrz_test is set. */
@@ -241,20 +284,33 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         return;
     }
 
+    /* A uniform block: flat varyings only, and none of frag coord, shader
+     * depth or side effects.  Every lane sees the same inputs, so by the
+     * shader contract (pipeline.h: a lane's outputs depend on its own
+     * inputs and its quad's) every quad's outputs are quad 0's: one quad is
+     * shaded and stands for all.  The blend kernels read lane 0; any other
+     * path gets the outputs copied to every quad first.  The scalar
+     * reference shades every lane, so the equality tests check this. */
+    const bool uniform = simd && nq > 1 && !smooth && !frag_coord && !shader_depth && !(flags & TR_FS_SIDE_EFFECTS);
+
     /* Fragment shader inputs. */
-    fs->count = 4 * nq;
-    fs->live = live;
+    fs->count = uniform ? 4u : 4 * nq;
+    fs->live = uniform ? 0xfu : live;
     fs->view_index = p->view_ids[rb->view_slot];
     fs->primitive_id = t->primitive;
     fs->front_facing = t->front_facing;
     fs->uniforms = d->uniforms;
     fs->discard = 0;
-    tr__fs_inputs(t, pd->varying_count, pd->flat_mask, ln, fs, frag_coord, frag_coord || shader_depth, simd);
+    if (uniform)
+        uniform_inputs(t, pd->varying_count, fs);
+    else
+        tr__fs_inputs(t, pd->varying_count, pd->flat_mask, ln, fs, frag_coord, frag_coord || shader_depth, simd);
     st->fragments_shaded += (uint64_t)tr__popcount64(live);
     pd->fragment_shader(fs);
 
     if (flags & TR_FS_MAY_DISCARD) {
-        uint64_t killed = live & fs->discard;
+        const uint64_t discard = uniform ? (fs->discard & 0xfu) * 0x1111111111111111ull : fs->discard;
+        uint64_t killed = live & discard;
         st->fragments_discarded += (uint64_t)tr__popcount64(killed);
         live &= ~killed;
     }
@@ -270,18 +326,28 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
 
     /* Blend and write each colour attachment. */
     uint32_t texel_index[TR_FS_LANES];
-    bool have_index = false;
+    bool have_index = false, replicated = !uniform;
+    const uint32_t outputs = TR_MIN(TR_MAX(p->desc.color_count, 2u), TR_MAX_COLOR_ATTACHMENTS);
     for (uint32_t a = 0; a < p->desc.color_count; a++) {
         int ai = p->color_att[a];
         if (ai < 0 || !pd->blend[a].write_mask)
             continue;
         const tr__attachment_state *as = &p->att[ai];
         uint8_t *g = rb->gmem[ai];
-        if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, ln, rb->origin, rb->gmem_pitch,
+        const bool uni = !replicated && quad0_uniform(fs, a, blend_is_dual(&pd->blend[a]));
+        if (!replicated && !uni) {
+            replicate_quad0(fs, nq, outputs); /* (a shader whose quad lanes differ) */
+            replicated = true;
+        }
+        if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, uni, ln, rb->origin, rb->gmem_pitch,
                             d->blend_constants, &rb->worker->lut, g))
             continue;
+        if (!replicated) {
+            replicate_quad0(fs, nq, outputs);
+            replicated = true;
+        }
         if (!have_index) {
-            for (uint32_t i = 0; i < fs->count; i++)
+            for (uint32_t i = 0; i < 4 * nq; i++)
                 texel_index[i] =
                     (uint32_t)((tr__lane_y(ln, i) - rb->origin[1]) * (int32_t)rb->gmem_pitch +
                                (tr__lane_x(ln, i) - rb->origin[0]));
@@ -369,9 +435,11 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
      * that a small triangle straddling blocks is shaded in one go; a whole
      * block is shaded alone, in order (the whole-block kernels).  A pixel's
      * result does not depend on which lanes it shares a batch with. */
-    tr__lanes batch;
+    tr__lanes batch, whole;
     batch.nq = 0;
     batch.block = false;
+    whole.nq = 16;
+    whole.block = true;
     uint64_t batch_live = 0, rasterized = 0;
     bool batch_tests = false;
     tr__block_walk walk;
@@ -428,9 +496,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
             }
             rasterized += tr__popcount64(m);
             if (m == ~0ull) {
-                tr__lanes whole;
-                whole.nq = 16;
-                whole.block = true;
+                /* (loops the compiler turns into a few vector stores) */
                 for (uint32_t q = 0; q < 16; q++) {
                     whole.qx[q] = bx + (int32_t)(q & 3) * 2;
                     whole.qy[q] = by + (int32_t)(q >> 2) * 2;

@@ -638,7 +638,7 @@ Test(raster, quad_blend_kernel_equals_reference)
             ref[i] = (uint8_t)trt_rand_u32(&rng);
         memcpy(got, ref, sizeof ref);
         ctx->simd = TR_SIMD_SSE;
-        cr_assert(tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, att, live, &ln, origin, PITCH, k,
+        cr_assert(tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, att, live, false, &ln, origin, PITCH, k,
                                   iter % 4 == 3 ? NULL : lut, got));
         for (uint64_t m = live; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctzll(m), j = l / 4;
@@ -669,10 +669,100 @@ Test(raster, quad_blend_kernel_equals_reference)
     tr_blend_state bs = {0};
     bs.write_mask = 0xf;
     const float k0[4] = {0};
-    cr_expect(!tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_SRGB, &bs, fs, 0, 1, &ln, origin, PITCH, k0, lut, texel));
+    cr_expect(!tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_SRGB, &bs, fs, 0, 1, false, &ln, origin, PITCH, k0, lut, texel));
     ctx->simd = TR_SIMD_SCALAR;
-    cr_expect(!tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, 0, 1, &ln, origin, PITCH, k0, lut, texel));
+    cr_expect(!tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, 0, 1, false, &ln, origin, PITCH, k0, lut, texel));
     cr_expect_gt(tables, 1000, "the table path ran %llu times", (unsigned long long)tables);
+    free(lut);
+    free(fs);
+    tr_context_destroy(ctx);
+}
+
+/* A uniform block (every lane's source is lane 0's: a flat-shaded block
+ * shaded as one quad): only lane 0 of the colours is read, the rest hold
+ * garbage.  Runs of whole blocks with one state and colour reach the
+ * table and its 16- and 32-bit affine forms; the reference blends lane
+ * 0's colour into every live lane. */
+Test(raster, quad_blend_uniform_equals_reference)
+{
+    tr_context *ctx = trt_context(1);
+    ctx->simd = TR_SIMD_SSE;
+    trt_rng rng = {8088};
+    tr_fs_block *fs = calloc(1, sizeof *fs);
+    tr__blend_lut *lut = calloc(1, sizeof *lut);
+    cr_assert(fs && lut);
+    enum { PITCH = 16, ROWS = 8 };
+    const int32_t origin[2] = {32, 64};
+    uint64_t checked = 0, affine16 = 0, affine32 = 0, opaque = 0;
+    tr_blend_state bs = {0};
+    float k[4] = {0}, col[2][4] = {{0}};
+    for (int iter = 0; iter < 20000; iter++) {
+        if (iter % 8 == 0) { /* a new state and colour every 8 blocks */
+            memset(&bs, 0, sizeof bs);
+            bs.enable = trt_rand_u32(&rng) % 5 != 0;
+            const bool common = trt_rand_u32(&rng) % 2; /* alpha blending, additive and the like */
+            bs.src_color = (tr_blend_factor)(common ? TR_BLEND_SRC_ALPHA : trt_rand_u32(&rng) % (TR_BLEND_ONE_MINUS_SRC1_ALPHA + 1));
+            bs.dst_color = (tr_blend_factor)(common ? TR_BLEND_ONE_MINUS_SRC_ALPHA : trt_rand_u32(&rng) % (TR_BLEND_ONE_MINUS_SRC1_ALPHA + 1));
+            bs.src_alpha = (tr_blend_factor)(common ? TR_BLEND_ONE : trt_rand_u32(&rng) % (TR_BLEND_ONE_MINUS_SRC1_ALPHA + 1));
+            bs.dst_alpha = (tr_blend_factor)(common ? TR_BLEND_ONE_MINUS_SRC_ALPHA : trt_rand_u32(&rng) % (TR_BLEND_ONE_MINUS_SRC1_ALPHA + 1));
+            bs.color_op = (tr_blend_op)(common ? TR_BLEND_OP_ADD : trt_rand_u32(&rng) % (TR_BLEND_OP_MAX + 1));
+            bs.alpha_op = (tr_blend_op)(common ? TR_BLEND_OP_ADD : trt_rand_u32(&rng) % (TR_BLEND_OP_MAX + 1));
+            bs.write_mask = trt_rand_u32(&rng) % 2 ? 0xfu : trt_rand_u32(&rng) % 16;
+            for (int c = 0; c < 4; c++) {
+                k[c] = random_component(&rng);
+                col[0][c] = common ? (float)trt_rand_range(&rng, 0, 1) : random_component(&rng);
+                col[1][c] = random_component(&rng);
+            }
+        }
+        for (int a = 0; a < 2; a++)
+            for (int c = 0; c < 4; c++)
+                for (int l = 0; l < (int)TR_FS_LANES; l++)
+                    fs->color[a][c][l] = l == 0 ? col[a][c] : random_component(&rng);
+        tr__lanes ln;
+        memset(&ln, 0, sizeof ln);
+        uint64_t live = random_quads(&rng, origin[0] + 8 * (int32_t)(trt_rand_u32(&rng) % 2), origin[1], &ln);
+        if (trt_rand_u32(&rng) % 2) { /* a whole block */
+            ln.nq = 16;
+            for (uint32_t q = 0; q < 16; q++) {
+                ln.qx[q] = ln.qx[0] - ln.qx[0] % 8 + (int32_t)(q & 3) * 2;
+                ln.qy[q] = ln.qy[0] - ln.qy[0] % 8 + (int32_t)(q >> 2) * 2;
+            }
+            live = ~0ull;
+            ln.block = true;
+        }
+        uint8_t ref[PITCH * ROWS * 4], got[PITCH * ROWS * 4];
+        for (size_t i = 0; i < sizeof ref; i++)
+            ref[i] = (uint8_t)trt_rand_u32(&rng);
+        memcpy(got, ref, sizeof ref);
+        cr_assert(tr__blend_quads(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, fs, 0, live, true, &ln, origin, PITCH, k,
+                                  iter % 16 == 15 ? NULL : lut, got));
+        for (uint64_t m = live; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctzll(m), j = l / 4;
+            int32_t x = ln.qx[j] + (int32_t)(l & 1), y = ln.qy[j] + (int32_t)((l >> 1) & 1);
+            tr__blend_write(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, col[0], col[1], k,
+                            ref + ((size_t)(y - origin[1]) * PITCH + (size_t)(x - origin[0])) * 4);
+        }
+        for (size_t i = 0; i < sizeof ref; i++)
+            if (ref[i] != got[i])
+                cr_assert_fail("iteration %d (blend %d, factors %d %d %d %d, ops %d %d, mask 0x%x): texel %zu "
+                               "byte %zu is %u, the reference %u",
+                               iter, bs.enable, bs.src_color, bs.dst_color, bs.src_alpha, bs.dst_alpha, bs.color_op,
+                               bs.alpha_op, bs.write_mask, i / 4, i % 4, got[i], ref[i]);
+        checked += (uint64_t)__builtin_popcountll(live);
+        /* which whole-block path ran: the table's key is this block's */
+        const bool keyed = iter % 16 != 15 && lut->valid && memcmp(&lut->key.bs, &bs, sizeof bs) == 0 &&
+                           memcmp(lut->key.k, k, sizeof k) == 0 && ln.block;
+        affine16 += keyed && lut->affine16;
+        affine32 += keyed && lut->affine;
+        opaque += !bs.enable && ln.block;
+    }
+    cr_log_info("uniform blocks: %llu lanes, %llu 16-bit affine, %llu 32-bit affine, %llu opaque",
+                (unsigned long long)checked, (unsigned long long)affine16, (unsigned long long)affine32,
+                (unsigned long long)opaque);
+    cr_expect_gt(checked, 400000);
+    cr_expect_gt(affine16, 500, "16-bit affine blocks: %llu", (unsigned long long)affine16);
+    cr_expect_gt(affine32, 0, "32-bit affine blocks: %llu", (unsigned long long)affine32);
+    cr_expect_gt(opaque, 500, "opaque uniform blocks: %llu", (unsigned long long)opaque);
     free(lut);
     free(fs);
     tr_context_destroy(ctx);
