@@ -188,6 +188,31 @@ static inline void tr__lrz_row_rejected(const tr__lrz_row *r, int32_t bx, uint32
     r->rejected[(uint32_t)bx / TR_LRZ_BLOCK] += n;
 }
 
+/* The farthest bound (largest for `less`, else smallest) of the row's
+ * blocks bx0, bx0 + 8, ..., below bx1 (multiples of 8): what
+ * tr__lrz_row_bound reads for each, a group at a time. */
+static inline float tr__lrz_row_far(const tr__lrz_row *r, int32_t bx0, int32_t bx1, bool less)
+{
+    uint32_t tx = (uint32_t)bx0 / TR_LRZ_BLOCK;
+    const uint32_t tx1 = (uint32_t)bx1 / TR_LRZ_BLOCK;
+    float far = less ? -INFINITY : INFINITY;
+    while (tx < tx1) {
+        const uint32_t g = tx / TR_LRZ_GROUP_W, end = TR_MIN(tx1, (g + 1) * TR_LRZ_GROUP_W);
+        if (atomic_load_explicit(&r->group[g], memory_order_acquire) != 1) {
+            far = less ? (r->clear_value > far ? r->clear_value : far) : (r->clear_value < far ? r->clear_value : far);
+            tx = end;
+            continue;
+        }
+        for (; tx < end; tx++) {
+            const float b = r->bound[tx];
+            if (b != b)
+                return less ? INFINITY : -INFINITY; /* (never: bounds are numbers) */
+            far = less ? (b > far ? b : far) : (b < far ? b : far);
+        }
+    }
+    return far;
+}
+
 /* The bound of the bin's blocks (rect, block-aligned at its top-left)
  * farthest in the pass's direction: the largest for LESS, the smallest for
  * GREATER (the clear value for blocks no group holds yet).  A triangle

@@ -82,14 +82,80 @@ static inline void tr__block_walk_row(const tr__tri *t, tr__block_walk *w, int32
     }
 }
 
+/* The class of the current block, without moving on. */
+static inline int tr__block_walk_class(const tr__block_walk *w)
+{
+    return (w->hi[0] | w->hi[1] | w->hi[2]) < 0 ? 0 : (w->lo[0] | w->lo[1] | w->lo[2]) >= 0 ? 2 : 1;
+}
+
 static inline int tr__block_walk_step(tr__block_walk *w)
 {
-    const int cls = (w->hi[0] | w->hi[1] | w->hi[2]) < 0 ? 0 : (w->lo[0] | w->lo[1] | w->lo[2]) >= 0 ? 2 : 1;
+    const int cls = tr__block_walk_class(w);
     for (int k = 0; k < 3; k++) {
         w->lo[k] += w->step[k];
         w->hi[k] += w->step[k];
     }
     return cls;
+}
+
+/* Moves the walk on by k blocks along its row (as k steps). */
+static inline void tr__block_walk_advance(tr__block_walk *w, int64_t k)
+{
+    for (int e = 0; e < 3; e++) {
+        w->lo[e] += w->step[e] * k;
+        w->hi[e] += w->step[e] * k;
+    }
+}
+
+/* The i in [0, n) with v0 + step * i >= 0, an interval [*a, *b): estimated
+ * in double, then settled on the exact integers (|step * n| and |v0| stay
+ * far inside int64 for guard-band edges and rows of a bin). */
+static inline void tr__nonneg_range(int64_t v0, int64_t step, int64_t n, int64_t *a, int64_t *b)
+{
+    if (step == 0) {
+        *a = 0;
+        *b = v0 >= 0 ? n : 0;
+        return;
+    }
+    double x = -(double)v0 / (double)step; /* the crossing */
+    x = x < -1.0 ? -1.0 : x > (double)n + 1.0 ? (double)n + 1.0 : x;
+    int64_t t = (int64_t)x; /* truncated: within 1 of floor and ceil */
+    if (step > 0) { /* i >= crossing */
+        t = t < 0 ? 0 : t > n ? n : t;
+        while (t > 0 && v0 + step * (t - 1) >= 0)
+            t--;
+        while (t < n && v0 + step * t < 0)
+            t++;
+        *a = t;
+        *b = n;
+    } else { /* i <= crossing */
+        t = t < -1 ? -1 : t > n - 1 ? n - 1 : t;
+        while (t + 1 < n && v0 + step * (t + 1) >= 0)
+            t++;
+        while (t >= 0 && v0 + step * t < 0)
+            t--;
+        *a = 0;
+        *b = t + 1;
+    }
+}
+
+/* The n blocks of a row from the walk's current one: those of class 1 or
+ * 2 are [nz[0], nz[1]), those of class 2 [in[0], in[1]) (empty: a >= b).
+ * The classes tr__block_walk_step would give, found by division instead
+ * of by stepping: for rows of many blocks. */
+static inline void tr__block_walk_ranges(const tr__block_walk *w, int64_t n, int64_t nz[2], int64_t in[2])
+{
+    nz[0] = in[0] = 0;
+    nz[1] = in[1] = n;
+    for (int e = 0; e < 3; e++) {
+        int64_t a, b;
+        tr__nonneg_range(w->hi[e], w->step[e], n, &a, &b);
+        nz[0] = a > nz[0] ? a : nz[0];
+        nz[1] = b < nz[1] ? b : nz[1];
+        tr__nonneg_range(w->lo[e], w->step[e], n, &a, &b);
+        in[0] = a > in[0] ? a : in[0];
+        in[1] = b < in[1] ? b : in[1];
+    }
 }
 
 /* The coverage of block (bx, by) given its class from the walk (1 or 2),

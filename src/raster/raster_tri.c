@@ -444,12 +444,63 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
     bool batch_tests = false;
     tr__block_walk walk;
     tr__block_walk_begin(t, &walk);
+    /* Rows of many blocks find their covered blocks by division
+     * (tr__block_walk_ranges), not block by block; with LRZ, the run of
+     * whole blocks inside the cut is then tested at once first. */
+    const bool ranges = r[2] - bx0 > 4 * BLOCK;
+    const int32_t cut_x0 = (cut[0] + BLOCK - 1) & ~(BLOCK - 1), cut_x1 = cut[2] & ~(BLOCK - 1);
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
         tr__block_walk_row(t, &walk, bx0, by);
+        int32_t xs = bx0, xe = r[2], span0 = 0, span1 = 0;
+        if (ranges) {
+            int64_t nz[2], in[2];
+            tr__block_walk_ranges(&walk, (r[2] - bx0 + BLOCK - 1) / BLOCK, nz, in);
+            if (nz[0] >= nz[1])
+                continue;
+            tr__block_walk_advance(&walk, nz[0]);
+            xs = bx0 + (int32_t)nz[0] * BLOCK;
+            xe = TR_MIN(r[2], bx0 + (int32_t)nz[1] * BLOCK);
+            if (lrz != TR_LRZ_DIRECTION_UNKNOWN && by >= cut[1] && by + BLOCK <= cut[3]) {
+                span0 = TR_MAX(bx0 + (int32_t)in[0] * BLOCK, cut_x0);
+                span1 = TR_MIN(bx0 + (int32_t)in[1] * BLOCK, cut_x1);
+            }
+        }
         tr__lrz_row lrow = {0};
         if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
             tr__lrz_row_at(p, rb->view_slot, by, &lrow);
-        for (int32_t bx = bx0; bx < r[2]; bx += BLOCK) {
+        for (int32_t bx = xs; bx < xe; bx += BLOCK) {
+            if (bx == span0 && span1 - span0 >= 2 * BLOCK) {
+                /* Whole blocks [span0, span1): when the triangle's depths
+                 * over all of them lie beyond the farthest bound among
+                 * them, every block test would reject, and they are counted
+                 * so at once.  Else the blocks go one by one. */
+                bool all = reject_all;
+                if (!all && (lrz == TR_LRZ_DIRECTION_LESS ? d->depth_max > tr__lrz_row_far(&lrow, bx, span1, true)
+                                                          : d->depth_min < tr__lrz_row_far(&lrow, bx, span1, false))) {
+                    if (!have_plane) {
+                        tr__lrz_plane_t made;
+                        tr__lrz_plane(t, d, region, &made);
+                        plane = made;
+                        have_plane = true;
+                    }
+                    const int32_t span[4] = {bx, by, span1, by + BLOCK};
+                    const float far = tr__lrz_row_far(&lrow, bx, span1, lrz == TR_LRZ_DIRECTION_LESS);
+                    double lo, hi;
+                    tr__lrz_plane_region_range(&plane, span, &lo, &hi);
+                    all = plane.finite && (lrz == TR_LRZ_DIRECTION_LESS ? lo > (double)far : hi < (double)far);
+                }
+                if (all) {
+                    const uint64_t k = (uint64_t)(span1 - bx) / BLOCK;
+                    tested += k;
+                    rejected += k;
+                    rejected_frags += 64 * k;
+                    for (int32_t x = bx; x < span1; x += BLOCK)
+                        tr__lrz_row_rejected(&lrow, x, 64);
+                    tr__block_walk_advance(&walk, (int64_t)k);
+                    bx = span1 - BLOCK;
+                    continue;
+                }
+            }
             const int cls = tr__block_walk_step(&walk);
             if (!cls)
                 continue;

@@ -285,6 +285,55 @@ Test(raster, block_walk_equals_block_coverage)
     free(t);
 }
 
+/* tr__block_walk_ranges finds a row's class-1-or-2 and class-2 blocks by
+ * division: the same blocks as stepping, for rows of any length and edges
+ * of any size up to the guard band (tiny, huge, axis-aligned). */
+Test(raster, block_walk_ranges_equal_stepping)
+{
+    trt_rng rng = {2718};
+    tr__tri *t = calloc(1, sizeof(tr__tri) + 64);
+    cr_assert_not_null(t);
+    uint64_t rows = 0, nonempty = 0;
+    for (int iter = 0; iter < 4000; iter++) {
+        const double span = iter % 4 == 0 ? 20 : iter % 4 == 1 ? 400 : iter % 4 == 2 ? 5000 : 30000;
+        int64_t X[3], Y[3];
+        for (int k = 0; k < 3; k++) {
+            X[k] = (int64_t)(trt_rand_range(&rng, -span, span) * 256);
+            Y[k] = (int64_t)(trt_rand_range(&rng, -span, span) * 256);
+        }
+        if (iter % 5 == 4) /* on the pixel centres at block corners: edge values of exactly 0 */
+            for (int k = 0; k < 3; k++) {
+                X[k] = (int64_t)(8 * ((int32_t)(trt_rand_u32(&rng) % 101) - 50) + 7 * (int32_t)(trt_rand_u32(&rng) % 2)) * 256 + 128;
+                Y[k] = (int64_t)(8 * ((int32_t)(trt_rand_u32(&rng) % 101) - 50) + 7 * (int32_t)(trt_rand_u32(&rng) % 2)) * 256 + 128;
+            }
+        if (iter % 7 == 0)
+            Y[1] = Y[0]; /* a horizontal edge: a zero step */
+        if (iter % 11 == 0)
+            X[2] = X[1];
+        make_edges(t, X, Y, trt_rand_u32(&rng));
+        const int32_t n = 1 + (int32_t)(trt_rand_u32(&rng) % 300);
+        const int32_t bx0 = -8 * (int32_t)(trt_rand_u32(&rng) % (iter % 5 == 4 ? 60 : 400));
+        const int32_t by = 8 * ((int32_t)(trt_rand_u32(&rng) % (iter % 5 == 4 ? 101 : 801)) - (iter % 5 == 4 ? 50 : 400));
+        tr__block_walk w;
+        tr__block_walk_begin(t, &w);
+        tr__block_walk_row(t, &w, bx0, by);
+        int64_t nz[2], in[2];
+        tr__block_walk_ranges(&w, n, nz, in);
+        for (int32_t i = 0; i < n; i++) {
+            const int cls = tr__block_walk_step(&w);
+            const bool in_nz = i >= nz[0] && i < nz[1], in_in = i >= in[0] && i < in[1];
+            if (in_nz != (cls != 0) || in_in != (cls == 2))
+                cr_assert_fail("iteration %d block %d of %d: class %d, ranges [%lld,%lld) [%lld,%lld)", iter, i, n,
+                               cls, (long long)nz[0], (long long)nz[1], (long long)in[0], (long long)in[1]);
+        }
+        rows++;
+        nonempty += in[0] < in[1] && (in[0] > 0 || in[1] < n);
+    }
+    cr_expect_gt(nonempty, rows / 20, "rows with a class-2 run that starts or ends inside: %llu of %llu",
+                 (unsigned long long)nonempty, (unsigned long long)rows);
+    free(t);
+}
+
 Test(raster, depth_fast_path_equals_reference)
 {
     /* The depth-only path (any level above SCALAR) against the general
