@@ -305,7 +305,7 @@ static void plane_of(const tr__tri *t, const tr__draw *d, const int32_t region[4
 /* Materialises a fast-cleared group before its first write.  Another bin
  * may want the same group at the same time: one thread fills it (0 -> 2 ->
  * 1), the others wait for 1. */
-static void materialise(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
+static inline void materialise(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
 {
     _Atomic(uint8_t) *g = &b->group_written[tr__lrz_group_index(b, view, tx, ty)];
     if (atomic_load_explicit(g, memory_order_acquire) == 1)
@@ -339,7 +339,7 @@ static inline float next_up(float x)
 
 /* Tightens one texel's bound, `cur` now, to `z` (a bound on the depth of
  * every pixel of the block after the pass), rounded outward to float. */
-static void tighten(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty, float cur, double z, bool less,
+static inline void tighten(tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty, float cur, double z, bool less,
                     uint64_t *blocks_written)
 {
     float nb = (float)z;
@@ -428,11 +428,47 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
     uint64_t written = 0;
     tr__block_walk walk;
     tr__block_walk_begin(t, &walk);
+    /* Rows of many blocks: the covered blocks by division, and the run of
+     * whole blocks inside r (nothing to gather: each is tightened alone)
+     * in a loop of its own.  The same blocks and bounds as one by one. */
+    const int32_t qx0 = q[0] & ~(TR_LRZ_BLOCK - 1);
+    const bool ranges = q[2] - qx0 > 4 * TR_LRZ_BLOCK;
+    const int32_t r_x0 = (r[0] + TR_LRZ_BLOCK - 1) & ~(TR_LRZ_BLOCK - 1), r_x1 = r[2] & ~(TR_LRZ_BLOCK - 1);
     for (int32_t by = q[1] & ~(TR_LRZ_BLOCK - 1); by < q[3]; by += TR_LRZ_BLOCK) {
         tr__lrz_row row;
         tr__lrz_row_at(p, view_slot, by, &row);
-        tr__block_walk_row(t, &walk, q[0] & ~(TR_LRZ_BLOCK - 1), by);
-        for (int32_t bx = q[0] & ~(TR_LRZ_BLOCK - 1); bx < q[2]; bx += TR_LRZ_BLOCK) {
+        tr__block_walk_row(t, &walk, qx0, by);
+        int32_t xs = qx0, xe = q[2], whole0 = 0, whole1 = 0;
+        if (ranges) {
+            int64_t nz[2], in[2];
+            tr__block_walk_ranges(&walk, (q[2] - qx0 + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK, nz, in);
+            if (nz[0] >= nz[1])
+                continue;
+            tr__block_walk_advance(&walk, nz[0]);
+            xs = qx0 + (int32_t)nz[0] * TR_LRZ_BLOCK;
+            xe = TR_MIN(q[2], qx0 + (int32_t)nz[1] * TR_LRZ_BLOCK);
+            if (by >= r[1] && by + TR_LRZ_BLOCK <= r[3]) {
+                whole0 = TR_MAX(qx0 + (int32_t)in[0] * TR_LRZ_BLOCK, r_x0);
+                whole1 = TR_MIN(qx0 + (int32_t)in[1] * TR_LRZ_BLOCK, r_x1);
+            }
+        }
+        for (int32_t bx = xs; bx < xe; bx += TR_LRZ_BLOCK) {
+            if (bx == whole0 && whole1 > whole0) {
+                for (; bx < whole1; bx += TR_LRZ_BLOCK) {
+                    double zmin, zmax;
+                    tr__lrz_plane_block_range(&pl, bx, by, &zmin, &zmax);
+                    const double z = less ? zmax : zmin;
+                    const float cur = tr__lrz_row_bound(&row, bx);
+                    if (less ? z < (double)cur : z > (double)cur) {
+                        uint32_t tx, ty;
+                        tr__lrz_texel(bx, by, &tx, &ty);
+                        tighten(b, view_slot, tx, ty, cur, z, less, &written);
+                    }
+                }
+                tr__block_walk_advance(&walk, (whole1 - whole0) / TR_LRZ_BLOCK);
+                bx -= TR_LRZ_BLOCK;
+                continue;
+            }
             const int cls = tr__block_walk_step(&walk); /* the edges at this block */
             double zmin, zmax;
             tr__lrz_plane_block_range(&pl, bx, by, &zmin, &zmax);
