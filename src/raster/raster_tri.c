@@ -53,13 +53,15 @@ static uint64_t partial_coverage_scalar(const tr__tri *t, int64_t pxmin, int64_t
 }
 
 /* The same with 32-bit lanes, a 2x2 quad per vector (SIMDe: SSE2 where the
- * CPU has it, plain C elsewhere), when the edges are gentle enough for it:
- * with |step| <= 2^26 per pixel, a block spans less than 14 * 2^26 < 2^30
- * of each edge function, so an edge value beyond +-2^30 at the block's first
- * centre keeps its sign over the block and can be clamped there, and every
- * sum stays inside int32.  The signs, hence the mask, are the scalar ones.
- * Returns false (steep edges: large triangles, whose blocks are mostly
- * whole anyway) to leave the block to the scalar path. */
+ * CPU has it, plain C elsewhere).  Pixel centres lie 256 subpixels apart,
+ * so an edge value there is E0 + 256 k for the block's first centre's E0,
+ * and E0 + 256 k >= 0 exactly when floor(E0 / 256) + k >= 0: the edges are
+ * stepped in those units, by a and b per pixel.  With |a|, |b| <= 2^26 (far
+ * beyond the guard band's edges), a block spans less than 14 * 2^26 < 2^30
+ * of each, so a value beyond +-2^30 at the first centre keeps its sign over
+ * the block and can be clamped there, and every sum stays inside int32.
+ * The signs, hence the mask, are the scalar ones.  Returns false for
+ * larger edges, leaving the block to the scalar path. */
 static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
                                   uint32_t lx0, uint32_t lx1, uint64_t *out)
 {
@@ -68,12 +70,14 @@ static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin
     const uint32_t qy0 = ly0 / 2, qy1 = (ly1 + 1) / 2, qx0 = lx0 / 2, qx1 = (lx1 + 1) / 2;
     const int64_t lim = (int64_t)1 << 26, big = (int64_t)1 << 30;
     simde__m128i row[3], qstep_x[3], qstep_y[3];
+    _Static_assert((-1 >> 1) == -1, "arithmetic right shift (floor)");
     for (int k = 0; k < 3; k++) {
-        int64_t sx = t->edge_a[k] * TR_SUBPIXEL_ONE, sy = t->edge_b[k] * TR_SUBPIXEL_ONE;
+        const int64_t sx = t->edge_a[k], sy = t->edge_b[k];
         if (sx > lim || sx < -lim || sy > lim || sy < -lim)
             return false;
         int64_t e = t->edge_c[k] + t->edge_a[k] * (pxmin + (int64_t)(2 * qx0) * TR_SUBPIXEL_ONE) +
                     t->edge_b[k] * (pymin + (int64_t)(2 * qy0) * TR_SUBPIXEL_ONE);
+        e >>= TR_SUBPIXEL_BITS; /* floor(E0 / 256) */
         e = e > big ? big : e < -big ? -big : e;
         int32_t x = (int32_t)sx, y = (int32_t)sy;
         row[k] = simde_mm_add_epi32(simde_mm_set1_epi32((int32_t)e), simde_mm_setr_epi32(0, x, y, x + y));

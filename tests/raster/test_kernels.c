@@ -180,8 +180,8 @@ Test(raster, coverage_kernel_equals_reference)
     cr_assert_not_null(t);
     uint64_t partial = 0, blocks = 0;
     for (int iter = 0; iter < 200000; iter++) {
-        /* Small, medium and huge triangles (steep edges use the scalar path
-         * inside the kernel too). */
+        /* Small, medium and huge triangles (edges beyond |a|, |b| = 2^26,
+         * past the guard band, use the scalar path inside the kernel too). */
         double span = iter % 3 == 0 ? 12 : iter % 3 == 1 ? 200 : 400000;
         int64_t X[3], Y[3];
         for (int k = 0; k < 3; k++) {
