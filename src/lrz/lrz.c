@@ -437,20 +437,13 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
     for (int32_t by = q[1] & ~(TR_LRZ_BLOCK - 1); by < q[3]; by += TR_LRZ_BLOCK) {
         tr__lrz_row row;
         tr__lrz_row_at(p, view_slot, by, &row);
-        tr__block_walk_row(t, &walk, qx0, by);
-        int32_t xs = qx0, xe = q[2], whole0 = 0, whole1 = 0;
-        if (ranges) {
-            int64_t nz[2], in[2];
-            tr__block_walk_ranges(&walk, (q[2] - qx0 + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK, nz, in);
-            if (nz[0] >= nz[1])
-                continue;
-            tr__block_walk_advance(&walk, nz[0]);
-            xs = qx0 + (int32_t)nz[0] * TR_LRZ_BLOCK;
-            xe = TR_MIN(q[2], qx0 + (int32_t)nz[1] * TR_LRZ_BLOCK);
-            if (by >= r[1] && by + TR_LRZ_BLOCK <= r[3]) {
-                whole0 = TR_MAX(qx0 + (int32_t)in[0] * TR_LRZ_BLOCK, r_x0);
-                whole1 = TR_MIN(qx0 + (int32_t)in[1] * TR_LRZ_BLOCK, r_x1);
-            }
+        int32_t xs, xe, in[2];
+        if (!tr__block_walk_row_span(t, &walk, qx0, q[2], by, ranges, &xs, &xe, in))
+            continue;
+        int32_t whole0 = 0, whole1 = 0;
+        if (by >= r[1] && by + TR_LRZ_BLOCK <= r[3]) {
+            whole0 = TR_MAX(in[0], r_x0);
+            whole1 = TR_MIN(in[1], r_x1);
         }
         for (int32_t bx = xs; bx < xe; bx += TR_LRZ_BLOCK) {
             if (bx == whole0 && whole1 > whole0) {

@@ -158,6 +158,33 @@ static inline void tr__block_walk_ranges(const tr__block_walk *w, int64_t n, int
     }
 }
 
+/* Starts row `by` of the walk at block x0 (a multiple of 8) for the blocks
+ * below pixel x1.  *xs, *xe: the pixels whose blocks to visit, the walk at
+ * the first; in[0], in[1]: the pixels of the run of class-2 blocks (empty
+ * when not `ranges`).  With `ranges` (rows of many blocks) the blocks of
+ * class 0 at either end are found by division and skipped; false when the
+ * row has no other. */
+static inline bool tr__block_walk_row_span(const tr__tri *t, tr__block_walk *w, int32_t x0, int32_t x1, int32_t by,
+                                           bool ranges, int32_t *xs, int32_t *xe, int32_t in[2])
+{
+    tr__block_walk_row(t, w, x0, by);
+    *xs = x0;
+    *xe = x1;
+    in[0] = in[1] = 0;
+    if (!ranges)
+        return true;
+    int64_t nz[2], cl[2];
+    tr__block_walk_ranges(w, (x1 - x0 + 7) / 8, nz, cl);
+    if (nz[0] >= nz[1])
+        return false;
+    tr__block_walk_advance(w, nz[0]);
+    *xs = x0 + (int32_t)nz[0] * 8;
+    *xe = TR_MIN(x1, x0 + (int32_t)nz[1] * 8);
+    in[0] = x0 + (int32_t)cl[0] * 8;
+    in[1] = x0 + (int32_t)cl[1] * 8;
+    return true;
+}
+
 /* The coverage of block (bx, by) given its class from the walk (1 or 2),
  * cut to r; pixels outside `cut` but inside r must be ones the triangle
  * cannot cover (pass r itself when unsure). */

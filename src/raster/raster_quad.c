@@ -507,6 +507,13 @@ static inline v4i to_unorm8_4(v4f f)
         simde_mm_add_ps(simde_mm_mul_ps(clamp01_4(f), simde_mm_set1_ps(255.0f)), simde_mm_set1_ps(0.5f)));
 }
 
+/* The bytes of the channels in mask m (bit c: channel c) of RGBA8 texels. */
+static inline v4i channel_bytes(uint32_t m)
+{
+    return simde_mm_set1_epi32((int32_t)((m & 1 ? 0xffu : 0) | (m & 2 ? 0xff00u : 0) | (m & 4 ? 0xff0000u : 0) |
+                                         (m & 8 ? 0xff000000u : 0)));
+}
+
 /* Four RGBA8 texels from a quad's four channel vectors. */
 static inline v4i pack_rgba8(v4f r, v4f g, v4f b, v4f a)
 {
@@ -547,60 +554,36 @@ static void blend_lanes(const tr_blend_state *bs, uint32_t n, v4f (*s)[16], v4f 
                         v4f (*res)[16]);
 static void clamped_constants(const float constants[4], v4f k[4]);
 
-/* Finds mul in [0, 32767] and add >= 0 with (b * mul + add) >> 15 ==
- * t[b] for every byte b, trying slopes near the table's own; false when
- * none of them fits.  Exact by construction: each candidate must satisfy
- * all 256 entries. */
-static bool affine_fit(const uint8_t t[256], int32_t *mul, int32_t *add)
+/* The affine forms of a table t: an integer slope m and offset `add` with
+ * floor(((b * m) >> shift + add) / unit) == t[b] for every byte b, m in
+ * [0, m_max], add in [0, add_max].  Slopes are tried outward from the
+ * table's own; false when none of them fits.  Exact by construction: each
+ * candidate must satisfy all 256 entries.
+ * - 32-bit form: shift 0, unit 2^15, m_max 32767: (b * m + add) >> 15;
+ * - 16-bit form: shift 8, unit 2^8, m_max 65535: ((b * m) >> 8 + add) >> 8,
+ *   where (b * m) >> 8 is mulhi_epu16(b << 8, m) and the sum, below
+ *   256 (t[b] + 1), never leaves 16 bits. */
+static bool affine_fit(const uint8_t t[256], int shift, int64_t unit, int64_t m_max, int64_t add_max, int64_t *mul,
+                       int64_t *add)
 {
     if (t[255] < t[0])
         return false;
-    const int32_t m0 = (int32_t)(((int64_t)(t[255] - t[0]) * 32768 + 127) / 255);
-    for (int32_t d = 0; d <= 24; d++)
+    const int64_t m0 = ((int64_t)(t[255] - t[0]) * (unit << shift) + 127) / 255;
+    for (int64_t d = 0; d <= 24 << (shift ? 1 : 0); d++)
         for (int sgn = 0; sgn < 2; sgn++) {
-            int32_t m = sgn ? m0 - d : m0 + d;
-            if (m < 0 || m > 32767 || (sgn && !d))
+            const int64_t m = sgn ? m0 - d : m0 + d;
+            if (m < 0 || m > m_max || (sgn && !d))
                 continue;
-            /* add must lie in [t*32768 - b*m, (t+1)*32768 - b*m) for all b */
-            int64_t lo = 0, hi = INT32_MAX - 255 * 32767;
-            for (int32_t b = 0; b < 256 && lo <= hi; b++) {
-                int64_t base = (int64_t)t[b] * 32768 - (int64_t)b * m;
+            /* add must lie in [t*unit - f(b), (t+1)*unit - f(b)) for all b */
+            int64_t lo = 0, hi = add_max;
+            for (int64_t b = 0; b < 256 && lo <= hi; b++) {
+                const int64_t base = (int64_t)t[b] * unit - ((b * m) >> shift);
                 lo = base > lo ? base : lo;
-                hi = base + 32767 < hi ? base + 32767 : hi;
+                hi = base + unit - 1 < hi ? base + unit - 1 : hi;
             }
             if (lo <= hi) {
                 *mul = m;
-                *add = (int32_t)lo;
-                return true;
-            }
-        }
-    return false;
-}
-
-/* The same in 16 bits: M in [0, 65535] and A with
- * ((b * M) >> 8) + A in [256 t[b], 256 t[b] + 255] for every byte b (then
- * the sum never leaves 16 bits, as t[b] <= 255).  (b * M) >> 8 is what
- * mulhi_epu16(b << 8, M) gives.  false when no slope near the table's
- * fits. */
-static bool affine16_fit(const uint8_t t[256], uint16_t *mul, uint16_t *add)
-{
-    if (t[255] < t[0])
-        return false;
-    const int32_t m0 = (int32_t)(((int64_t)(t[255] - t[0]) * 65536 + 127) / 255);
-    for (int32_t d = 0; d <= 48; d++)
-        for (int sgn = 0; sgn < 2; sgn++) {
-            int32_t m = sgn ? m0 - d : m0 + d;
-            if (m < 0 || m > 65535 || (sgn && !d))
-                continue;
-            int32_t lo = 0, hi = 65535;
-            for (int32_t b = 0; b < 256 && lo <= hi; b++) {
-                int32_t base = (int32_t)t[b] * 256 - ((b * m) >> 8);
-                lo = base > lo ? base : lo;
-                hi = base + 255 < hi ? base + 255 : hi;
-            }
-            if (lo <= hi) {
-                *mul = (uint16_t)m;
-                *add = (uint16_t)lo;
+                *add = lo;
                 return true;
             }
         }
@@ -645,12 +628,19 @@ static void lut_build(tr__blend_lut *lut, const tr__blend_key *key)
     lut->key = *key;
     lut->valid = true;
     /* The 16-bit form when every channel has one, else the 32-bit one. */
+    int64_t m = 0, a = 0;
     lut->affine16 = true;
-    for (int c = 0; c < 4 && lut->affine16; c++)
-        lut->affine16 = affine16_fit(lut->table[c], &lut->mul16[c], &lut->add16[c]);
+    for (int c = 0; c < 4 && lut->affine16; c++) {
+        lut->affine16 = affine_fit(lut->table[c], 8, 256, 65535, 65535, &m, &a);
+        lut->mul16[c] = (uint16_t)m;
+        lut->add16[c] = (uint16_t)a;
+    }
     lut->affine = !lut->affine16;
-    for (int c = 0; c < 4 && lut->affine; c++)
-        lut->affine = affine_fit(lut->table[c], &lut->mul[c], &lut->add[c]);
+    for (int c = 0; c < 4 && lut->affine; c++) {
+        lut->affine = affine_fit(lut->table[c], 0, 32768, 32767, INT32_MAX - 255 * 32767, &m, &a);
+        lut->mul[c] = (int32_t)m;
+        lut->add[c] = (int32_t)a;
+    }
 }
 
 /* Does the key hold this state, source (clamped, as a vector) and
@@ -727,8 +717,7 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
                                              (int16_t)lut->add16[3], (int16_t)lut->add16[0], (int16_t)lut->add16[1],
                                              (int16_t)lut->add16[2], (int16_t)lut->add16[3]);
         const v4i zero = simde_mm_setzero_si128();
-        const v4i keep = simde_mm_set1_epi32((int32_t)((wm & 1 ? 0 : 0xffu) | (wm & 2 ? 0 : 0xff00u) |
-                                                       (wm & 4 ? 0 : 0xff0000u) | (wm & 8 ? 0 : 0xff000000u)));
+        const v4i keep = channel_bytes(~wm & 0xfu);
         for (uint32_t y = 0; y < 8; y++, p += row)
             for (uint32_t h = 0; h < 32; h += 16) {
                 v4i v = simde_mm_loadu_si128((const void *)(p + h));
@@ -749,8 +738,7 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
         const v4i mulv = simde_mm_setr_epi32(lut->mul[0], lut->mul[1], lut->mul[2], lut->mul[3]);
         const v4i addv = simde_mm_setr_epi32(lut->add[0], lut->add[1], lut->add[2], lut->add[3]);
         const v4i zero = simde_mm_setzero_si128();
-        const v4i keep = simde_mm_set1_epi32((int32_t)((wm & 1 ? 0 : 0xffu) | (wm & 2 ? 0 : 0xff00u) |
-                                                       (wm & 4 ? 0 : 0xff0000u) | (wm & 8 ? 0 : 0xff000000u)));
+        const v4i keep = channel_bytes(~wm & 0xfu);
         for (uint32_t y = 0; y < 8; y++, p += row)
             for (uint32_t h = 0; h < 32; h += 16) {
                 v4i v = simde_mm_loadu_si128((const void *)(p + h));
@@ -837,8 +825,7 @@ bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state 
     const uint32_t n = ln->nq;
     const size_t row = (size_t)pitch * 4;
     const v4i byte = simde_mm_set1_epi32(0xff);
-    const v4i chans = simde_mm_set1_epi32((int32_t)((wm & 1 ? 0xffu : 0) | (wm & 2 ? 0xff00u : 0) |
-                                                    (wm & 4 ? 0xff0000u : 0) | (wm & 8 ? 0xff000000u : 0)));
+    const v4i chans = channel_bytes(wm);
     if (uniform && !bs->enable) {
         /* One colour written everywhere: encoded once. */
         v4f c[4];

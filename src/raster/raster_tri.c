@@ -454,20 +454,13 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
     const bool ranges = r[2] - bx0 > 4 * BLOCK;
     const int32_t cut_x0 = (cut[0] + BLOCK - 1) & ~(BLOCK - 1), cut_x1 = cut[2] & ~(BLOCK - 1);
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
-        tr__block_walk_row(t, &walk, bx0, by);
-        int32_t xs = bx0, xe = r[2], span0 = 0, span1 = 0;
-        if (ranges) {
-            int64_t nz[2], in[2];
-            tr__block_walk_ranges(&walk, (r[2] - bx0 + BLOCK - 1) / BLOCK, nz, in);
-            if (nz[0] >= nz[1])
-                continue;
-            tr__block_walk_advance(&walk, nz[0]);
-            xs = bx0 + (int32_t)nz[0] * BLOCK;
-            xe = TR_MIN(r[2], bx0 + (int32_t)nz[1] * BLOCK);
-            if (lrz != TR_LRZ_DIRECTION_UNKNOWN && by >= cut[1] && by + BLOCK <= cut[3]) {
-                span0 = TR_MAX(bx0 + (int32_t)in[0] * BLOCK, cut_x0);
-                span1 = TR_MIN(bx0 + (int32_t)in[1] * BLOCK, cut_x1);
-            }
+        int32_t xs, xe, in[2];
+        if (!tr__block_walk_row_span(t, &walk, bx0, r[2], by, ranges, &xs, &xe, in))
+            continue;
+        int32_t span0 = 0, span1 = 0;
+        if (lrz != TR_LRZ_DIRECTION_UNKNOWN && by >= cut[1] && by + BLOCK <= cut[3]) {
+            span0 = TR_MAX(in[0], cut_x0);
+            span1 = TR_MIN(in[1], cut_x1);
         }
         tr__lrz_row lrow = {0};
         if (lrz != TR_LRZ_DIRECTION_UNKNOWN)

@@ -617,6 +617,17 @@ Test(raster, quad_fs_inputs_equal_reference)
     free(fb);
 }
 
+/* The blend kernels' output against the reference, byte for byte. */
+static void expect_same_texels(const uint8_t *ref, const uint8_t *got, size_t n, int iter, const tr_blend_state *bs)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ref[i] != got[i])
+            cr_assert_fail("iteration %d (blend %d, factors %d %d %d %d, ops %d %d, mask 0x%x): texel %zu "
+                           "byte %zu is %u, the reference %u",
+                           iter, bs->enable, bs->src_color, bs->dst_color, bs->src_alpha, bs->dst_alpha, bs->color_op,
+                           bs->alpha_op, bs->write_mask, i / 4, i % 4, got[i], ref[i]);
+}
+
 Test(raster, quad_blend_kernel_equals_reference)
 {
     tr_context *ctx = trt_context(1);
@@ -700,12 +711,7 @@ Test(raster, quad_blend_kernel_equals_reference)
             tr__blend_write(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, src, src1, k,
                             ref + ((size_t)(y - origin[1]) * PITCH + (size_t)(x - origin[0])) * 4);
         }
-        for (size_t i = 0; i < sizeof ref; i++)
-            if (ref[i] != got[i])
-                cr_assert_fail("iteration %d (blend %d, factors %d %d %d %d, ops %d %d, mask 0x%x): texel %zu "
-                               "byte %zu is %u, the reference %u",
-                               iter, bs.enable, bs.src_color, bs.dst_color, bs.src_alpha, bs.dst_alpha, bs.color_op,
-                               bs.alpha_op, bs.write_mask, i / 4, i % 4, got[i], ref[i]);
+        expect_same_texels(ref, got, sizeof ref, iter, &bs);
         checked += (uint64_t)__builtin_popcountll(live);
         /* the table path ran when the kept table now has this block's key */
         tables += iter % 4 != 3 && lut->valid && memcmp(&lut->key.bs, &bs, sizeof bs) == 0 &&
@@ -791,12 +797,7 @@ Test(raster, quad_blend_uniform_equals_reference)
             tr__blend_write(ctx, TR_FORMAT_R8G8B8A8_UNORM, &bs, col[0], col[1], k,
                             ref + ((size_t)(y - origin[1]) * PITCH + (size_t)(x - origin[0])) * 4);
         }
-        for (size_t i = 0; i < sizeof ref; i++)
-            if (ref[i] != got[i])
-                cr_assert_fail("iteration %d (blend %d, factors %d %d %d %d, ops %d %d, mask 0x%x): texel %zu "
-                               "byte %zu is %u, the reference %u",
-                               iter, bs.enable, bs.src_color, bs.dst_color, bs.src_alpha, bs.dst_alpha, bs.color_op,
-                               bs.alpha_op, bs.write_mask, i / 4, i % 4, got[i], ref[i]);
+        expect_same_texels(ref, got, sizeof ref, iter, &bs);
         checked += (uint64_t)__builtin_popcountll(live);
         /* which whole-block path ran: the table's key is this block's */
         const bool keyed = iter % 16 != 15 && lut->valid && memcmp(&lut->key.bs, &bs, sizeof bs) == 0 &&
