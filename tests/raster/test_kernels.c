@@ -394,7 +394,7 @@ static float random_float(trt_rng *r, double lo, double hi)
     }
 }
 
-/* A random set of quads in the block at (bx, by), as shade_block packs them. */
+/* A random set of quads in the block at (bx, by), as shade_quads gets them. */
 static uint64_t random_quads(trt_rng *r, int32_t bx, int32_t by, tr__lanes *ln)
 {
     uint64_t live = 0;
