@@ -321,10 +321,16 @@ void tr_context_destroy(tr_context *ctx)
     if (!ctx)
         return;
     ctx->in_pass = false;
-    while (ctx->pipelines)
+    while (ctx->pipelines) {
+        ctx->pipelines->pass_uses = 0;
         tr_pipeline_destroy(ctx->pipelines);
+    }
+    while (ctx->samplers) {
+        ctx->samplers->pass_uses = 0;
+        tr_sampler_destroy(ctx->samplers);
+    }
     while (ctx->images) {
-        ctx->images->pass_uses = 0;
+        ctx->images->pass_uses = ctx->images->texture_uses = 0;
         tr_image_destroy(ctx->images);
     }
     tr__pass_release(ctx);

@@ -215,3 +215,19 @@ void tr__color_encode(const tr_context *ctx, tr_format f, const float rgba[4], v
         break;
     }
 }
+
+/* a <op> b, as Vulkan's compare ops: the depth and stencil tests and
+ * depth-compare samplers. */
+bool tr__compare(tr_compare_op op, float a, float b)
+{
+    switch (op) {
+    case TR_COMPARE_NEVER: return false;
+    case TR_COMPARE_LESS: return a < b;
+    case TR_COMPARE_EQUAL: return a == b;
+    case TR_COMPARE_LESS_OR_EQUAL: return a <= b;
+    case TR_COMPARE_GREATER: return a > b;
+    case TR_COMPARE_NOT_EQUAL: return a != b;
+    case TR_COMPARE_GREATER_OR_EQUAL: return a >= b;
+    default: return true;
+    }
+}

@@ -51,6 +51,8 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
         d.layers = 1;
     if (!d.levels)
         d.levels = 1;
+    if (d.levels == TR_LEVELS_ALL)
+        d.levels = full_chain(d.width, d.height);
     if (d.layers > TR_MAX_IMAGE_LAYERS)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_image_desc.layers = %u exceeds %u", d.layers,
                          TR_MAX_IMAGE_LAYERS);
@@ -105,8 +107,9 @@ void tr_image_destroy(tr_image *img)
     if (!img)
         return;
     tr_context *ctx = img->ctx;
-    if (img->pass_uses && ctx->in_pass) {
-        tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_image_destroy: image is an attachment of the recording pass");
+    if ((img->pass_uses || img->texture_uses) && ctx->in_pass) {
+        tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_image_destroy: image is %s of the recording pass",
+                  img->pass_uses ? "an attachment" : "a bound texture");
         return;
     }
     if (img->prev)
@@ -170,7 +173,7 @@ static tr_result resolve_sub(const tr_image *img, const tr_subresource *sub, con
     return TR_OK;
 }
 
-static tr_result check_transfer(const tr_image *img, const void *data, size_t row_pitch, const char *fn,
+static tr_result check_transfer(const tr_image *img, bool writes, const void *data, size_t row_pitch, const char *fn,
                                 const tr_subresource *sub, plane_view *pv)
 {
     if (!img)
@@ -179,6 +182,9 @@ static tr_result check_transfer(const tr_image *img, const void *data, size_t ro
         return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: data is NULL", fn);
     if (img->pass_uses && img->ctx->in_pass)
         return tr__error(img->ctx, TR_ERROR_INVALID_STATE, "%s: image is an attachment of the recording pass", fn);
+    if (writes && img->texture_uses && img->ctx->in_pass)
+        return tr__error(img->ctx, TR_ERROR_INVALID_STATE,
+                         "%s: image is a bound texture of the recording pass (draws read it at the pass's end)", fn);
     tr_result r = resolve_sub(img, sub, fn, pv);
     if (r != TR_OK)
         return r;
@@ -191,7 +197,7 @@ static tr_result check_transfer(const tr_image *img, const void *data, size_t ro
 tr_result tr_image_upload(tr_image *img, const tr_subresource *sub, const void *data, size_t row_pitch)
 {
     plane_view pv = {0};
-    tr_result r = check_transfer(img, data, row_pitch, "tr_image_upload", sub, &pv);
+    tr_result r = check_transfer(img, true, data, row_pitch, "tr_image_upload", sub, &pv);
     if (r != TR_OK)
         return r;
     size_t row = (size_t)pv.w * pv.texel;
@@ -206,7 +212,7 @@ tr_result tr_image_upload(tr_image *img, const tr_subresource *sub, const void *
 tr_result tr_image_download(const tr_image *img, const tr_subresource *sub, void *data, size_t row_pitch)
 {
     plane_view pv = {0};
-    tr_result r = check_transfer(img, data, row_pitch, "tr_image_download", sub, &pv);
+    tr_result r = check_transfer(img, false, data, row_pitch, "tr_image_download", sub, &pv);
     if (r != TR_OK)
         return r;
     size_t row = (size_t)pv.w * pv.texel;
@@ -220,7 +226,7 @@ tr_result tr_image_download(const tr_image *img, const tr_subresource *sub, void
 tr_result tr_image_fill(tr_image *img, const tr_subresource *sub, const float value[4])
 {
     plane_view pv = {0};
-    tr_result r = check_transfer(img, value, 0, "tr_image_fill", sub, &pv);
+    tr_result r = check_transfer(img, true, value, 0, "tr_image_fill", sub, &pv);
     if (r != TR_OK)
         return r;
     uint8_t texel[16];
@@ -247,7 +253,7 @@ tr_result tr__write_png_rgba8(const char *path, uint32_t w, uint32_t h, const ui
 tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, uint8_t *out)
 {
     plane_view pv = {0};
-    tr_result r = check_transfer(img, out, 0, "tr_image_read_rgba8", sub, &pv);
+    tr_result r = check_transfer(img, false, out, 0, "tr_image_read_rgba8", sub, &pv);
     if (r != TR_OK)
         return r;
     size_t n = (size_t)pv.w * pv.h;

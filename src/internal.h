@@ -97,6 +97,7 @@ uint16_t tr__float_to_half(float f);
 float tr__half_to_float(uint16_t h);
 uint8_t tr__float_to_unorm8(float f);
 uint8_t tr__linear_to_srgb8(const tr_context *ctx, float f);
+bool tr__compare(tr_compare_op op, float a, float b); /* a <op> b */
 
 /* ---- objects ------------------------------------------------------------ */
 
@@ -111,7 +112,8 @@ struct tr_image {
     uint8_t *stencil;           /* D32_SFLOAT_S8_UINT only */
     size_t level_offset[TR_MAX_IMAGE_LEVELS]; /* in texels of the plane */
     size_t total_texels;
-    uint32_t pass_uses;         /* nonzero while bound in the recording pass */
+    uint32_t pass_uses;         /* nonzero while an attachment of the recording pass */
+    uint32_t texture_uses;      /* nonzero while bound as a texture in the recording pass */
     uint64_t version;           /* bumped whenever the texels change */
     tr__lrz_buffer *lrz; /* depth images: the LRZ buffer (src/lrz), or NULL */
 };
@@ -128,7 +130,15 @@ struct tr_pipeline {
     tr_context *ctx;
     tr_pipeline *prev, *next;
     tr_pipeline_desc desc;      /* with defaults applied */
-    uint32_t pass_uses;
+    uint32_t pass_uses;         /* nonzero while bound in the recording pass */
+};
+
+struct tr_sampler {
+    tr_context *ctx;
+    tr_sampler *prev, *next;
+    tr_sampler_desc desc;       /* with defaults applied */
+    int32_t bias_fx, min_lod_fx, max_lod_fx; /* 1/256 units (texture.h, step 4) */
+    uint32_t pass_uses;         /* nonzero while bound in the recording pass */
 };
 
 /* ---- the context --------------------------------------------------------- */
@@ -142,6 +152,7 @@ struct tr_context {
     char error[512];
     tr_image *images;
     tr_pipeline *pipelines;
+    tr_sampler *samplers;
     float srgb_decode[256];     /* sRGB code -> linear */
     float unorm8_decode[256];   /* c -> (float)c / 255.0f, the reference's division done once */
     float srgb_encode_threshold[255]; /* linear value at which code c+1 begins */

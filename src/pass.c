@@ -252,6 +252,9 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     p->stencil_ref[0] = p->stencil_ref[1] = 0;
     memset(p->blend_constants, 0, sizeof(p->blend_constants));
     p->uniforms = NULL;
+    memset(p->textures, 0, sizeof(p->textures));
+    p->textures_copy = NULL;
+    p->held_count = 0;
     memset(&p->stats, 0, sizeof(p->stats));
     p->stats.layout = p->layout;
     r = tr__lrz_begin_pass(ctx, p);
@@ -270,6 +273,21 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
             return tr__error((ctx), TR_ERROR_INVALID_STATE, fn ": no render pass is recording");   \
     } while (0)
 
+static tr_result fail(tr_context *ctx, const char *what);
+
+/* Marks an object as bound in the recording pass (until it ends). */
+static bool hold(tr_context *ctx, uint32_t *uses)
+{
+    tr__pass *p = ctx->pass;
+    if (*uses)
+        return true;
+    if (!tr__grow(ctx, (void **)&p->held, &p->held_cap, p->held_count + 1, sizeof(uint32_t *)))
+        return false;
+    *uses = 1;
+    p->held[p->held_count++] = uses;
+    return true;
+}
+
 tr_result tr_cmd_bind_pipeline(tr_context *ctx, tr_pipeline *pipeline)
 {
     REQUIRE_PASS(ctx, "tr_cmd_bind_pipeline");
@@ -277,7 +295,41 @@ tr_result tr_cmd_bind_pipeline(tr_context *ctx, tr_pipeline *pipeline)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_pipeline: pipeline is NULL");
     if (pipeline->ctx != ctx)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_pipeline: pipeline belongs to another context");
+    if (!hold(ctx, &pipeline->pass_uses))
+        return fail(ctx, "tr_cmd_bind_pipeline");
     ctx->pass->pipeline = pipeline;
+    return TR_OK;
+}
+
+tr_result tr_cmd_bind_texture(tr_context *ctx, uint32_t slot, const tr_image *image, const tr_sampler *sampler)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_bind_texture");
+    tr__pass *p = ctx->pass;
+    if (slot >= TR_MAX_TEXTURES)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_cmd_bind_texture: slot %u is not below %u", slot,
+                         TR_MAX_TEXTURES);
+    if ((image && image->ctx != ctx) || (sampler && sampler->ctx != ctx))
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_texture: %s belongs to another context",
+                         image && image->ctx != ctx ? "image" : "sampler");
+    if (image) {
+        const bool compare = sampler && sampler->desc.compare != TR_COMPARE_DEFAULT;
+        if (compare && !image->fmt->depth)
+            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT,
+                             "tr_cmd_bind_texture: a compare sampler needs a depth image, not %s",
+                             image->fmt->name);
+        if (image->pass_uses)
+            return tr__error(ctx, TR_ERROR_INVALID_STATE,
+                             "tr_cmd_bind_texture: the image is an attachment of this pass (it cannot be read "
+                             "while the pass draws into it)");
+    }
+    if (p->failed)
+        return p->fail_code;
+    tr_image *img = (tr_image *)image;       /* only its use counter changes */
+    tr_sampler *smp = (tr_sampler *)sampler;
+    if ((img && !hold(ctx, &img->texture_uses)) || (smp && !hold(ctx, &smp->pass_uses)))
+        return fail(ctx, "tr_cmd_bind_texture");
+    p->textures[slot] = (tr_texture_binding){image, image ? sampler : NULL};
+    p->textures_copy = NULL;
     return TR_OK;
 }
 
@@ -613,6 +665,10 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: too many draws in one pass", fn);
     const tr_pipeline *pl = p->pipeline;
     const tr_pipeline_desc *pd = &pl->desc;
+    for (uint32_t m = pd->texture_mask, slot = 0; m; m >>= 1, slot++)
+        if ((m & 1u) && !p->textures[slot].image)
+            return tr__error(ctx, TR_ERROR_INVALID_STATE,
+                             "%s: the pipeline samples texture slot %u, which has no image bound", fn, slot);
     uint32_t prims = prim_count(pd->topology, count);
     tr__fetch fetch;
     tr_result fr = tr__vertex_fetch_prepare(ctx, fn, pd, p->vertex_buffers, &src, count, instance_count,
@@ -636,6 +692,14 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->stencil_ref[1] = p->stencil_ref[1];
     memcpy(d->blend_constants, p->blend_constants, sizeof(d->blend_constants));
     d->uniforms = p->uniforms;
+    if (!p->textures_copy) {
+        tr_texture_binding *copy = tr__arena_alloc(ctx, &p->arena, sizeof(p->textures));
+        if (!copy)
+            return fail(ctx, fn);
+        memcpy(copy, p->textures, sizeof(p->textures));
+        p->textures_copy = copy;
+    }
+    d->textures = p->textures_copy;
     d->depth_min = TR_MIN(d->viewport.min_depth, d->viewport.max_depth);
     d->depth_max = TR_MAX(d->viewport.min_depth, d->viewport.max_depth);
     tr__lrz_draw_state(p, d);
@@ -1104,6 +1168,9 @@ static void add_stats(tr_pass_stats *dst, const tr_pass_stats *s)
 static void end_pass_state(tr_context *ctx)
 {
     set_uses(ctx->pass, -1);
+    for (size_t i = 0; i < ctx->pass->held_count; i++)
+        *ctx->pass->held[i] = 0;
+    ctx->pass->held_count = 0;
     ctx->in_pass = false;
 }
 
@@ -1188,6 +1255,7 @@ void tr__pass_release(tr_context *ctx)
         }
         tr__free(ctx, p->slots);
         tr__free(ctx, p->lrz_cand);
+        tr__free(ctx, p->held);
         tr__free(ctx, p->lrz.part_mask);
         tr__free(ctx, p->lrz.part_bound);
         tr__arena_release(ctx, &p->arena);

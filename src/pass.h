@@ -17,6 +17,7 @@ typedef struct tr__draw {
     uint32_t stencil_ref[2];   /* front, back */
     float blend_constants[4];
     const void *uniforms;
+    const tr_texture_binding *textures; /* TR_MAX_TEXTURES slots, in the pass arena */
     float depth_min, depth_max; /* the viewport's depth range, ordered */
     uint8_t lrz_test_dir;      /* tr_lrz_direction the draw is LRZ-tested in; UNKNOWN: none */
     uint8_t lrz_write;         /* its triangles tighten LRZ bounds while binning */
@@ -133,6 +134,13 @@ struct tr__pass {
     float blend_constants[4];
     const void *uniforms;
     tr__vertex_buffer vertex_buffers[TR_MAX_VERTEX_BINDINGS];
+    tr_texture_binding textures[TR_MAX_TEXTURES];
+    const tr_texture_binding *textures_copy; /* arena copy of textures for draws; NULL after a change */
+    /* Objects bound in this pass (pipelines, samplers, texture images): their
+     * pass-use counters, set while the pass records and cleared when it ends,
+     * so that they cannot be changed or destroyed under recorded draws. */
+    uint32_t **held;
+    size_t held_count, held_cap;
 
     /* recorded work */
     tr__draw *draws;

@@ -78,6 +78,10 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
                                    TR_FS_NO_FRAG_COORD))
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.fs_flags = 0x%x has unknown bits",
                          d.fs_flags);
+    if (d.texture_mask >> TR_MAX_TEXTURES)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_pipeline_desc.texture_mask = 0x%x names slots beyond TR_MAX_TEXTURES (%u)",
+                         d.texture_mask, TR_MAX_TEXTURES);
     if (!d.fragment_shader && (d.fs_flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)))
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.fs_flags: discard or depth writes need a fragment_shader");

@@ -37,11 +37,14 @@ typedef enum tr_aspect {
     TR_ASPECT_STENCIL  /* uint8_t per texel */
 } tr_aspect;
 
+/* For tr_image_desc.levels and tr_image_load: the whole chain down to 1x1. */
+#define TR_LEVELS_ALL 0xFFFFFFFFu
+
 typedef struct tr_image_desc {
     tr_format format;
     uint32_t width, height; /* 1..TR_MAX_IMAGE_SIZE */
     uint32_t layers;        /* 0 = 1 */
-    uint32_t levels;        /* 0 = 1; at most the full chain */
+    uint32_t levels;        /* 0 = 1; at most the full chain; TR_LEVELS_ALL = the full chain */
 } tr_image_desc;
 
 /* One level of one layer; NULL in a call means level 0, layer 0, default aspect. */

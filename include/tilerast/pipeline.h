@@ -104,6 +104,9 @@ typedef struct tr_fs_block {
     uint32_t primitive_id;       /* index of the triangle within its draw */
     uint32_t front_facing;       /* 1 if the triangle is front-facing */
     const void *uniforms;
+    /* The draw's texture slots (TR_MAX_TEXTURES of them), for the tr_fs_*
+     * sampling calls of texture.h. */
+    const struct tr_texture_binding *textures;
     float frag_x[TR_FS_LANES];   /* gl_FragCoord.x: pixel centre, framebuffer space */
     float frag_y[TR_FS_LANES];   /* gl_FragCoord.y (y down, as Vulkan) */
     float frag_z[TR_FS_LANES];   /* window depth, linear in screen space */
@@ -226,6 +229,8 @@ typedef struct tr_pipeline_desc {
     tr_vertex_shader vertex_shader;     /* required */
     tr_fragment_shader fragment_shader; /* NULL: depth/stencil only, colour not written */
     uint32_t fs_flags;                  /* TR_FS_* */
+    uint32_t texture_mask;              /* bit i: the fragment shader samples texture slot i
+                                           (texture.h); draws fail unless it is bound */
     uint32_t varying_count;             /* 0..TR_MAX_VARYINGS vec4 varyings */
     uint32_t flat_mask;                 /* bit i: varying i is flat (from the provoking,
                                            i.e. first, vertex) */

@@ -10,6 +10,7 @@
 #include "pipeline.h"
 #include "renderpass.h"
 #include "scene.h"
+#include "texture.h"
 
 #define TILERAST_VERSION_MAJOR 0
 #define TILERAST_VERSION_MINOR 1

@@ -285,7 +285,6 @@ bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state 
                      uint32_t pitch, const float constants[4], tr__blend_lut *lut, uint8_t *gmem);
 
 /* Per-fragment operations (raster_ops.c). */
-bool tr__compare(tr_compare_op op, float a, float b);
 uint8_t tr__stencil_apply(tr_stencil_op op, uint8_t s, uint8_t ref);
 /* The block version for RGBA8 UNORM/SRGB attachments (raster_blend.c):
  * blends colour attachment `att` of the live lanes of fs into gmem, lane i

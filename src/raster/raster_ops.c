@@ -1,20 +1,6 @@
 /* tilerast raster stage: per-fragment operations, as the Vulkan spec
- * defines them: compare ops, stencil ops and blending in float. */
+ * defines them: stencil ops and blending in float. */
 #include "raster/raster_internal.h"
-
-bool tr__compare(tr_compare_op op, float a, float b)
-{
-    switch (op) {
-    case TR_COMPARE_NEVER: return false;
-    case TR_COMPARE_LESS: return a < b;
-    case TR_COMPARE_EQUAL: return a == b;
-    case TR_COMPARE_LESS_OR_EQUAL: return a <= b;
-    case TR_COMPARE_GREATER: return a > b;
-    case TR_COMPARE_NOT_EQUAL: return a != b;
-    case TR_COMPARE_GREATER_OR_EQUAL: return a >= b;
-    default: return true;
-    }
-}
 
 uint8_t tr__stencil_apply(tr_stencil_op op, uint8_t s, uint8_t ref)
 {

@@ -304,6 +304,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     fs->primitive_id = t->primitive;
     fs->front_facing = t->front_facing;
     fs->uniforms = d->uniforms;
+    fs->textures = d->textures;
     fs->discard = 0;
     if (uniform)
         uniform_inputs(t, pd->varying_count, fs);

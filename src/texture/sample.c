@@ -1,0 +1,423 @@
+/* tilerast: sampling textures from fragment shaders.  Implements the
+ * arithmetic documented in include/tilerast/texture.h, step by step; the
+ * step numbers in the comments are that header's. */
+#include <math.h>
+
+#include "texture/texture_internal.h"
+
+/* ---- LOD arithmetic (steps 2-5) ------------------------------------------------------------ */
+
+/* Step 3's thresholds: ceil((2^((2i - 1) / 256) - 1) * 2^23) for i = 1..128,
+ * the 23-bit mantissa fractions at which round(128 * log2(m)) reaches i.
+ * Computed with 60-digit decimal arithmetic; tests/texture checks each one
+ * against log2 in long double. */
+static const uint32_t log2_threshold[128] = {
+    0x0058d8, 0x010b41, 0x01bea2, 0x0272fc, 0x032851, 0x03dea2, 0x0495f0, 0x054e3d,
+    0x06078b, 0x06c1da, 0x077d2b, 0x083982, 0x08f6de, 0x09b541, 0x0a74ad, 0x0b3523,
+    0x0bf6a5, 0x0cb933, 0x0d7cd0, 0x0e417d, 0x0f073b, 0x0fce0d, 0x1095f2, 0x115eee,
+    0x122900, 0x12f42c, 0x13c072, 0x148dd4, 0x155c54, 0x162bf2, 0x16fcb1, 0x17ce93,
+    0x18a198, 0x1975c2, 0x1a4b14, 0x1b218e, 0x1bf932, 0x1cd201, 0x1dabfe, 0x1e872b,
+    0x1f6387, 0x204117, 0x211fda, 0x21ffd2, 0x22e103, 0x23c36c, 0x24a710, 0x258bf0,
+    0x26720e, 0x27596d, 0x28420c, 0x292bf0, 0x2a1718, 0x2b0387, 0x2bf13f, 0x2ce042,
+    0x2dd090, 0x2ec22d, 0x2fb51a, 0x30a958, 0x319ee9, 0x3295d0, 0x338e0f, 0x3487a6,
+    0x358298, 0x367ee7, 0x377c95, 0x387ba4, 0x397c15, 0x3a7dea, 0x3b8126, 0x3c85ca,
+    0x3d8bd9, 0x3e9354, 0x3f9c3d, 0x40a696, 0x41b261, 0x42bfa1, 0x43ce57, 0x44de86,
+    0x45f02e, 0x470353, 0x4817f7, 0x492e1b, 0x4a45c2, 0x4b5eed, 0x4c79a0, 0x4d95db,
+    0x4eb3a1, 0x4fd2f5, 0x50f3d8, 0x52164d, 0x533a55, 0x545ff3, 0x55872a, 0x56affa,
+    0x57da68, 0x590674, 0x5a3421, 0x5b6372, 0x5c9468, 0x5dc706, 0x5efb4f, 0x603144,
+    0x6168e7, 0x62a23c, 0x63dd45, 0x651a03, 0x66587a, 0x6798ab, 0x68da9a, 0x6a1e48,
+    0x6b63b8, 0x6caaec, 0x6df3e7, 0x6f3eac, 0x708b3c, 0x71d99a, 0x7329ca, 0x747bcc,
+    0x75cfa5, 0x772556, 0x787ce1, 0x79d64b, 0x7b3194, 0x7c8ec1, 0x7dedd2, 0x7f4ecc,
+};
+
+int32_t tr__lod_fx(float x)
+{
+    if (x != x)
+        return 0;
+    x = x > 0x1p20f ? 0x1p20f : x < -0x1p20f ? -0x1p20f : x;
+    const float y = x * 256.0f; /* exact */
+    const float f = floorf(y);
+    return (int32_t)f + (y - f >= 0.5f); /* y - f is exact below 2^28 */
+}
+
+int32_t tr__lod_log2(float r)
+{
+    if (!(r > 0.0f))
+        return TR__LOD_MIN; /* 0 and NaN */
+    if (r > 0x1.fffffep127f)
+        return TR__LOD_MAX;
+    uint32_t bits;
+    memcpy(&bits, &r, 4);
+    int32_t e = (int32_t)(bits >> 23);
+    uint32_t m = bits & 0x7fffffu;
+    if (e == 0) { /* subnormal: move the leading bit to bit 23 */
+        const int shift = __builtin_clz(m) - 8;
+        m = (m << shift) & 0x7fffffu;
+        e = 1 - shift;
+    }
+    uint32_t k = 0; /* thresholds that m reaches */
+    for (uint32_t step = 64; step; step >>= 1)
+        if (m >= log2_threshold[k + step - 1])
+            k += step;
+    return 128 * (e - 127) + (int32_t)k;
+}
+
+tr__lod_base tr__lod_from_gradients(uint32_t width, uint32_t height, uint32_t max_aniso, float dsdx, float dtdx,
+                                    float dsdy, float dtdy)
+{
+    const float mux = dsdx * (float)width, mvx = dtdx * (float)height;
+    const float muy = dsdy * (float)width, mvy = dtdy * (float)height;
+    float rx = mux * mux + mvx * mvx, ry = muy * muy + mvy * mvy;
+    if (rx != rx)
+        rx = 0.0f;
+    if (ry != ry)
+        ry = 0.0f;
+    const bool major_x = rx > ry;
+    const float rmax = major_x ? rx : ry, rmin = major_x ? ry : rx;
+    if (max_aniso <= 1)
+        return (tr__lod_base){tr__lod_log2(rmax), 1, major_x};
+    uint32_t n = 1;
+    while (n < max_aniso && (double)(n * n) * rmin < (double)rmax)
+        n++;
+    const bool capped = (double)(max_aniso * max_aniso) * rmin < (double)rmax;
+    const int32_t lambda = capped ? tr__lod_log2(rmax / (float)(max_aniso * max_aniso)) : tr__lod_log2(rmin);
+    return (tr__lod_base){lambda, n, major_x};
+}
+
+tr__sample_plan tr__plan_levels(const tr_sampler *s, uint32_t levels, int32_t lambda_base, float shader_bias)
+{
+    const int32_t max_bias = (int32_t)(TR_MAX_SAMPLER_LOD_BIAS * TR__LOD_ONE);
+    int32_t bias = s->bias_fx + tr__lod_fx(shader_bias);
+    bias = bias > max_bias ? max_bias : bias < -max_bias ? -max_bias : bias;
+    tr__sample_plan p;
+    p.lambda_prime = lambda_base + bias;
+    p.lambda = p.lambda_prime > s->max_lod_fx ? s->max_lod_fx
+             : p.lambda_prime < s->min_lod_fx ? s->min_lod_fx
+                                              : p.lambda_prime;
+    p.mag = p.lambda <= 0;
+    const int32_t top = (int32_t)(levels - 1) * TR__LOD_ONE;
+    const int32_t d = p.lambda < 0 ? 0 : p.lambda > top ? top : p.lambda;
+    if (s->desc.mipmap_mode == TR_MIPMAP_LINEAR) {
+        p.level_hi = (uint32_t)d >> 8;
+        p.level_lo = TR_MIN(p.level_hi + 1, levels - 1);
+        p.delta = (uint32_t)d & 255u;
+    } else {
+        p.level_hi = p.level_lo = (uint32_t)(d + 127) >> 8;
+        p.delta = 0;
+    }
+    return p;
+}
+
+/* ---- texels (steps 7-9) ------------------------------------------------------------------- */
+
+/* What one sampling call needs of its binding. */
+typedef struct tex_state {
+    const tr_context *ctx;
+    const tr_image *img;
+    const tr_sampler *smp;
+    tr_format format;
+    uint32_t texel_bytes;
+    bool depth;
+    float border[4];
+} tex_state;
+
+/* One level of one layer. */
+typedef struct tex_level {
+    const uint8_t *data;
+    uint32_t w, h;
+} tex_level;
+
+static bool bind_state(const tr_fs_block *b, uint32_t slot, tex_state *ts)
+{
+    if (!b || !b->textures || slot >= TR_MAX_TEXTURES || !b->textures[slot].image)
+        return false;
+    const tr_texture_binding *tb = &b->textures[slot];
+    ts->img = tb->image;
+    ts->ctx = tb->image->ctx;
+    ts->smp = tb->sampler ? tb->sampler : tr__default_sampler();
+    ts->format = tb->image->desc.format;
+    ts->texel_bytes = tb->image->fmt->texel;
+    ts->depth = tb->image->fmt->depth;
+    static const float borders[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
+    memcpy(ts->border, borders[ts->smp->desc.border_color], sizeof(ts->border));
+    return true;
+}
+
+static tex_level level_of(const tex_state *ts, uint32_t level, uint32_t layer)
+{
+    const tr_image *img = ts->img;
+    tex_level l;
+    l.w = TR_MAX(1u, img->desc.width >> level);
+    l.h = TR_MAX(1u, img->desc.height >> level);
+    l.data = img->data + (img->level_offset[level] + (size_t)layer * l.w * l.h) * ts->texel_bytes;
+    return l;
+}
+
+static void decode(const tex_state *ts, const uint8_t *p, float out[4])
+{
+    if (ts->depth) {
+        memcpy(&out[0], p, 4);
+        out[1] = out[2] = 0.0f;
+        out[3] = 1.0f;
+    } else {
+        tr__color_decode(ts->ctx, ts->format, p, out);
+    }
+}
+
+/* Step 8: the texel index on an axis of size n, or -1 for a border texel. */
+static int64_t address(int64_t i, uint32_t n, tr_address_mode mode)
+{
+    switch (mode) {
+    case TR_ADDRESS_REPEAT: {
+        const int64_t r = i % n;
+        return r < 0 ? r + n : r;
+    }
+    case TR_ADDRESS_MIRRORED_REPEAT: {
+        const int64_t n2 = 2 * (int64_t)n;
+        int64_t r = i % n2;
+        r = r < 0 ? r + n2 : r;
+        const int64_t k = r - n;
+        return (int64_t)n - 1 - (k >= 0 ? k : -(1 + k));
+    }
+    case TR_ADDRESS_CLAMP_TO_EDGE:
+        return i < 0 ? 0 : i >= n ? (int64_t)n - 1 : i;
+    default:
+        return i < 0 || i >= n ? -1 : i;
+    }
+}
+
+/* Texel (i, j) of a level after addressing, decoded (step 9), and compared
+ * to dref for compare samplers. */
+static void texel(const tex_state *ts, const tex_level *l, int64_t i, int64_t j, float dref, float out[4])
+{
+    const int64_t x = address(i, l->w, ts->smp->desc.address_u);
+    const int64_t y = address(j, l->h, ts->smp->desc.address_v);
+    if (x < 0 || y < 0)
+        memcpy(out, ts->border, sizeof(float) * 4);
+    else
+        decode(ts, l->data + ((size_t)y * l->w + (size_t)x) * ts->texel_bytes, out);
+    if (ts->smp->desc.compare != TR_COMPARE_DEFAULT) {
+        out[0] = tr__compare(ts->smp->desc.compare, dref, out[0]) ? 1.0f : 0.0f;
+        out[1] = out[2] = 0.0f;
+        out[3] = 1.0f;
+    }
+}
+
+/* Step 7's fixed point: floor(x * 256) as a 64-bit integer. */
+static int64_t subtexel(float x)
+{
+    float y = x * 256.0f;
+    if (y != y)
+        return 0;
+    y = y > 0x1p62f ? 0x1p62f : y < -0x1p62f ? -0x1p62f : y;
+    return (int64_t)floorf(y);
+}
+
+/* Steps 7-10 in one level. */
+static void filter_level(const tex_state *ts, const tex_level *l, float s, float t, bool linear, float dref,
+                         float res[4])
+{
+    const int64_t u = subtexel(s * (float)l->w), v = subtexel(t * (float)l->h);
+    if (!linear) {
+        texel(ts, l, u >> 8, v >> 8, dref, res);
+        return;
+    }
+    const int64_t u0 = u - 128, v0 = v - 128;
+    const int64_t i0 = u0 >> 8, j0 = v0 >> 8;
+    const uint32_t a = (uint32_t)(u0 & 255), b = (uint32_t)(v0 & 255);
+    float t00[4], t10[4], t01[4], t11[4];
+    texel(ts, l, i0, j0, dref, t00);
+    texel(ts, l, i0 + 1, j0, dref, t10);
+    texel(ts, l, i0, j0 + 1, dref, t01);
+    texel(ts, l, i0 + 1, j0 + 1, dref, t11);
+    const float w00 = (float)((256 - a) * (256 - b)), w10 = (float)(a * (256 - b));
+    const float w01 = (float)((256 - a) * b), w11 = (float)(a * b);
+    for (int c = 0; c < 4; c++)
+        res[c] = ((w00 * t00[c] + w10 * t10[c]) + (w01 * t01[c] + w11 * t11[c])) * 0x1p-16f;
+}
+
+/* Steps 6-12 for one lane. */
+static void sample_lane(const tex_state *ts, const tr__sample_plan *p, uint32_t layer, uint32_t taps, float dsda,
+                        float dtda, float s, float t, float dref, float res[4])
+{
+    const tr_sampler_desc *sd = &ts->smp->desc;
+    const bool linear = (p->mag ? sd->mag_filter : sd->min_filter) == TR_FILTER_LINEAR;
+    const tex_level hi = level_of(ts, p->level_hi, layer);
+    const tex_level lo = level_of(ts, p->level_lo, layer);
+    memset(res, 0, sizeof(float) * 4);
+    for (uint32_t i = 1; i <= taps; i++) {
+        float si = s, ti = t;
+        if (taps > 1) {
+            const float o = (float)(2 * (int32_t)i - (int32_t)taps - 1) / (float)(2 * taps + 2);
+            si = s + o * dsda;
+            ti = t + o * dtda;
+        }
+        float tau[4];
+        filter_level(ts, &hi, si, ti, linear, dref, tau);
+        if (p->delta) {
+            float tl[4];
+            filter_level(ts, &lo, si, ti, linear, dref, tl);
+            const float wh = (float)(256 - p->delta), wl = (float)p->delta;
+            for (int c = 0; c < 4; c++)
+                tau[c] = (wh * tau[c] + wl * tl[c]) * 0x1p-8f;
+        }
+        for (int c = 0; c < 4; c++)
+            res[c] = i == 1 ? tau[c] : res[c] + tau[c];
+    }
+    if (taps > 1)
+        for (int c = 0; c < 4; c++)
+            res[c] = res[c] / (float)taps;
+}
+
+/* The array layer of a coordinate: round to nearest, ties to even, clamped. */
+static uint32_t layer_index(float a, uint32_t layers)
+{
+    if (!(a > 0.0f))
+        return 0; /* also NaN */
+    if (a >= (float)layers)
+        return layers - 1;
+    const float f = floorf(a), frac = a - f;
+    uint32_t r = (uint32_t)f;
+    if (frac > 0.5f || (frac == 0.5f && (r & 1u)))
+        r++;
+    return TR_MIN(r, layers - 1);
+}
+
+static uint32_t lane_count(const tr_fs_block *b)
+{
+    return b ? TR_MIN(b->count, TR_FS_LANES) : 0;
+}
+
+static void clear_out(float out[4][TR_FS_LANES], uint32_t n, float alpha)
+{
+    for (int c = 0; c < 4; c++)
+        for (uint32_t l = 0; l < n; l++)
+            out[c][l] = c == 3 ? alpha : 0.0f;
+}
+
+/* ---- the shader calls ------------------------------------------------------------------- */
+
+void tr_fs_sample(const tr_fs_block *b, uint32_t slot, const tr_sample_args *a, float out[4][TR_FS_LANES])
+{
+    const uint32_t n = lane_count(b);
+    tex_state ts;
+    if (!out)
+        return;
+    if (!a || !a->s || !a->t || !bind_state(b, slot, &ts) ||
+        (ts.smp->desc.compare != TR_COMPARE_DEFAULT && !a->dref)) {
+        clear_out(out, n, 0.0f);
+        return;
+    }
+    const tr_image *img = ts.img;
+    const uint32_t W = img->desc.width, H = img->desc.height, levels = img->desc.levels;
+    const uint32_t aniso = ts.smp->desc.max_anisotropy;
+    const bool explicit_lod = a->lod != NULL;
+    const bool grads = !explicit_lod && a->dsdx && a->dtdx && a->dsdy && a->dtdy;
+    const float *s = a->s, *t = a->t;
+    for (uint32_t q = 0; q < n; q += 4) {
+        /* Step 1, implicit: the quad's coarse derivatives. */
+        float dsdx = s[q + 1] - s[q], dtdx = t[q + 1] - t[q];
+        float dsdy = s[q + 2] - s[q], dtdy = t[q + 2] - t[q];
+        tr__lod_base quad_lod = {0, 1, true};
+        if (!explicit_lod && !grads)
+            quad_lod = tr__lod_from_gradients(W, H, aniso, dsdx, dtdx, dsdy, dtdy);
+        for (uint32_t l = q; l < q + 4 && l < n; l++) {
+            tr__lod_base lb = quad_lod;
+            if (explicit_lod) {
+                lb = (tr__lod_base){tr__lod_fx(a->lod[l]), 1, true};
+            } else if (grads) {
+                dsdx = a->dsdx[l], dtdx = a->dtdx[l], dsdy = a->dsdy[l], dtdy = a->dtdy[l];
+                lb = tr__lod_from_gradients(W, H, aniso, dsdx, dtdx, dsdy, dtdy);
+            }
+            const float bias = a->bias && !explicit_lod ? a->bias[l] : 0.0f;
+            const tr__sample_plan plan = tr__plan_levels(ts.smp, levels, lb.lambda, bias);
+            const uint32_t layer = a->layer ? layer_index(a->layer[l], img->desc.layers) : 0;
+            const float dsda = lb.major_x ? dsdx : dsdy, dtda = lb.major_x ? dtdx : dtdy;
+            float res[4];
+            sample_lane(&ts, &plan, layer, lb.taps, dsda, dtda, s[l], t[l], a->dref ? a->dref[l] : 0.0f, res);
+            for (int c = 0; c < 4; c++)
+                out[c][l] = res[c];
+        }
+    }
+}
+
+void tr_fs_texture(const tr_fs_block *b, uint32_t slot, const float *s, const float *t, float out[4][TR_FS_LANES])
+{
+    const tr_sample_args a = {.s = s, .t = t};
+    tr_fs_sample(b, slot, &a, out);
+}
+
+void tr_fs_texture_lod(const tr_fs_block *b, uint32_t slot, const float *s, const float *t, const float *lod,
+                       float out[4][TR_FS_LANES])
+{
+    const tr_sample_args a = {.s = s, .t = t, .lod = lod};
+    tr_fs_sample(b, slot, &a, out);
+}
+
+void tr_fs_texel_fetch(const tr_fs_block *b, uint32_t slot, const int32_t *x, const int32_t *y,
+                       const int32_t *layer, const int32_t *level, float out[4][TR_FS_LANES])
+{
+    const uint32_t n = lane_count(b);
+    tex_state ts;
+    if (!out)
+        return;
+    if (!x || !y || !bind_state(b, slot, &ts)) {
+        clear_out(out, n, 0.0f);
+        return;
+    }
+    const tr_image *img = ts.img;
+    const float outside_alpha = img->fmt->channels < 4 ? 1.0f : 0.0f;
+    for (uint32_t l = 0; l < n; l++) {
+        const int32_t lv = level ? level[l] : 0, ly = layer ? layer[l] : 0;
+        float res[4] = {0.0f, 0.0f, 0.0f, outside_alpha};
+        if (lv >= 0 && (uint32_t)lv < img->desc.levels && ly >= 0 && (uint32_t)ly < img->desc.layers) {
+            const tex_level tl = level_of(&ts, (uint32_t)lv, (uint32_t)ly);
+            if (x[l] >= 0 && (uint32_t)x[l] < tl.w && y[l] >= 0 && (uint32_t)y[l] < tl.h)
+                decode(&ts, tl.data + ((size_t)y[l] * tl.w + (size_t)x[l]) * ts.texel_bytes, res);
+        }
+        for (int c = 0; c < 4; c++)
+            out[c][l] = res[c];
+    }
+}
+
+uint32_t tr_fs_texture_size(const tr_fs_block *b, uint32_t slot, uint32_t level, uint32_t *width, uint32_t *height,
+                            uint32_t *layers)
+{
+    tex_state ts;
+    const bool bound = bind_state(b, slot, &ts);
+    const tr_image *img = bound ? ts.img : NULL;
+    const bool in = img && level < img->desc.levels;
+    if (width)
+        *width = in ? TR_MAX(1u, img->desc.width >> level) : 0;
+    if (height)
+        *height = in ? TR_MAX(1u, img->desc.height >> level) : 0;
+    if (layers)
+        *layers = img ? img->desc.layers : 0;
+    return img ? img->desc.levels : 0;
+}
+
+void tr_fs_query_lod(const tr_fs_block *b, uint32_t slot, const float *s, const float *t, float out[2][TR_FS_LANES])
+{
+    const uint32_t n = lane_count(b);
+    tex_state ts;
+    if (!out)
+        return;
+    if (!s || !t || !bind_state(b, slot, &ts)) {
+        for (uint32_t l = 0; l < n; l++)
+            out[0][l] = out[1][l] = 0.0f;
+        return;
+    }
+    const tr_image *img = ts.img;
+    const int32_t top = (int32_t)(img->desc.levels - 1) * TR__LOD_ONE;
+    for (uint32_t q = 0; q < n; q += 4) {
+        const tr__lod_base lb = tr__lod_from_gradients(img->desc.width, img->desc.height, ts.smp->desc.max_anisotropy,
+                                                       s[q + 1] - s[q], t[q + 1] - t[q], s[q + 2] - s[q],
+                                                       t[q + 2] - t[q]);
+        const tr__sample_plan p = tr__plan_levels(ts.smp, img->desc.levels, lb.lambda, 0.0f);
+        const int32_t d = p.lambda < 0 ? 0 : p.lambda > top ? top : p.lambda;
+        for (uint32_t l = q; l < q + 4 && l < n; l++) {
+            out[0][l] = (float)d * (1.0f / TR__LOD_ONE);
+            out[1][l] = (float)p.lambda_prime * (1.0f / TR__LOD_ONE);
+        }
+    }
+}
