@@ -117,7 +117,7 @@ typedef struct tex_state {
     const tr_sampler *smp;
     tr_format format;
     uint32_t texel_bytes;
-    bool depth;
+    tr_compare_op compare;      /* DEFAULT: none */
     float border[4];
 } tex_state;
 
@@ -137,7 +137,7 @@ static bool bind_state(const tr_fs_block *b, uint32_t slot, tex_state *ts)
     ts->smp = tb->sampler ? tb->sampler : tr__default_sampler();
     ts->format = tb->image->desc.format;
     ts->texel_bytes = tb->image->fmt->texel;
-    ts->depth = tb->image->fmt->depth;
+    ts->compare = ts->smp->desc.compare;
     static const float borders[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
     memcpy(ts->border, borders[ts->smp->desc.border_color], sizeof(ts->border));
     return true;
@@ -153,22 +153,40 @@ static tex_level level_of(const tex_state *ts, uint32_t level, uint32_t layer)
     return l;
 }
 
-static void decode(const tex_state *ts, const uint8_t *p, float out[4])
+static inline void decode(const tex_state *ts, const uint8_t *p, float out[4])
 {
-    if (ts->depth) {
+    switch (ts->format) {
+    case TR_FORMAT_R8G8B8A8_UNORM: {
+        const float *u = ts->ctx->unorm8_decode; /* c / 255.0f */
+        out[0] = u[p[0]], out[1] = u[p[1]], out[2] = u[p[2]], out[3] = u[p[3]];
+        break;
+    }
+    case TR_FORMAT_R8G8B8A8_SRGB: {
+        const float *lin = ts->ctx->srgb_decode;
+        out[0] = lin[p[0]], out[1] = lin[p[1]], out[2] = lin[p[2]], out[3] = ts->ctx->unorm8_decode[p[3]];
+        break;
+    }
+    case TR_FORMAT_D32_SFLOAT:
+    case TR_FORMAT_D32_SFLOAT_S8_UINT:
         memcpy(&out[0], p, 4);
         out[1] = out[2] = 0.0f;
         out[3] = 1.0f;
-    } else {
+        break;
+    default:
         tr__color_decode(ts->ctx, ts->format, p, out);
+        break;
     }
 }
 
 /* Step 8: the texel index on an axis of size n, or -1 for a border texel. */
-static int64_t address(int64_t i, uint32_t n, tr_address_mode mode)
+static inline int64_t address(int64_t i, uint32_t n, tr_address_mode mode)
 {
+    if (i >= 0 && i < n)
+        return i; /* inside: every mode agrees */
     switch (mode) {
     case TR_ADDRESS_REPEAT: {
+        if (!(n & (n - 1)))
+            return i & (int64_t)(n - 1); /* the non-negative remainder, in two's complement */
         const int64_t r = i % n;
         return r < 0 ? r + n : r;
     }
@@ -180,24 +198,22 @@ static int64_t address(int64_t i, uint32_t n, tr_address_mode mode)
         return (int64_t)n - 1 - (k >= 0 ? k : -(1 + k));
     }
     case TR_ADDRESS_CLAMP_TO_EDGE:
-        return i < 0 ? 0 : i >= n ? (int64_t)n - 1 : i;
+        return i < 0 ? 0 : (int64_t)n - 1;
     default:
-        return i < 0 || i >= n ? -1 : i;
+        return -1;
     }
 }
 
-/* Texel (i, j) of a level after addressing, decoded (step 9), and compared
- * to dref for compare samplers. */
-static void texel(const tex_state *ts, const tex_level *l, int64_t i, int64_t j, float dref, float out[4])
+/* Texel (x, y) of a level, already addressed (-1: border), decoded (step 9)
+ * and compared to dref for compare samplers. */
+static inline void texel(const tex_state *ts, const tex_level *l, int64_t x, int64_t y, float dref, float out[4])
 {
-    const int64_t x = address(i, l->w, ts->smp->desc.address_u);
-    const int64_t y = address(j, l->h, ts->smp->desc.address_v);
     if (x < 0 || y < 0)
         memcpy(out, ts->border, sizeof(float) * 4);
     else
         decode(ts, l->data + ((size_t)y * l->w + (size_t)x) * ts->texel_bytes, out);
-    if (ts->smp->desc.compare != TR_COMPARE_DEFAULT) {
-        out[0] = tr__compare(ts->smp->desc.compare, dref, out[0]) ? 1.0f : 0.0f;
+    if (ts->compare != TR_COMPARE_DEFAULT) {
+        out[0] = tr__compare(ts->compare, dref, out[0]) ? 1.0f : 0.0f;
         out[1] = out[2] = 0.0f;
         out[3] = 1.0f;
     }
@@ -218,18 +234,21 @@ static void filter_level(const tex_state *ts, const tex_level *l, float s, float
                          float res[4])
 {
     const int64_t u = subtexel(s * (float)l->w), v = subtexel(t * (float)l->h);
+    const tr_address_mode au = ts->smp->desc.address_u, av = ts->smp->desc.address_v;
     if (!linear) {
-        texel(ts, l, u >> 8, v >> 8, dref, res);
+        texel(ts, l, address(u >> 8, l->w, au), address(v >> 8, l->h, av), dref, res);
         return;
     }
     const int64_t u0 = u - 128, v0 = v - 128;
     const int64_t i0 = u0 >> 8, j0 = v0 >> 8;
     const uint32_t a = (uint32_t)(u0 & 255), b = (uint32_t)(v0 & 255);
+    const int64_t x0 = address(i0, l->w, au), x1 = address(i0 + 1, l->w, au);
+    const int64_t y0 = address(j0, l->h, av), y1 = address(j0 + 1, l->h, av);
     float t00[4], t10[4], t01[4], t11[4];
-    texel(ts, l, i0, j0, dref, t00);
-    texel(ts, l, i0 + 1, j0, dref, t10);
-    texel(ts, l, i0, j0 + 1, dref, t01);
-    texel(ts, l, i0 + 1, j0 + 1, dref, t11);
+    texel(ts, l, x0, y0, dref, t00);
+    texel(ts, l, x1, y0, dref, t10);
+    texel(ts, l, x0, y1, dref, t01);
+    texel(ts, l, x1, y1, dref, t11);
     const float w00 = (float)((256 - a) * (256 - b)), w10 = (float)(a * (256 - b));
     const float w01 = (float)((256 - a) * b), w11 = (float)(a * b);
     for (int c = 0; c < 4; c++)
@@ -303,8 +322,7 @@ void tr_fs_sample(const tr_fs_block *b, uint32_t slot, const tr_sample_args *a, 
     tex_state ts;
     if (!out)
         return;
-    if (!a || !a->s || !a->t || !bind_state(b, slot, &ts) ||
-        (ts.smp->desc.compare != TR_COMPARE_DEFAULT && !a->dref)) {
+    if (!a || !a->s || !a->t || !bind_state(b, slot, &ts) || (ts.compare != TR_COMPARE_DEFAULT && !a->dref)) {
         clear_out(out, n, 0.0f);
         return;
     }
