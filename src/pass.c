@@ -688,6 +688,19 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->scissor[1] = TR_MAX(p->scissor.y, p->area[1]);
     d->scissor[2] = (int32_t)TR_MIN((int64_t)p->scissor.x + p->scissor.width, (int64_t)p->area[2]);
     d->scissor[3] = (int32_t)TR_MIN((int64_t)p->scissor.y + p->scissor.height, (int64_t)p->area[3]);
+    /* The clip volume ends at the viewport's edges, but clipping only cuts
+     * at the guard band: the viewport rectangle is applied as a scissor, a
+     * pixel drawn only if its centre lies in [x, x + width) x [y, y + |height|). */
+    {
+        const tr_viewport *vp = &d->viewport;
+        const double vy0 = TR_MIN(vp->y, vp->y + vp->height), vy1 = TR_MAX(vp->y, vp->y + vp->height);
+        const int32_t v[4] = {(int32_t)ceil((double)vp->x - 0.5), (int32_t)ceil(vy0 - 0.5),
+                              (int32_t)ceil((double)vp->x + vp->width - 0.5), (int32_t)ceil(vy1 - 0.5)};
+        d->scissor[0] = TR_MAX(d->scissor[0], v[0]);
+        d->scissor[1] = TR_MAX(d->scissor[1], v[1]);
+        d->scissor[2] = TR_MIN(d->scissor[2], v[2]);
+        d->scissor[3] = TR_MIN(d->scissor[3], v[3]);
+    }
     d->stencil_ref[0] = p->stencil_ref[0];
     d->stencil_ref[1] = p->stencil_ref[1];
     memcpy(d->blend_constants, p->blend_constants, sizeof(d->blend_constants));

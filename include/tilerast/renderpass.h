@@ -90,7 +90,10 @@ typedef struct tr_render_pass_desc {
 } tr_render_pass_desc;
 
 /* Vulkan viewport: window = (ndc + 1) / 2 * size + origin; height may be
- * negative (flips y); min/max depth map ndc z in [0, 1]. */
+ * negative (flips y); min/max depth map ndc z in [0, 1].  As Vulkan's clip
+ * volume ends at the viewport, nothing is drawn outside it: a pixel is
+ * drawn only if its centre lies in [x, x + width) x [min(y, y + height),
+ * max(y, y + height)), besides the scissor and the render area. */
 typedef struct tr_viewport {
     float x, y, width, height;
     float min_depth, max_depth;

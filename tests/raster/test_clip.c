@@ -622,3 +622,41 @@ Test(raster, viewport_offset_and_scissor)
     }
     tr_context_destroy(ctx);
 }
+
+/* The clip volume ends at the viewport: a triangle reaching far outside its
+ * NDC square draws only pixels whose centres lie inside the viewport
+ * rectangle (integer, fractional and flipped viewports), even where the
+ * render area and scissor allow more. */
+Test(raster, viewport_bounds_fragments)
+{
+    enum { SW = 40, SH = 30 };
+    tr_context *ctx = trt_context(2);
+    tr_image *img = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, SW, SH);
+    tr_pipeline_desc pd = {0};
+    pd.fragment_shader = trt_fs_uniform;
+    tr_pipeline *pipe = trt_pipeline(ctx, &pd);
+    /* NDC x, y in [-3, 3]: covers the viewport and far beyond. */
+    const trt_vertex v[3] = {{{-3, -3, 0.5f, 1}, {0}}, {{9, -3, 0.5f, 1}, {0}}, {{-3, 9, 0.5f, 1}, {0}}};
+    const tr_viewport vps[] = {{6, 4, 20, 10, 0, 1}, {5.5f, 3.25f, 10.25f, 7.5f, 0, 1}, {2, 25, 30, -17, 0, 1}};
+    for (size_t k = 0; k < sizeof vps / sizeof vps[0]; k++) {
+        trt_begin_color(ctx, img, NULL);
+        TRT_OK(tr_cmd_bind_pipeline(ctx, pipe));
+        TRT_OK(tr_cmd_set_viewport(ctx, &vps[k]));
+        trt_uniforms u;
+        memset(&u, 0, sizeof u);
+        u.color[0][0] = 1.0f;
+        trt_draw_u(ctx, &u, v, 3);
+        TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+        uint8_t px[SW * SH * 4], got[SW * SH], want[SW * SH];
+        trt_download(img, 0, 0, TR_ASPECT_DEFAULT, px);
+        const double y0 = fmin(vps[k].y, vps[k].y + vps[k].height), y1 = fmax(vps[k].y, vps[k].y + vps[k].height);
+        for (int y = 0; y < SH; y++)
+            for (int x = 0; x < SW; x++) {
+                got[y * SW + x] = px[(y * SW + x) * 4] == 255;
+                want[y * SW + x] = x + 0.5 >= vps[k].x && x + 0.5 < vps[k].x + vps[k].width && y + 0.5 >= y0 &&
+                                   y + 0.5 < y1;
+            }
+        trt_assert_maps_eq(got, want, SW, SH, "viewport rectangle");
+    }
+    tr_context_destroy(ctx);
+}
