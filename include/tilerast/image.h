@@ -20,7 +20,9 @@ typedef struct tr_image tr_image;
 typedef enum tr_format {
     TR_FORMAT_UNDEFINED = 0,
     TR_FORMAT_R8G8B8A8_UNORM,
-    TR_FORMAT_R8G8B8A8_SRGB,
+    TR_FORMAT_R8G8B8A8_SRGB,      /* colour channels sRGB-encoded, alpha linear: shaders, blending,
+                                     tr_image_fill and sampling see linear values (encoded on
+                                     write, decoded on read); uploads are the stored bytes */
     TR_FORMAT_R16G16B16A16_SFLOAT,
     TR_FORMAT_R32_SFLOAT,
     TR_FORMAT_R32G32B32A32_SFLOAT,

@@ -181,7 +181,9 @@ TR_API void tr_fs_query_lod(const tr_fs_block *block, uint32_t slot, const float
  *
  * 1. Derivatives.  Implicit: coarse, per quad: ds/dx = s[lane 1] - s[lane 0],
  *    ds/dy = s[lane 2] - s[lane 0] (lanes of the quad, helpers included), the
- *    same for t; every lane of the quad uses them.  Explicit: per lane.
+ *    same for t; every lane of the quad uses them (a lane at or beyond
+ *    block->count, in a hand-built block, counts as equal to the quad's
+ *    lane 0).  Explicit: per lane.
  *
  * 2. Scale factors.  mux = ds/dx * W, mvx = dt/dx * H, muy = ds/dy * W,
  *    mvy = dt/dy * H; rx = mux*mux + mvx*mvx, ry = muy*muy + mvy*mvy (these

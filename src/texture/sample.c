@@ -307,6 +307,19 @@ static uint32_t lane_count(const tr_fs_block *b)
     return b ? TR_MIN(b->count, TR_FS_LANES) : 0;
 }
 
+/* Step 1: the coarse derivatives of quad q (lanes q..q+3) of x; a lane
+ * beyond the block's count (a hand-built block with a partial quad)
+ * contributes no difference. */
+static inline float quad_ddx(const float *x, uint32_t q, uint32_t n)
+{
+    return q + 1 < n ? x[q + 1] - x[q] : 0.0f;
+}
+
+static inline float quad_ddy(const float *x, uint32_t q, uint32_t n)
+{
+    return q + 2 < n ? x[q + 2] - x[q] : 0.0f;
+}
+
 static void clear_out(float out[4][TR_FS_LANES], uint32_t n, float alpha)
 {
     for (int c = 0; c < 4; c++)
@@ -334,8 +347,8 @@ void tr_fs_sample(const tr_fs_block *b, uint32_t slot, const tr_sample_args *a, 
     const float *s = a->s, *t = a->t;
     for (uint32_t q = 0; q < n; q += 4) {
         /* Step 1, implicit: the quad's coarse derivatives. */
-        float dsdx = s[q + 1] - s[q], dtdx = t[q + 1] - t[q];
-        float dsdy = s[q + 2] - s[q], dtdy = t[q + 2] - t[q];
+        float dsdx = quad_ddx(s, q, n), dtdx = quad_ddx(t, q, n);
+        float dsdy = quad_ddy(s, q, n), dtdy = quad_ddy(t, q, n);
         tr__lod_base quad_lod = {0, 1, true};
         if (!explicit_lod && !grads)
             quad_lod = tr__lod_from_gradients(W, H, aniso, dsdx, dtdx, dsdy, dtdy);
@@ -429,8 +442,8 @@ void tr_fs_query_lod(const tr_fs_block *b, uint32_t slot, const float *s, const 
     const int32_t top = (int32_t)(img->desc.levels - 1) * TR__LOD_ONE;
     for (uint32_t q = 0; q < n; q += 4) {
         const tr__lod_base lb = tr__lod_from_gradients(img->desc.width, img->desc.height, ts.smp->desc.max_anisotropy,
-                                                       s[q + 1] - s[q], t[q + 1] - t[q], s[q + 2] - s[q],
-                                                       t[q + 2] - t[q]);
+                                                       quad_ddx(s, q, n), quad_ddx(t, q, n), quad_ddy(s, q, n),
+                                                       quad_ddy(t, q, n));
         const tr__sample_plan p = tr__plan_levels(ts.smp, img->desc.levels, lb.lambda, 0.0f);
         const int32_t d = p.lambda < 0 ? 0 : p.lambda > top ? top : p.lambda;
         for (uint32_t l = q; l < q + 4 && l < n; l++) {
