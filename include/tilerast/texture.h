@@ -68,8 +68,9 @@ typedef struct tr_sampler_desc {
     tr_border_color border_color;    /* for TR_ADDRESS_CLAMP_TO_BORDER */
     float lod_bias;                  /* |bias| <= TR_MAX_SAMPLER_LOD_BIAS */
     float min_lod;                   /* lower LOD clamp */
-    float max_lod;                   /* upper LOD clamp, >= min_lod; 0 = TR_LOD_CLAMP_NONE;
-                                        TR_MAX_LOD_ZERO = a clamp at 0 */
+    float max_lod;                   /* upper LOD clamp, >= min_lod and >= 0; 0 = TR_LOD_CLAMP_NONE;
+                                        TR_MAX_LOD_ZERO = a clamp at 0 (Vulkan code that sets
+                                        maxLod = 0 to turn mipmapping off wants this) */
     uint32_t max_anisotropy;         /* 0 or 1: off; 2..TR_MAX_ANISOTROPY */
     tr_compare_op compare;           /* DEFAULT: no comparison; otherwise a depth-compare
                                         sampler (the texture must have a depth format) */
@@ -81,7 +82,8 @@ TR_API tr_result tr_sampler_create(tr_context *ctx, const tr_sampler_desc *desc,
 /* Fails (TR_ERROR_INVALID_STATE, nothing freed) while the sampler is bound in
  * the recording pass. */
 TR_API void tr_sampler_destroy(tr_sampler *sampler);
-/* The descriptor with its defaults applied (max_lod 0 reads TR_LOD_CLAMP_NONE). */
+/* The descriptor with its defaults applied (max_lod 0 reads TR_LOD_CLAMP_NONE,
+ * max_anisotropy 0 reads 1). */
 TR_API tr_sampler_desc tr_sampler_get_desc(const tr_sampler *sampler);
 
 /* ---- texture images ------------------------------------------------------------------------ */
@@ -135,9 +137,9 @@ typedef struct tr_texture_binding {
 typedef struct tr_sample_args {
     const float *s, *t;     /* normalised coordinates (required) */
     const float *layer;     /* array layer, rounded to the nearest integer (ties to even) and
-                               clamped to [0, layers - 1]; NULL: layer 0 */
-    const float *bias;      /* LOD bias added to the sampler's (implicit derivatives and
-                               explicit gradients); NULL: 0 */
+                               clamped to [0, layers - 1] (NaN: 0); NULL: layer 0 */
+    const float *bias;      /* LOD bias added to the sampler's, with implicit derivatives or
+                               explicit gradients (ignored with an explicit LOD); NULL: 0 */
     const float *lod;       /* explicit LOD: no derivatives are used (and no anisotropy) */
     const float *dsdx, *dtdx, *dsdy, *dtdy; /* explicit gradients (all four or none);
                                NULL: implicit, from the 2x2 quads */
@@ -234,7 +236,8 @@ TR_API void tr_fs_query_lod(const tr_fs_block *block, uint32_t slot, const float
  *    border texel.
  *
  * 9. Texels decode to float: UNORM c / 255.0f; sRGB colour channels through
- *    the sRGB EOTF table of the context (the same one blending uses), alpha as
+ *    the context's table (the same one blending uses): the EOTF of IEC
+ *    61966-2-1 evaluated in double and rounded to float, alpha as
  *    UNORM; half floats exactly; R32_SFLOAT as (r, 0, 0, 1); depth as
  *    (d, 0, 0, 1).  Compare samplers replace each texel (border texels
  *    included) by 1.0f if dref <op> d, else 0.0f, before filtering (dref is

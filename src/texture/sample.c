@@ -59,6 +59,8 @@ int32_t tr__lod_log2(float r)
     for (uint32_t step = 64; step; step >>= 1)
         if (m >= log2_threshold[k + step - 1])
             k += step;
+    if (k == 127 && m >= log2_threshold[127]) /* the steps add up to 127 only */
+        k = 128;
     return 128 * (e - 127) + (int32_t)k;
 }
 
