@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tilerast needs, only those that are missing.
 #
-# Used by scripts/demo.sh and scripts/test.sh; can be run on its own.  Runs
+# Used by scripts/demo.sh, scripts/test.sh, scripts/test-sanitize.sh and
+# scripts/fuzz.sh (which adds packages as arguments); can be run on its own.  Runs
 # apt-get as root, or through sudo when not root.  Set TILERAST_SKIP_DEPS=1 to
 # skip it (for a machine that gets its packages some other way).
 set -euo pipefail
@@ -11,6 +12,9 @@ set -euo pipefail
 # pkg-config: the install test; glmark2-data: the bench's mesh scene.
 TILERAST_DEB_PACKAGES=(build-essential cmake libsimde-dev libstb-dev libcriterion-dev
                        pkg-config glmark2-data)
+# Extra packages a caller needs besides (scripts/fuzz.sh: clang and its
+# runtime libraries) come as arguments.
+TILERAST_DEB_PACKAGES+=("$@")
 
 if [[ "${TILERAST_SKIP_DEPS:-0}" == 1 ]]; then
     echo "deps: TILERAST_SKIP_DEPS=1, not checking Debian packages"

@@ -242,3 +242,42 @@ Test(texture_render, identical_for_every_configuration, .timeout = 300)
     }
     free(ref);
 }
+
+/* ---- several contexts rendering at once -------------------------------------------------------- */
+
+#include <pthread.h>
+
+typedef struct job {
+    cfg cf;
+    uint8_t *out;
+} job;
+
+static void *job_run(void *arg)
+{
+    job *j = arg;
+    j->out = render_scene(&j->cf);
+    return NULL;
+}
+
+/* The textured scene rendered by four contexts at once, on four threads,
+ * each with its own thread count and SIMD level, equals the serial image. */
+Test(texture_render, concurrent_contexts_are_identical, .timeout = 300)
+{
+    const cfg serial = {1, 0, 0, 0, TR_SIMD_DEFAULT};
+    uint8_t *want = render_scene(&serial);
+    job jobs[4] = {{{2, 0, 0, 0, TR_SIMD_DEFAULT}, NULL},
+                   {{3, 16384, 0, 0, TR_SIMD_SCALAR}, NULL},
+                   {{2, 0, TR_CONTEXT_NO_LRZ, TR_PASS_SINGLE_BIN, TR_SIMD_DEFAULT}, NULL},
+                   {{1, 0, 0, 0, TR_SIMD_SCALAR}, NULL}};
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(pthread_create(&th[i], NULL, job_run, &jobs[i]), 0);
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_not_null(jobs[i].out);
+        cr_expect_arr_eq(jobs[i].out, want, (size_t)W * H * 4, "context %d differs", i);
+        free(jobs[i].out);
+    }
+    free(want);
+}

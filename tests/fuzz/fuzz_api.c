@@ -1,0 +1,287 @@
+/* libFuzzer target: the public API driven by fuzzed descriptors and
+ * commands.  The input is read as a little program: a context descriptor,
+ * images, samplers and pipelines with fuzzed fields (enums and flags taken
+ * raw, so out-of-range values occur), then render passes whose commands,
+ * viewports, scissors, vertex positions (any float, NaN and infinities
+ * included), indices and texture bindings come from the input.  Every call
+ * may fail, but only with a tr_result: no crash, no sanitizer report, no
+ * leak (the allocator counts), and the context must stay usable. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tilerast/tilerast.h>
+
+/* ---- reading the input ------------------------------------------------------------------------ */
+
+typedef struct reader {
+    const uint8_t *p;
+    size_t n;
+} reader;
+
+static uint8_t u8(reader *r)
+{
+    if (!r->n)
+        return 0;
+    r->n--;
+    return *r->p++;
+}
+
+static uint32_t u32(reader *r)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++)
+        v |= (uint32_t)u8(r) << (8 * i);
+    return v;
+}
+
+static float f32(reader *r)
+{
+    const uint32_t v = u32(r);
+    float f;
+    memcpy(&f, &v, 4);
+    return f;
+}
+
+/* A small value most of the time, a raw 32-bit one sometimes. */
+static uint32_t size_val(reader *r, uint32_t small)
+{
+    const uint8_t k = u8(r);
+    return k < 240 ? k % small : u32(r);
+}
+
+/* ---- an allocator that refuses large blocks and counts what is live ----------------------- */
+
+static long live;
+
+static void *cap_alloc(void *user, size_t size, size_t align)
+{
+    (void)user;
+    if (size > (64u << 20))
+        return NULL;
+    void *p = NULL;
+    if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size ? size : 1) != 0)
+        return NULL;
+    __atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
+    return p;
+}
+
+static void cap_free(void *user, void *p)
+{
+    (void)user;
+    if (p)
+        __atomic_fetch_sub(&live, 1, __ATOMIC_RELAXED);
+    free(p);
+}
+
+/* ---- shaders --------------------------------------------------------------------------------- */
+
+enum { MAX_VERTS = 96 };
+
+typedef struct uniforms {
+    float pos[MAX_VERTS][4];
+    float var[MAX_VERTS][4];
+} uniforms;
+
+static void vs(tr_vs_batch *b)
+{
+    const uniforms *u = b->uniforms;
+    for (uint32_t l = 0; l < b->count; l++) {
+        const uint32_t v = (b->vertex_index[l] + b->instance_index[l]) % MAX_VERTS;
+        for (int c = 0; c < 4; c++) {
+            b->position[c][l] = u ? u->pos[v][c] : 0.0f;
+            for (int k = 0; k < 2; k++)
+                b->varyings[k][c][l] = u ? u->var[v][c] * (float)(k + 1) : 0.0f;
+        }
+    }
+}
+
+static void fs(tr_fs_block *b)
+{
+    static _Thread_local float t[4][TR_FS_LANES];
+    tr_sample_args a = {.s = b->varyings[0][0], .t = b->varyings[0][1], .layer = b->varyings[0][2],
+                        .bias = b->varyings[0][3], .dref = b->varyings[1][0]};
+    tr_fs_sample(b, 0, &a, t);
+    for (int c = 0; c < 4; c++)
+        for (uint32_t l = 0; l < b->count; l++) {
+            b->color[0][c][l] = t[c][l] + b->varyings[1][c][l];
+            b->color[1][c][l] = b->varyings[0][c][l];
+        }
+    b->depth[0] = b->varyings[1][3][0];
+    b->discard = ((uint64_t)t[0][0] & 3) ? 0x5ull : 0;
+}
+
+/* ---- the program --------------------------------------------------------------------------- */
+
+enum { NIMG = 4, NSMP = 2, NPIPE = 2 };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    reader r = {data, size};
+    tr_context_desc cd = {0};
+    cd.threads = 1 + u8(&r) % 3;
+    cd.gmem_bytes = u8(&r) < 200 ? 0 : u32(&r);
+    cd.tile_align_w = u8(&r) < 200 ? 0 : size_val(&r, 256);
+    cd.tile_align_h = u8(&r) < 200 ? 0 : size_val(&r, 256);
+    cd.flags = u8(&r) & 1;
+    cd.simd = (tr_simd_level)(u8(&r) % 5);
+    cd.allocator = (tr_allocator){cap_alloc, cap_free, NULL};
+    tr_context *ctx = NULL;
+    if (tr_context_create(&cd, &ctx) != TR_OK)
+        return 0;
+
+    tr_image *img[NIMG] = {0};
+    for (int i = 0; i < NIMG; i++) {
+        tr_image_desc d = {(tr_format)size_val(&r, TR_FORMAT_COUNT + 1), 1 + size_val(&r, 48),
+                           1 + size_val(&r, 48), size_val(&r, 3), size_val(&r, 8)};
+        if (u8(&r) > 250)
+            d.levels = TR_LEVELS_ALL;
+        if (tr_image_create(ctx, &d, &img[i]) == TR_OK && u8(&r) & 1) {
+            const float v[4] = {f32(&r), f32(&r), f32(&r), f32(&r)};
+            tr_image_fill(img[i], NULL, v);
+            tr_image_generate_mips(img[i]);
+        }
+    }
+    tr_sampler *smp[NSMP] = {0};
+    for (int i = 0; i < NSMP; i++) {
+        tr_sampler_desc d = {(tr_filter)size_val(&r, 3), (tr_filter)size_val(&r, 3), (tr_mipmap_mode)size_val(&r, 3),
+                             (tr_address_mode)size_val(&r, 5), (tr_address_mode)size_val(&r, 5),
+                             (tr_border_color)size_val(&r, 4), f32(&r), f32(&r), f32(&r), size_val(&r, 18),
+                             (tr_compare_op)size_val(&r, 10)};
+        tr_sampler_create(ctx, &d, &smp[i]);
+    }
+    tr_pipeline *pipe[NPIPE] = {0};
+    for (int i = 0; i < NPIPE; i++) {
+        tr_pipeline_desc d = {0};
+        d.vertex_shader = vs;
+        d.fragment_shader = u8(&r) < 230 ? fs : NULL;
+        d.fs_flags = size_val(&r, 32);
+        d.texture_mask = size_val(&r, 4);
+        d.varying_count = size_val(&r, 3);
+        d.flat_mask = size_val(&r, 4);
+        d.topology = (tr_topology)size_val(&r, 4);
+        d.cull_mode = (tr_cull_mode)size_val(&r, 5);
+        d.front_face = (tr_front_face)size_val(&r, 3);
+        d.tie_rule = (tr_tie_rule)size_val(&r, 3);
+        d.depth_test = u8(&r) & 1;
+        d.depth_write = u8(&r) & 1;
+        d.depth_compare = (tr_compare_op)size_val(&r, 10);
+        d.stencil_test = u8(&r) & 1;
+        d.stencil_front.pass_op = (tr_stencil_op)size_val(&r, 9);
+        d.stencil_front.compare = (tr_compare_op)size_val(&r, 10);
+        for (int a = 0; a < 2; a++) {
+            d.blend[a].enable = u8(&r) & 1;
+            d.blend[a].src_color = (tr_blend_factor)size_val(&r, 21);
+            d.blend[a].dst_color = (tr_blend_factor)size_val(&r, 21);
+            d.blend[a].color_op = (tr_blend_op)size_val(&r, 6);
+            d.blend[a].write_mask = size_val(&r, 32);
+        }
+        tr_pipeline_create(ctx, &d, &pipe[i]);
+    }
+
+    static uniforms u;
+    for (int pass = 0; pass < 2 && r.n; pass++) {
+        tr_render_pass_desc rp;
+        memset(&rp, 0, sizeof rp);
+        rp.color_count = size_val(&r, 3);
+        for (uint32_t c = 0; c < rp.color_count && c < TR_MAX_COLOR_ATTACHMENTS; c++) {
+            rp.color[c].image = img[u8(&r) % NIMG];
+            rp.color[c].load_op = (tr_load_op)size_val(&r, 4);
+            rp.color[c].store_op = (tr_store_op)size_val(&r, 3);
+            rp.color[c].clear_color[0] = f32(&r);
+        }
+        if (u8(&r) & 1) {
+            rp.depth.image = img[u8(&r) % NIMG];
+            rp.depth.depth_load_op = (tr_load_op)size_val(&r, 4);
+            rp.depth.clear_depth = f32(&r);
+        }
+        rp.view_mask = size_val(&r, 4);
+        rp.flags = size_val(&r, 4);
+        if (u8(&r) & 1)
+            rp.render_area = (tr_rect){(int32_t)size_val(&r, 64), (int32_t)size_val(&r, 64), size_val(&r, 64),
+                                       size_val(&r, 64)};
+        if (tr_cmd_begin_render_pass(ctx, &rp) != TR_OK)
+            continue;
+        for (int cmd = 0; cmd < 24 && r.n; cmd++) {
+            switch (u8(&r) % 8) {
+            case 0:
+                tr_cmd_bind_pipeline(ctx, pipe[u8(&r) % NPIPE]);
+                break;
+            case 1: {
+                const tr_viewport vp = {f32(&r), f32(&r), f32(&r), f32(&r), f32(&r), f32(&r)};
+                tr_cmd_set_viewport(ctx, &vp);
+                break;
+            }
+            case 2: {
+                const tr_rect sc = {(int32_t)size_val(&r, 64), (int32_t)size_val(&r, 64), size_val(&r, 64),
+                                    size_val(&r, 64)};
+                tr_cmd_set_scissor(ctx, &sc);
+                break;
+            }
+            case 3:
+                tr_cmd_bind_texture(ctx, size_val(&r, TR_MAX_TEXTURES + 1), img[u8(&r) % NIMG],
+                                    smp[u8(&r) % NSMP]);
+                break;
+            case 4: {
+                const uint32_t nv = u8(&r) % 16;
+                for (uint32_t v = 0; v < nv; v++) {
+                    const uint32_t at = u8(&r) % MAX_VERTS;
+                    for (int c = 0; c < 4; c++) {
+                        u.pos[at][c] = f32(&r);
+                        u.var[at][c] = f32(&r);
+                    }
+                }
+                tr_cmd_set_uniforms(ctx, &u, sizeof u);
+                break;
+            }
+            case 5:
+                tr_cmd_draw(ctx, size_val(&r, 64), size_val(&r, 4), size_val(&r, MAX_VERTS), size_val(&r, 4));
+                break;
+            case 6: {
+                uint32_t idx[48];
+                const uint32_t n = u8(&r) % 48;
+                for (uint32_t i = 0; i < n; i++)
+                    idx[i] = size_val(&r, MAX_VERTS);
+                tr_cmd_draw_indexed(ctx, idx, TR_INDEX_U32, n, size_val(&r, 3), size_val(&r, 8),
+                                    (int32_t)size_val(&r, 8), size_val(&r, 3));
+                break;
+            }
+            default: {
+                tr_clear_attachment ca;
+                memset(&ca, 0, sizeof ca);
+                ca.aspects = size_val(&r, 8);
+                ca.color_attachment = size_val(&r, 3);
+                ca.color[0] = f32(&r);
+                ca.depth = f32(&r);
+                const tr_rect rect = {(int32_t)size_val(&r, 64), (int32_t)size_val(&r, 64), size_val(&r, 64),
+                                      size_val(&r, 64)};
+                tr_cmd_clear_attachments(ctx, 1, &ca, 1, &rect);
+                break;
+            }
+            }
+        }
+        tr_pass_stats st;
+        tr_cmd_end_render_pass(ctx, &st);
+    }
+    /* Still usable: a fresh pass on a fresh image renders. */
+    tr_image *check = NULL;
+    tr_image_desc cdsc = {TR_FORMAT_R8G8B8A8_UNORM, 8, 8, 1, 1};
+    if (tr_image_create(ctx, &cdsc, &check) == TR_OK) {
+        tr_render_pass_desc rp;
+        memset(&rp, 0, sizeof rp);
+        rp.color_count = 1;
+        rp.color[0].image = check;
+        rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+        rp.color[0].store_op = TR_STORE_OP_STORE;
+        if (tr_cmd_begin_render_pass(ctx, &rp) != TR_OK || tr_cmd_end_render_pass(ctx, NULL) != TR_OK)
+            __builtin_trap();
+    }
+    tr_context_destroy(ctx);
+    if (live != 0) {
+        fprintf(stderr, "%ld allocations leaked\n", live);
+        __builtin_trap();
+    }
+    return 0;
+}
