@@ -482,7 +482,9 @@ int main(int argc, char **argv)
             .ambient = 0.18f, .specular = o->specular, .shininess = o->shininess,
             .checker = o->checker, .verts = o->mesh->verts };
         CHECK(tr_cmd_set_uniforms(ctx, &u, sizeof u));
-        CHECK(tr_cmd_draw_indexed(ctx, o->mesh->indices, TR_INDEX_U32, o->mesh->index_count, 1, 0, 0, 0));
+        CHECK(tr_cmd_bind_index_buffer(ctx, o->mesh->indices, o->mesh->index_count * sizeof(uint32_t), 0,
+                                       TR_INDEX_U32));
+        CHECK(tr_cmd_draw_indexed(ctx, o->mesh->index_count, 1, 0, 0, 0));
     }
 
     CHECK(tr_cmd_bind_pipeline(ctx, glass));
@@ -490,7 +492,8 @@ int main(int argc, char **argv)
         .mvp = view_proj, .model = mat4_translate_scale(0, 0, 0, 1),
         .color = {0.85f, 0.15f, 0.35f, 0.45f}, .verts = pane.verts };
     CHECK(tr_cmd_set_uniforms(ctx, &gu, sizeof gu));
-    CHECK(tr_cmd_draw_indexed(ctx, pane.indices, TR_INDEX_U32, pane.index_count, 1, 0, 0, 0));
+    CHECK(tr_cmd_bind_index_buffer(ctx, pane.indices, pane.index_count * sizeof(uint32_t), 0, TR_INDEX_U32));
+    CHECK(tr_cmd_draw_indexed(ctx, pane.index_count, 1, 0, 0, 0));
     CHECK(tr_cmd_end_render_pass(ctx, &stats));
 
     /* ---- pass 2: LOAD the picture and draw the bin grid over it ---- */

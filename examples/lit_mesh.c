@@ -219,7 +219,8 @@ int main(int argc, char **argv)
                    .depth_store_op = TR_STORE_OP_DONT_CARE } }));
     CHECK(tr_cmd_bind_pipeline(ctx, pipeline));
     CHECK(tr_cmd_set_uniforms(ctx, &u, sizeof u));
-    CHECK(tr_cmd_draw_indexed(ctx, indices, TR_INDEX_U16, INDEX_COUNT, 1, 0, 0, 0));
+    CHECK(tr_cmd_bind_index_buffer(ctx, indices, sizeof indices, 0, TR_INDEX_U16));
+    CHECK(tr_cmd_draw_indexed(ctx, INDEX_COUNT, 1, 0, 0, 0));
     CHECK(tr_cmd_end_render_pass(ctx, &stats));
 
     CHECK(tr_image_write_png(color, NULL, path));

@@ -254,6 +254,8 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     p->uniforms = NULL;
     memset(p->textures, 0, sizeof(p->textures));
     p->textures_copy = NULL;
+    p->index_buffer = (tr__vertex_buffer){NULL, 0};
+    p->index_type = TR_INDEX_U16;
     p->held_count = 0;
     memset(&p->stats, 0, sizeof(p->stats));
     p->stats.layout = p->layout;
@@ -984,18 +986,39 @@ tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_
     return record_draw(ctx, "tr_cmd_draw", src, vertex_count, instance_count, first_instance);
 }
 
-tr_result tr_cmd_draw_indexed(tr_context *ctx, const void *indices, tr_index_type type, uint32_t index_count,
-                              uint32_t instance_count, uint32_t first_index, int32_t vertex_offset,
-                              uint32_t first_instance)
+tr_result tr_cmd_bind_index_buffer(tr_context *ctx, const void *data, size_t size, size_t offset, tr_index_type type)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_bind_index_buffer");
+    if (!data && size)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_index_buffer: data is NULL with size %zu", size);
+    if ((unsigned)type > TR_INDEX_U32)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_index_buffer: type = %d is not a tr_index_type",
+                         (int)type);
+    if (offset > size)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
+                         "tr_cmd_bind_index_buffer: offset %zu is past the buffer's %zu bytes", offset, size);
+    tr__pass *p = ctx->pass;
+    p->index_buffer.data = data ? (const uint8_t *)data + offset : NULL;
+    p->index_buffer.size = data ? size - offset : 0;
+    p->index_type = type;
+    return TR_OK;
+}
+
+tr_result tr_cmd_draw_indexed(tr_context *ctx, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
+                              int32_t vertex_offset, uint32_t first_instance)
 {
     REQUIRE_PASS(ctx, "tr_cmd_draw_indexed");
-    if (!indices && index_count)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_draw_indexed: indices is NULL");
-    if ((unsigned)type > TR_INDEX_U32)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_draw_indexed: type = %d is not a tr_index_type",
-                         (int)type);
-    tr__vertex_source src = {.indices = indices ? indices : (const void *)"", .index_type = type,
-                             .first = first_index, .vertex_offset = vertex_offset};
+    const tr__pass *p = ctx->pass;
+    if (!p->index_buffer.data)
+        return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_cmd_draw_indexed: no index buffer is bound");
+    const uint64_t isize = p->index_type == TR_INDEX_U16 ? 2 : 4;
+    const uint64_t have = p->index_buffer.size / isize;
+    if ((uint64_t)first_index + index_count > have)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
+                         "tr_cmd_draw_indexed: indices [%u, %llu) run past the bound buffer's %llu indices",
+                         first_index, (unsigned long long)first_index + index_count, (unsigned long long)have);
+    tr__vertex_source src = {.indices = p->index_buffer.data, .index_type = p->index_type, .first = first_index,
+                             .vertex_offset = vertex_offset};
     return record_draw(ctx, "tr_cmd_draw_indexed", src, index_count, instance_count, first_instance);
 }
 

@@ -134,6 +134,8 @@ struct tr__pass {
     float blend_constants[4];
     const void *uniforms;
     tr__vertex_buffer vertex_buffers[TR_MAX_VERTEX_BINDINGS];
+    tr__vertex_buffer index_buffer;
+    tr_index_type index_type;
     tr_texture_binding textures[TR_MAX_TEXTURES];
     const tr_texture_binding *textures_copy; /* arena copy of textures for draws; NULL after a change */
     /* Objects bound in this pass (pipelines, samplers, texture images): their

@@ -237,11 +237,19 @@ TR_API tr_result tr_cmd_bind_vertex_buffer(tr_context *ctx, uint32_t binding, co
 TR_API tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_count,
                       uint32_t first_vertex, uint32_t first_instance);
 
-/* indices stays owned by the caller; it is read during the call. */
-TR_API tr_result tr_cmd_draw_indexed(tr_context *ctx, const void *indices, tr_index_type type,
-                              uint32_t index_count, uint32_t instance_count,
-                              uint32_t first_index, int32_t vertex_offset,
-                              uint32_t first_instance);
+/* Binds `size` bytes at `data` as the index buffer of the indexed draws
+ * recorded after it, starting `offset` bytes in; indices are `type`
+ * (16- or 32-bit, host byte order, any alignment).  The caller keeps the
+ * memory; each tr_cmd_draw_indexed reads it during the call.  data NULL
+ * (with size 0) unbinds.  Bound state lasts until the pass ends. */
+TR_API tr_result tr_cmd_bind_index_buffer(tr_context *ctx, const void *data, size_t size, size_t offset,
+                                          tr_index_type type);
+
+/* Draws index_count indices of the bound index buffer starting at
+ * first_index (as vkCmdDrawIndexed).  TR_ERROR_INVALID_STATE without an
+ * index buffer, TR_ERROR_OUT_OF_RANGE if the indices run past its end. */
+TR_API tr_result tr_cmd_draw_indexed(tr_context *ctx, uint32_t index_count, uint32_t instance_count,
+                                     uint32_t first_index, int32_t vertex_offset, uint32_t first_instance);
 
 /* Renders every bin and resolves.  stats may be NULL. */
 TR_API tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats);

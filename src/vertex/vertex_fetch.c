@@ -20,10 +20,18 @@ uint32_t tr__vertex_format_bytes(tr_vertex_format f)
     return (unsigned)f < TR_VERTEX_FORMAT_COUNT ? format_bytes[f] : 0;
 }
 
+/* Index i of the bound buffer (which need not be aligned). */
 static inline uint32_t index_at(const tr__vertex_source *src, uint32_t i)
 {
-    return src->index_type == TR_INDEX_U16 ? ((const uint16_t *)src->indices)[i]
-                                           : ((const uint32_t *)src->indices)[i];
+    const uint8_t *b = src->indices;
+    if (src->index_type == TR_INDEX_U16) {
+        uint16_t v;
+        memcpy(&v, b + (size_t)i * 2, 2);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, b + (size_t)i * 4, 4);
+    return v;
 }
 
 tr_result tr__vertex_fetch_prepare(tr_context *ctx, const char *fn, const tr_pipeline_desc *pd,

@@ -492,7 +492,8 @@ Test(api, command_state_errors)
     EXPECT_CODE(tr_cmd_draw(ctx, 3, 1, 0, 0), TR_ERROR_INVALID_STATE);
     expect_message(ctx, NULL);
     uint16_t idx[3] = {0, 1, 2};
-    EXPECT_CODE(tr_cmd_draw_indexed(ctx, idx, TR_INDEX_U16, 3, 1, 0, 0, 0), TR_ERROR_INVALID_STATE);
+    EXPECT_CODE(tr_cmd_bind_index_buffer(ctx, idx, sizeof idx, 0, TR_INDEX_U16), TR_ERROR_INVALID_STATE);
+    EXPECT_CODE(tr_cmd_draw_indexed(ctx, 3, 1, 0, 0, 0), TR_ERROR_INVALID_STATE);
     EXPECT_CODE(tr_cmd_end_render_pass(ctx, NULL), TR_ERROR_INVALID_STATE);
     EXPECT_CODE(tr_cmd_draw(NULL, 3, 1, 0, 0), TR_ERROR_INVALID_ARGUMENT);
     EXPECT_CODE(tr_cmd_end_render_pass(NULL, NULL), TR_ERROR_INVALID_ARGUMENT);
@@ -547,11 +548,12 @@ Test(api, command_state_errors)
 
     /* draws */
     EXPECT_CODE(tr_cmd_draw(ctx, TR_MAX_DRAW_VERTICES + 1, 1, 0, 0), TR_ERROR_LIMIT_EXCEEDED);
-    EXPECT_CODE(tr_cmd_draw_indexed(ctx, NULL, TR_INDEX_U16, 3, 1, 0, 0, 0),
-                TR_ERROR_INVALID_ARGUMENT);
-    EXPECT_CODE(tr_cmd_draw_indexed(ctx, idx, (tr_index_type)2, 3, 1, 0, 0, 0),
-                TR_ERROR_INVALID_ARGUMENT);
+    EXPECT_CODE(tr_cmd_draw_indexed(ctx, 3, 1, 0, 0, 0), TR_ERROR_INVALID_STATE);
+    expect_message(ctx, "no index buffer");
+    EXPECT_CODE(tr_cmd_bind_index_buffer(ctx, NULL, 6, 0, TR_INDEX_U16), TR_ERROR_INVALID_ARGUMENT);
+    EXPECT_CODE(tr_cmd_bind_index_buffer(ctx, idx, sizeof idx, 0, (tr_index_type)2), TR_ERROR_INVALID_ARGUMENT);
     expect_message(ctx, "type");
+    EXPECT_CODE(tr_cmd_bind_index_buffer(ctx, idx, sizeof idx, 7, TR_INDEX_U16), TR_ERROR_OUT_OF_RANGE);
     TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
     /* after end: outside again */
     EXPECT_CODE(tr_cmd_draw(ctx, 3, 1, 0, 0), TR_ERROR_INVALID_STATE);
@@ -577,7 +579,7 @@ Test(api, errors_inside_a_pass_lose_nothing)
     rp.color_count = 1;
     rp.color[0].image = img;
     cr_expect_neq(tr_cmd_begin_render_pass(ctx, &rp), TR_OK);
-    cr_expect_neq(tr_cmd_draw_indexed(ctx, NULL, TR_INDEX_U32, 3, 1, 0, 0, 0), TR_OK);
+    cr_expect_neq(tr_cmd_draw_indexed(ctx, 3, 1, 0, 0, 0), TR_OK);
     cr_expect_neq(tr_cmd_set_uniforms(ctx, NULL, 4), TR_OK);
     cr_expect_neq(tr_cmd_draw(ctx, TR_MAX_DRAW_VERTICES + 1, 1, 0, 0), TR_OK);
     tr_viewport bad = {0, 0, 0, 16, 0, 1};

@@ -239,9 +239,10 @@ void trt_hit_counts_clip(const trt_hit_opts *opts, uint32_t w, uint32_t h, const
     for (int c = 0; c < 4; c++)
         u.color[0][c] = 1.0f / 255.0f;
     TRT_OK(tr_cmd_set_uniforms(ctx, &u, sizeof u));
-    if (o.indices)
-        TRT_OK(tr_cmd_draw_indexed(ctx, o.indices, TR_INDEX_U32, o.index_count, 1, 0, 0, 0));
-    else
+    if (o.indices) {
+        TRT_OK(tr_cmd_bind_index_buffer(ctx, o.indices, (size_t)o.index_count * 4, 0, TR_INDEX_U32));
+        TRT_OK(tr_cmd_draw_indexed(ctx, o.index_count, 1, 0, 0, 0));
+    } else
         TRT_OK(tr_cmd_draw(ctx, vertex_count, 1, 0, 0));
     TRT_OK(tr_cmd_end_render_pass(ctx, stats));
 

@@ -244,8 +244,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const uint32_t n = u8(&r) % 48;
                 for (uint32_t i = 0; i < n; i++)
                     idx[i] = size_val(&r, MAX_VERTS);
-                tr_cmd_draw_indexed(ctx, idx, TR_INDEX_U32, n, size_val(&r, 3), size_val(&r, 8),
-                                    (int32_t)size_val(&r, 8), size_val(&r, 3));
+                tr_cmd_bind_index_buffer(ctx, idx, n * sizeof idx[0], size_val(&r, 8), (tr_index_type)size_val(&r, 3));
+                tr_cmd_draw_indexed(ctx, size_val(&r, 48), size_val(&r, 3), size_val(&r, 8), (int32_t)size_val(&r, 8),
+                                    size_val(&r, 3));
                 break;
             }
             default: {

@@ -157,7 +157,8 @@ static uint8_t *render_scene(const scene_cfg *cfg, size_t *len, tr_pass_stats *s
     TRT_OK(tr_cmd_bind_pipeline(ctx, opaque));
     u.vertices = v;
     TRT_OK(tr_cmd_set_uniforms(ctx, &u, sizeof u));
-    TRT_OK(tr_cmd_draw_indexed(ctx, idx, TR_INDEX_U16, 1500, 1, 0, 0, 0));
+    TRT_OK(tr_cmd_bind_index_buffer(ctx, idx, 1500 * sizeof idx[0], 0, TR_INDEX_U16));
+    TRT_OK(tr_cmd_draw_indexed(ctx, 1500, 1, 0, 0, 0));
     /* 6: discarding, GEQUAL */
     random_tris(&rng, v, 3 * 100, 0.3f, 0.7f, 30);
     TRT_OK(tr_cmd_bind_pipeline(ctx, discard));

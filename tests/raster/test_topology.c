@@ -291,7 +291,8 @@ Test(raster, indexed_draw_with_first_index_and_vertex_offset)
     u.vertices = v;
     TRT_OK(tr_cmd_set_uniforms(t.ctx, &u, sizeof u));
     /* indices 2,3,4 + offset 3 -> vertices 5,6,7 */
-    TRT_OK(tr_cmd_draw_indexed(t.ctx, idx32, TR_INDEX_U32, 3, 1, 3, 3, 0));
+    TRT_OK(tr_cmd_bind_index_buffer(t.ctx, idx32, sizeof idx32, 0, TR_INDEX_U32));
+    TRT_OK(tr_cmd_draw_indexed(t.ctx, 3, 1, 3, 3, 0));
     TRT_OK(tr_cmd_end_render_pass(t.ctx, NULL));
     static float px[W * H * 4];
     read_float(&t, px);
@@ -301,7 +302,8 @@ Test(raster, indexed_draw_with_first_index_and_vertex_offset)
     TRT_OK(tr_cmd_bind_pipeline(t.ctx, p));
     TRT_OK(tr_cmd_set_uniforms(t.ctx, &u, sizeof u));
     /* indices {7,2,4,3} from first_index 1: 2,4,3 with offset +3 -> 5,7,6 */
-    TRT_OK(tr_cmd_draw_indexed(t.ctx, idx16, TR_INDEX_U16, 3, 1, 1, 3, 0));
+    TRT_OK(tr_cmd_bind_index_buffer(t.ctx, idx16, sizeof idx16, 0, TR_INDEX_U16));
+    TRT_OK(tr_cmd_draw_indexed(t.ctx, 3, 1, 1, 3, 0));
     TRT_OK(tr_cmd_end_render_pass(t.ctx, NULL));
     read_float(&t, px);
     cr_expect_eq(at(px, 4, 4)[0], 0.625f, "got %g", at(px, 4, 4)[0]);

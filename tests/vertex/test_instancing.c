@@ -536,7 +536,10 @@ Test(vertex, instanced_draw_equals_the_same_geometry_without_instancing)
         if (variant == 0)
             TRT_OK(tr_cmd_draw(ctx, NV, NI, FV, FI));
         else if (variant == 1)
-            TRT_OK(tr_cmd_draw_indexed(ctx, indices, TR_INDEX_U32, NV, NI, 0, FV - 5, FI));
+        {
+            TRT_OK(tr_cmd_bind_index_buffer(ctx, indices, sizeof indices, 0, TR_INDEX_U32));
+            TRT_OK(tr_cmd_draw_indexed(ctx, NV, NI, 0, FV - 5, FI));
+        }
         else
             TRT_OK(tr_cmd_draw(ctx, NI * NV, 1, 0, 0));
         tr_pass_stats st;
@@ -603,13 +606,23 @@ Test(vertex, vertex_input_errors)
     TRT_OK(tr_cmd_draw(ctx, 5, 1, 0, 0));
     /* indexed: index + vertex_offset below 0 or past the buffer */
     const uint16_t idx[3] = {0, 1, 2};
-    cr_expect_eq(tr_cmd_draw_indexed(ctx, idx, TR_INDEX_U16, 3, 1, 0, -1, 0), TR_ERROR_OUT_OF_RANGE);
-    cr_expect_eq(tr_cmd_draw_indexed(ctx, idx, TR_INDEX_U16, 3, 1, 0, 3, 0), TR_ERROR_OUT_OF_RANGE);
-    TRT_OK(tr_cmd_draw_indexed(ctx, idx, TR_INDEX_U16, 3, 1, 0, 2, 0));
+    TRT_OK(tr_cmd_bind_index_buffer(ctx, idx, sizeof idx, 0, TR_INDEX_U16));
+    cr_expect_eq(tr_cmd_draw_indexed(ctx, 3, 1, 0, -1, 0), TR_ERROR_OUT_OF_RANGE);
+    cr_expect_eq(tr_cmd_draw_indexed(ctx, 3, 1, 0, 3, 0), TR_ERROR_OUT_OF_RANGE);
+    TRT_OK(tr_cmd_draw_indexed(ctx, 3, 1, 0, 2, 0));
+    /* indices past the bound buffer: 3 from index 1, or 4 */
+    cr_expect_eq(tr_cmd_draw_indexed(ctx, 3, 1, 1, 2, 0), TR_ERROR_OUT_OF_RANGE);
+    cr_expect_eq(tr_cmd_draw_indexed(ctx, 4, 1, 0, 2, 0), TR_ERROR_OUT_OF_RANGE);
+    cr_expect_eq(tr_cmd_draw_indexed(ctx, 1, 1, 0xFFFFFFFFu, 2, 0), TR_ERROR_OUT_OF_RANGE);
+    /* an offset (any alignment) moves the window: indices 1, 2 */
+    const uint8_t raw[7] = {0xAA, 1, 0, 2, 0, 0, 0};
+    TRT_OK(tr_cmd_bind_index_buffer(ctx, raw, sizeof raw, 1, TR_INDEX_U16));
+    TRT_OK(tr_cmd_draw_indexed(ctx, 3, 1, 0, 2, 0)); /* indices 1, 2, 0 */
+    cr_expect_eq(tr_cmd_draw_indexed(ctx, 4, 1, 0, 2, 0), TR_ERROR_OUT_OF_RANGE);
     /* linear ids past 32 bits */
     cr_expect_eq(tr_cmd_draw(ctx, 1u << 27, 40, 0, 0), TR_ERROR_LIMIT_EXCEEDED);
     tr_pass_stats st;
     TRT_OK(tr_cmd_end_render_pass(ctx, &st));
-    cr_expect_eq(st.draws, 3, "failed draws are not recorded");
+    cr_expect_eq(st.draws, 4, "failed draws are not recorded");
     tr_context_destroy(ctx);
 }
