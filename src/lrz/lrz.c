@@ -256,12 +256,7 @@ bool tr__lrz_tests(const tr__pass *p, const tr__draw *d)
     return p->lrz.dir == TR_LRZ_DIRECTION_UNKNOWN || d->lrz_test_dir == p->lrz.dir;
 }
 
-/* fmin/fmax without the libm calls (no NaN can reach them: see finite). */
-static inline double dmin(double a, double b)
-{
-    return a < b ? a : b;
-}
-
+/* fmax without the libm call (no NaN can reach it: see finite). */
 static inline double dmax(double a, double b)
 {
     return a > b ? a : b;
