@@ -2,7 +2,8 @@
  *
  * The rules are Vulkan's: UNORM8 = round-to-nearest of clamp(x, 0, 1) * 255
  * (NaN -> 0); sRGB encodes linear values to the nearest 8-bit code; half
- * floats round to nearest even.  One implementation serves upload, clears,
+ * floats round to nearest even; every NaN written to a float format is the
+ * canonical quiet NaN.  One implementation serves upload, clears,
  * blending and resolve so that every path gives the same bytes. */
 #include <math.h>
 
@@ -65,6 +66,17 @@ uint32_t tr_format_texel_size(tr_format format, tr_aspect aspect)
 
 /* ---- scalar conversions ---------------------------------------------------- */
 
+/* Every NaN a float format stores is this one (0x7fc00000; halves: 0x7e00),
+ * whatever the sign and payload the arithmetic produced: x86 and ARM make
+ * different NaNs for the same operation, and golden images must not care. */
+static inline float canonical_nan(void)
+{
+    const uint32_t bits = 0x7fc00000u;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
 uint8_t tr__float_to_unorm8(float f)
 {
     if (!(f > 0.0f))      /* also NaN */
@@ -100,8 +112,8 @@ uint16_t tr__float_to_half(float f)
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t exp = (x >> 23) & 0xffu;
     uint32_t man = x & 0x7fffffu;
-    if (exp == 0xff)                       /* Inf or NaN (quiet NaN kept) */
-        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
+    if (exp == 0xff)                       /* Inf, or NaN: the canonical quiet NaN */
+        return man ? (uint16_t)0x7e00u : (uint16_t)(sign | 0x7c00u);
     int32_t e = (int32_t)exp - 127 + 15;
     if (e >= 31)                           /* overflow to infinity */
         return (uint16_t)(sign | 0x7c00u);
@@ -206,10 +218,11 @@ void tr__color_encode(const tr_context *ctx, tr_format f, const float rgba[4], v
         }
         break;
     case TR_FORMAT_R32_SFLOAT:
-        memcpy(b, &rgba[0], 4);
-        break;
     case TR_FORMAT_R32G32B32A32_SFLOAT:
-        memcpy(b, rgba, 16);
+        for (uint32_t i = 0; i < (f == TR_FORMAT_R32_SFLOAT ? 1u : 4u); i++) {
+            const float v = rgba[i] == rgba[i] ? rgba[i] : canonical_nan();
+            memcpy(b + 4 * i, &v, 4);
+        }
         break;
     default:
         break;

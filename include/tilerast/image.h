@@ -23,7 +23,10 @@ typedef enum tr_format {
     TR_FORMAT_R8G8B8A8_SRGB,      /* colour channels sRGB-encoded, alpha linear: shaders, blending,
                                      tr_image_fill and sampling see linear values (encoded on
                                      write, decoded on read); uploads are the stored bytes */
-    TR_FORMAT_R16G16B16A16_SFLOAT,
+    TR_FORMAT_R16G16B16A16_SFLOAT, /* float formats: values round to nearest even; any NaN
+                                     written (by a shader, blending, a clear or a fill) is
+                                     stored as the canonical quiet NaN, 0x7e00 / 0x7fc00000,
+                                     whatever its sign and payload; uploads store bytes as given */
     TR_FORMAT_R32_SFLOAT,
     TR_FORMAT_R32G32B32A32_SFLOAT,
     TR_FORMAT_D32_SFLOAT,
