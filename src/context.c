@@ -38,6 +38,13 @@ tr_result tr__error(const tr_context *ctx, tr_result code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(buf, sizeof(((tr_context *)ctx)->error), fmt, ap);
         va_end(ap);
+        /* An allocation that the memory limit refused: say so. */
+        bool *hit = &((tr_context *)ctx)->mem_limit_hit;
+        if (__atomic_exchange_n(hit, false, __ATOMIC_RELAXED) && code == TR_ERROR_OUT_OF_MEMORY) {
+            size_t n = strlen(buf);
+            snprintf(buf + n, sizeof(((tr_context *)ctx)->error) - n, " (tr_context_desc.memory_limit, %zu bytes)",
+                     ctx->desc.memory_limit);
+        }
     }
     return code;
 }
@@ -62,9 +69,33 @@ static void default_free(void *user, void *ptr)
     free(ptr);
 }
 
+/* Every block carries its size in a 64-byte header, so that the context
+ * knows what it holds (tr_pass_stats.memory_*) and can keep to
+ * tr_context_desc.memory_limit. */
+#define TR_ALLOC_HEADER 64u
+
 void *tr__alloc(tr_context *ctx, size_t size)
 {
-    return ctx->desc.allocator.alloc(ctx->desc.allocator.user, size, 64);
+    if (size > SIZE_MAX - TR_ALLOC_HEADER)
+        return NULL;
+    const size_t total = size + TR_ALLOC_HEADER;
+    const size_t live = __atomic_add_fetch(&ctx->mem_live, total, __ATOMIC_RELAXED);
+    if (ctx->desc.memory_limit && live > ctx->desc.memory_limit) {
+        __atomic_sub_fetch(&ctx->mem_live, total, __ATOMIC_RELAXED);
+        __atomic_store_n(&ctx->mem_limit_hit, true, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    uint8_t *p = ctx->desc.allocator.alloc(ctx->desc.allocator.user, total, 64);
+    if (!p) {
+        __atomic_sub_fetch(&ctx->mem_live, total, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    size_t peak = __atomic_load_n(&ctx->mem_peak, __ATOMIC_RELAXED);
+    while (live > peak && !__atomic_compare_exchange_n(&ctx->mem_peak, &peak, live, true, __ATOMIC_RELAXED,
+                                                       __ATOMIC_RELAXED))
+        ;
+    memcpy(p, &total, sizeof total);
+    return p + TR_ALLOC_HEADER;
 }
 
 void *tr__calloc(tr_context *ctx, size_t size)
@@ -77,8 +108,13 @@ void *tr__calloc(tr_context *ctx, size_t size)
 
 void tr__free(tr_context *ctx, void *ptr)
 {
-    if (ptr)
-        ctx->desc.allocator.free(ctx->desc.allocator.user, ptr);
+    if (ptr) {
+        uint8_t *p = (uint8_t *)ptr - TR_ALLOC_HEADER;
+        size_t total;
+        memcpy(&total, p, sizeof total);
+        __atomic_sub_fetch(&ctx->mem_live, total, __ATOMIC_RELAXED);
+        ctx->desc.allocator.free(ctx->desc.allocator.user, p);
+    }
 }
 
 bool tr__grow(tr_context *ctx, void **ptr, size_t *cap, size_t need, size_t elem)

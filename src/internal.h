@@ -159,6 +159,9 @@ struct tr_context {
     tr__pass *pass;             /* recording state; allocated once */
     bool in_pass;
     tr__worker *workers;        /* one per thread, sized lazily */
+    size_t mem_live;            /* bytes held through tr__alloc (atomic) */
+    size_t mem_peak;            /* the most held at once since the last reset (atomic) */
+    bool mem_limit_hit;         /* an allocation met desc.memory_limit since the last error */
     uint32_t worker_count;
 };
 

@@ -263,6 +263,7 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     if (r != TR_OK)
         return r;
     set_uses(p, 1);
+    __atomic_store_n(&ctx->mem_peak, __atomic_load_n(&ctx->mem_live, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
     ctx->in_pass = true;
     return TR_OK;
 }
@@ -1201,6 +1202,20 @@ static void add_stats(tr_pass_stats *dst, const tr_pass_stats *s)
     dst->gmem_bytes_stored += s->gmem_bytes_stored;
 }
 
+/* After a failed pass: give back the bulk of what recording grew (the
+ * triangle arenas and the visibility streams), so that memory the failure
+ * took does not stay held against tr_context_desc.memory_limit. */
+static void release_recording(tr_context *ctx, tr__pass *p)
+{
+    tr__arena_release(ctx, &p->arena);
+    for (uint32_t w = 0; w < p->slot_count; w++)
+        tr__arena_release(ctx, &p->slots[w].arena);
+    for (size_t i = 0; i < p->stream_slots; i++) {
+        tr__free(ctx, p->streams[i].words);
+        p->streams[i] = (tr__stream){NULL, 0, 0};
+    }
+}
+
 static void end_pass_state(tr_context *ctx)
 {
     set_uses(ctx->pass, -1);
@@ -1216,6 +1231,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     tr__pass *p = ctx->pass;
     if (p->failed) {
         tr__lrz_end_pass(p, false);
+        release_recording(ctx, p);
         end_pass_state(ctx);
         return tr__error(ctx, p->fail_code, "tr_cmd_end_render_pass: the pass failed while recording; "
                                             "nothing was rendered");
@@ -1224,6 +1240,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     tr_result r = prepare_workers(ctx, threads, p->tile_bytes);
     if (r != TR_OK) {
         tr__lrz_end_pass(p, false);
+        release_recording(ctx, p);
         end_pass_state(ctx);
         return tr__error(ctx, r, "tr_cmd_end_render_pass: out of memory for tile buffers");
     }
@@ -1266,6 +1283,12 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         p->stats.pipes += used;
     }
     p->stats.visibility_stream_bytes = bytes;
+    p->stats.memory_binning_bytes = p->arena.bytes_used + p->draw_count * sizeof(tr__draw) +
+                                    p->tri_count * sizeof(tr__tri *);
+    for (uint32_t w = 0; w < p->slot_count; w++)
+        p->stats.memory_binning_bytes += p->slots[w].arena.bytes_used;
+    p->stats.memory_tile_bytes = (uint64_t)threads * p->tile_bytes;
+    p->stats.memory_peak_bytes = __atomic_load_n(&ctx->mem_peak, __ATOMIC_RELAXED);
     p->stats.layout = *l;
     if (stats)
         *stats = p->stats;

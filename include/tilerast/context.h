@@ -54,6 +54,13 @@ typedef struct tr_context_desc {
     tr_simd_level simd;    /* cap on the SIMD level; 0 = best available */
     uint32_t flags;        /* TR_CONTEXT_* */
     tr_allocator allocator; /* 0 = malloc/free */
+    /* The most memory the library may hold at once for this context, in
+     * bytes: images, samplers, pipelines, a pass's binning data, visibility
+     * streams and tile buffers, and 64 bytes of bookkeeping per block.  0 =
+     * no limit.  A request past it fails like an allocator returning NULL
+     * (TR_ERROR_OUT_OF_MEMORY, the message naming the limit), and the
+     * context stays usable.  tr_pass_stats.memory_* say what a pass used. */
+    size_t memory_limit;
 } tr_context_desc;
 
 /* Creates a context.  desc may be NULL for all defaults.  On success *out is

@@ -151,6 +151,12 @@ typedef struct tr_pass_stats {
     uint64_t gmem_bytes_loaded;       /* restored from images into GMEM */
     uint64_t gmem_bytes_cleared;      /* written into GMEM by clears */
     uint64_t gmem_bytes_stored;       /* resolved from GMEM to images */
+    /* Memory (host bytes; tr_context_desc.memory_limit can cap it) */
+    uint64_t memory_binning_bytes;    /* what recording kept for the bins: set-up triangles,
+                                         uniforms, draw records (visibility streams: above) */
+    uint64_t memory_tile_bytes;       /* tile buffers: threads x one tile's GMEM */
+    uint64_t memory_peak_bytes;       /* the most the context held at once during the pass,
+                                         images and earlier passes' reusable buffers included */
     /* Low-resolution Z (lrz.h explains the rules) */
     uint32_t lrz_state;               /* a tr_lrz_state: how the pass ended */
     uint32_t lrz_direction;           /* a tr_lrz_direction: the buffer's direction */

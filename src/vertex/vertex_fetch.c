@@ -20,20 +20,6 @@ uint32_t tr__vertex_format_bytes(tr_vertex_format f)
     return (unsigned)f < TR_VERTEX_FORMAT_COUNT ? format_bytes[f] : 0;
 }
 
-/* Index i of the bound buffer (which need not be aligned). */
-static inline uint32_t index_at(const tr__vertex_source *src, uint32_t i)
-{
-    const uint8_t *b = src->indices;
-    if (src->index_type == TR_INDEX_U16) {
-        uint16_t v;
-        memcpy(&v, b + (size_t)i * 2, 2);
-        return v;
-    }
-    uint32_t v;
-    memcpy(&v, b + (size_t)i * 4, 4);
-    return v;
-}
-
 tr_result tr__vertex_fetch_prepare(tr_context *ctx, const char *fn, const tr_pipeline_desc *pd,
                                    const tr__vertex_buffer *buffers, const tr__vertex_source *src,
                                    uint32_t count, uint32_t instance_count, uint32_t first_instance,
@@ -46,7 +32,7 @@ tr_result tr__vertex_fetch_prepare(tr_context *ctx, const char *fn, const tr_pip
     if (src->indices && count) {
         uint32_t imin = UINT32_MAX, imax = 0;
         for (uint32_t i = 0; i < count; i++) {
-            uint32_t v = index_at(src, src->first + i);
+            uint32_t v = tr__index_at(src, src->first + i);
             imin = TR_MIN(imin, v);
             imax = TR_MAX(imax, v);
         }

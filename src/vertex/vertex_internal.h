@@ -55,6 +55,20 @@ typedef struct tr__vertex_source {
 /* Sizes of a vertex format: bytes read and components delivered. */
 uint32_t tr__vertex_format_bytes(tr_vertex_format f);
 
+/* Index i of the bound buffer (which need not be aligned). */
+static inline uint32_t tr__index_at(const tr__vertex_source *src, uint32_t i)
+{
+    const uint8_t *b = src->indices;
+    if (src->index_type == TR_INDEX_U16) {
+        uint16_t v;
+        memcpy(&v, b + (size_t)i * 2, 2);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, b + (size_t)i * 4, 4);
+    return v;
+}
+
 /* Prepares the fetch of a draw: the vertex range (scanning the indices of
  * an indexed draw), the padded count and each attribute's record, with
  * every element it will read checked against its buffer.  Errors are

@@ -5,9 +5,7 @@ static inline uint32_t vertex_id(const tr__vertex_source *src, uint32_t pos)
 {
     if (!src->indices)
         return src->first + pos;
-    uint32_t i = src->first + pos;
-    uint32_t v = src->index_type == TR_INDEX_U16 ? ((const uint16_t *)src->indices)[i]
-                                                 : ((const uint32_t *)src->indices)[i];
+    uint32_t v = tr__index_at(src, src->first + pos);
     return (uint32_t)((int64_t)v + src->vertex_offset);
 }
 
