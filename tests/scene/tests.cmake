@@ -1,0 +1,6 @@
+# tilerast-render refuses hostile scene files with a message and a non-zero
+# status (render_rejects.sh writes the files).
+if(TARGET tilerast-render)
+  add_test(NAME scene_render_rejects_bad_files
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_rejects.sh $<TARGET_FILE:tilerast-render>)
+endif()
