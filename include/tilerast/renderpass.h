@@ -240,6 +240,23 @@ TR_API tr_result tr_cmd_bind_vertex_buffer(tr_context *ctx, uint32_t binding, co
  * tr_attribute_record_for.  The vertex shader sees gl_VertexIndex and
  * gl_InstanceIndex (first_instance + i). */
 
+/* Hostile geometry: what a draw does with it, deterministically (the same
+ * on every thread count, SIMD level and bin size), never a crash or an
+ * overflow:
+ * - a triangle with any NaN or infinite clip-space position component is
+ *   discarded and counted in tr_pass_stats.primitives_nonfinite (and
+ *   primitives_culled); the rest of the draw renders exactly as without it;
+ * - triangles are clipped in double precision against 0 <= z <= w, against
+ *   w >= 1e-20 (so w <= 0 never divides) and against a guard band of the
+ *   viewport, so finite positions up to the largest floats become window
+ *   coordinates the 1/256-pixel fixed point holds; nothing is drawn outside
+ *   the viewport rectangle (tr_viewport);
+ * - zero-area and collinear triangles cover no pixel (Vulkan's rule: exact
+ *   integer edge functions), and are culled;
+ * - NaN or infinite varyings, colours or depth a shader writes are
+ *   converted by the format's rules (image.h: UNORM/sRGB clamp with NaN as
+ *   0, float formats keep infinities and store one canonical NaN); a NaN
+ *   depth fails every depth compare but ALWAYS and NOT_EQUAL. */
 TR_API tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_count,
                       uint32_t first_vertex, uint32_t first_instance);
 
