@@ -255,8 +255,9 @@ TR_API tr_result tr_cmd_bind_vertex_buffer(tr_context *ctx, uint32_t binding, co
  *   integer edge functions), and are culled;
  * - NaN or infinite varyings, colours or depth a shader writes are
  *   converted by the format's rules (image.h: UNORM/sRGB clamp with NaN as
- *   0, float formats keep infinities and store one canonical NaN); a NaN
- *   depth fails every depth compare but ALWAYS and NOT_EQUAL. */
+ *   0, float formats keep infinities and store one canonical NaN); depth a
+ *   shader writes is clamped to the viewport's depth range, NaN to its
+ *   min_depth. */
 TR_API tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_count,
                       uint32_t first_vertex, uint32_t first_instance);
 

@@ -133,6 +133,53 @@ Test(raster, special_values_through_blending)
     check(1);
 }
 
+/* Depth a shader writes is clamped to the viewport's depth range: NaN
+ * becomes min_depth, infinities the ends. */
+static void fs_special_depth(tr_fs_block *b)
+{
+    static const uint32_t d[4] = {0x7fc00000u, 0xffbadbadu, 0x7f800000u, 0xff800000u};
+    for (uint32_t l = 0; l < b->count; l++) {
+        b->depth[l] = from_bits(d[(uint32_t)b->frag_x[l] % 4]);
+        for (int c = 0; c < 4; c++)
+            b->color[0][c][l] = 1.0f;
+    }
+}
+
+Test(raster, special_shader_depth_is_clamped)
+{
+    tr_context *ctx = trt_context(2);
+    tr_image *c = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 8, 8);
+    tr_image *z = trt_image(ctx, TR_FORMAT_D32_SFLOAT, 8, 8);
+    tr_pipeline_desc pd = {0};
+    pd.fragment_shader = fs_special_depth;
+    pd.fs_flags = TR_FS_WRITES_DEPTH;
+    pd.depth_test = pd.depth_write = 1;
+    pd.depth_compare = TR_COMPARE_ALWAYS;
+    tr_pipeline *pl = trt_pipeline(ctx, &pd);
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.color_count = 1;
+    rp.color[0].image = c;
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp.depth.image = z;
+    rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
+    rp.depth.clear_depth = 0.5f;
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    TRT_OK(tr_cmd_bind_pipeline(ctx, pl));
+    const tr_viewport vp = {0, 0, 8, 8, 0.25f, 0.75f};
+    TRT_OK(tr_cmd_set_viewport(ctx, &vp));
+    trt_vertex v[3] = {trt_vpx(-1, -1, 0.5f, 8, 8, NULL), trt_vpx(30, -1, 0.5f, 8, 8, NULL),
+                       trt_vpx(-1, 30, 0.5f, 8, 8, NULL)};
+    trt_draw(ctx, v, 3);
+    TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+    float zs[64];
+    trt_download(z, 0, 0, TR_ASPECT_DEPTH, zs);
+    const float want[4] = {0.25f, 0.25f, 0.75f, 0.25f};
+    for (int i = 0; i < 64; i++)
+        cr_expect_eq(zs[i], want[i % 8 % 4], "pixel %d: %g", i, (double)zs[i]);
+    tr_context_destroy(ctx);
+}
+
 /* Clears and fills convert the same way. */
 Test(raster, special_values_in_clears_and_fills)
 {
