@@ -113,6 +113,16 @@ static void fs(tr_fs_block *b)
     b->discard = ((uint64_t)t[0][0] & 3) ? 0x5ull : 0;
 }
 
+/* A draw of a billion valid triangles is legal and just slow: the target
+ * skips draws with more than 2^16 vertex invocations unless the counts are
+ * past the documented limits (then the call fails at once, which is worth
+ * fuzzing). */
+static int work_ok(uint32_t count, uint32_t instances)
+{
+    return (uint64_t)count * instances <= (1u << 16) || count > TR_MAX_DRAW_VERTICES ||
+           (uint64_t)count * instances >= (1ull << 32);
+}
+
 /* ---- the program --------------------------------------------------------------------------- */
 
 enum { NIMG = 4, NSMP = 2, NPIPE = 2 };
@@ -236,17 +246,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 tr_cmd_set_uniforms(ctx, &u, sizeof u);
                 break;
             }
-            case 5:
-                tr_cmd_draw(ctx, size_val(&r, 64), size_val(&r, 4), size_val(&r, MAX_VERTS), size_val(&r, 4));
+            case 5: {
+                const uint32_t count = size_val(&r, 64), inst = size_val(&r, 4);
+                if (work_ok(count, inst))
+                    tr_cmd_draw(ctx, count, inst, size_val(&r, MAX_VERTS), size_val(&r, 4));
                 break;
+            }
             case 6: {
                 uint32_t idx[48];
                 const uint32_t n = u8(&r) % 48;
                 for (uint32_t i = 0; i < n; i++)
                     idx[i] = size_val(&r, MAX_VERTS);
                 tr_cmd_bind_index_buffer(ctx, idx, n * sizeof idx[0], size_val(&r, 8), (tr_index_type)size_val(&r, 3));
-                tr_cmd_draw_indexed(ctx, size_val(&r, 48), size_val(&r, 3), size_val(&r, 8), (int32_t)size_val(&r, 8),
-                                    size_val(&r, 3));
+                const uint32_t count = size_val(&r, 48), inst = size_val(&r, 3);
+                if (work_ok(count, inst))
+                    tr_cmd_draw_indexed(ctx, count, inst, size_val(&r, 8), (int32_t)size_val(&r, 8), size_val(&r, 3));
                 break;
             }
             default: {
