@@ -588,8 +588,10 @@ static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_sl
         if (need && !tr__grow(ctx, (void **)&st->words, &st->cap, st->count + need * (1 + mw), sizeof(uint32_t)))
             return false;
     }
+    /* One chunk (a small draw, or one instance of a small mesh) is not worth
+     * a team: thousands of instances would each pay a fork and a join. */
 #ifdef TILERAST_HAVE_OPENMP
-#pragma omp parallel num_threads((int)threads)
+#pragma omp parallel num_threads((int)threads) if (nc > 1)
 #endif
     {
 #ifdef TILERAST_HAVE_OPENMP

@@ -114,13 +114,13 @@ static void fs(tr_fs_block *b)
 }
 
 /* A draw of a billion valid triangles is legal and just slow: the target
- * skips draws with more than 2^16 vertex invocations unless the counts are
- * past the documented limits (then the call fails at once, which is worth
- * fuzzing). */
+ * skips draws with more than 2^16 vertex invocations unless the count is
+ * past TR_MAX_DRAW_VERTICES (then the call fails at once, which is worth
+ * fuzzing).  The linear-id limit is left to the unit tests: a draw under
+ * it can still be 2^31 instances long. */
 static int work_ok(uint32_t count, uint32_t instances)
 {
-    return (uint64_t)count * instances <= (1u << 16) || count > TR_MAX_DRAW_VERTICES ||
-           (uint64_t)count * instances >= (1ull << 32);
+    return (uint64_t)count * instances <= (1u << 16) || count > TR_MAX_DRAW_VERTICES;
 }
 
 /* ---- the program --------------------------------------------------------------------------- */
@@ -255,11 +255,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             case 6: {
                 uint32_t idx[48];
                 const uint32_t n = u8(&r) % 48;
-                for (uint32_t i = 0; i < n; i++)
+                uint32_t lo = UINT32_MAX, hi = 0;
+                for (uint32_t i = 0; i < n; i++) {
                     idx[i] = size_val(&r, MAX_VERTS);
+                    lo = idx[i] < lo ? idx[i] : lo;
+                    hi = idx[i] > hi ? idx[i] : hi;
+                }
                 tr_cmd_bind_index_buffer(ctx, idx, n * sizeof idx[0], size_val(&r, 8), (tr_index_type)size_val(&r, 3));
                 const uint32_t count = size_val(&r, 48), inst = size_val(&r, 3);
-                if (work_ok(count, inst))
+                /* The vertex job shades every id from the smallest index to
+                 * the largest (Mali's way): that span is the work. */
+                const uint32_t span = n ? hi - lo + 1 : 0;
+                if (work_ok(count, inst) && work_ok(span > count ? span : count, inst))
                     tr_cmd_draw_indexed(ctx, count, inst, size_val(&r, 8), (int32_t)size_val(&r, 8), size_val(&r, 3));
                 break;
             }
