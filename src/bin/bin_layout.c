@@ -67,8 +67,10 @@ tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t
     l.gmem_pixels = (uint32_t)pixels;
 
     if (single_bin) {
-        l.bin_w = fb_w;
-        l.bin_h = fb_h;
+        /* Whole 8x8 blocks, as every bin: the raster stage reads and
+         * writes 2x2 quads and 8x8 blocks, which must not leave the tile. */
+        l.bin_w = TR_ALIGN(fb_w, 8u);
+        l.bin_h = TR_ALIGN(fb_h, 8u);
         l.bins_x = l.bins_y = 1;
     } else {
         uint32_t best_tiles = UINT32_MAX, best_diff = UINT32_MAX;
