@@ -110,7 +110,7 @@ static void fs(tr_fs_block *b)
             b->color[1][c][l] = b->varyings[0][c][l];
         }
     b->depth[0] = b->varyings[1][3][0];
-    b->discard = ((uint64_t)t[0][0] & 3) ? 0x5ull : 0;
+    b->discard = t[0][0] > 0.5f ? 0x5ull : 0; /* a comparison: NaN and huge values are fine */
 }
 
 /* A draw of a billion valid triangles is legal and just slow: the target
