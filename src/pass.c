@@ -1302,14 +1302,12 @@ void tr__pass_release(tr_context *ctx)
 {
     tr__pass *p = ctx->pass;
     if (p) {
-        for (size_t i = 0; i < p->stream_slots; i++)
-            tr__free(ctx, p->streams[i].words);
+        release_recording(ctx, p); /* arenas and stream words */
         tr__free(ctx, p->streams);
         tr__free(ctx, p->draws);
         tr__free(ctx, p->tris);
         tr__free(ctx, p->vtx);
         for (uint32_t w = 0; w < p->slot_count; w++) {
-            tr__arena_release(ctx, &p->slots[w].arena);
             tr__free(ctx, p->slots[w].vtx);
             tr__free(ctx, p->slots[w].bins);
             tr__free(ctx, p->slots[w].sorted);
@@ -1319,7 +1317,6 @@ void tr__pass_release(tr_context *ctx)
         tr__free(ctx, p->held);
         tr__free(ctx, p->lrz.part_mask);
         tr__free(ctx, p->lrz.part_bound);
-        tr__arena_release(ctx, &p->arena);
     }
     for (uint32_t i = 0; i < ctx->worker_count; i++) {
         tr__free(ctx, ctx->workers[i].tile);

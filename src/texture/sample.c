@@ -98,7 +98,7 @@ tr__sample_plan tr__plan_levels(const tr_sampler *s, uint32_t levels, int32_t la
                                               : p.lambda_prime;
     p.mag = p.lambda <= 0;
     const int32_t top = (int32_t)(levels - 1) * TR__LOD_ONE;
-    const int32_t d = p.lambda < 0 ? 0 : p.lambda > top ? top : p.lambda;
+    const int32_t d = p.d = p.lambda < 0 ? 0 : p.lambda > top ? top : p.lambda;
     if (s->desc.mipmap_mode == TR_MIPMAP_LINEAR) {
         p.level_hi = (uint32_t)d >> 8;
         p.level_lo = TR_MIN(p.level_hi + 1, levels - 1);
@@ -441,15 +441,13 @@ void tr_fs_query_lod(const tr_fs_block *b, uint32_t slot, const float *s, const 
         return;
     }
     const tr_image *img = ts.img;
-    const int32_t top = (int32_t)(img->desc.levels - 1) * TR__LOD_ONE;
     for (uint32_t q = 0; q < n; q += 4) {
         const tr__lod_base lb = tr__lod_from_gradients(img->desc.width, img->desc.height, ts.smp->desc.max_anisotropy,
                                                        quad_ddx(s, q, n), quad_ddx(t, q, n), quad_ddy(s, q, n),
                                                        quad_ddy(t, q, n));
         const tr__sample_plan p = tr__plan_levels(ts.smp, img->desc.levels, lb.lambda, 0.0f);
-        const int32_t d = p.lambda < 0 ? 0 : p.lambda > top ? top : p.lambda;
         for (uint32_t l = q; l < q + 4 && l < n; l++) {
-            out[0][l] = (float)d * (1.0f / TR__LOD_ONE);
+            out[0][l] = (float)p.d * (1.0f / TR__LOD_ONE);
             out[1][l] = (float)p.lambda_prime * (1.0f / TR__LOD_ONE);
         }
     }

@@ -32,6 +32,7 @@ tr__lod_base tr__lod_from_gradients(uint32_t width, uint32_t height, uint32_t ma
 typedef struct tr__sample_plan {
     int32_t lambda_prime;  /* lambda' (before the min/max clamp) */
     int32_t lambda;        /* lambda (after it) */
+    int32_t d;             /* clamp(lambda, 0, 256 * (levels - 1)): the level, with its fraction */
     bool mag;              /* lambda <= 0: mag_filter */
     uint32_t level_hi;     /* the (more detailed) level read */
     uint32_t level_lo;     /* the second level, read only when delta > 0 */
