@@ -3,7 +3,8 @@
  *
  * Stages: src/vertex (fetch, shade, clip) -> src/bin (grid, pipes,
  * visibility streams) -> src/raster (tile buffers, rasterize, resolve).  The
- * executor in src/pass.c drives them. */
+ * executor (src/pass_record.c records, src/pass_front.c runs the front end,
+ * src/pass_tile.c the tile pass) drives them. */
 #ifndef TILERAST_INTERNAL_H
 #define TILERAST_INTERNAL_H
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "lrz/lrz_internal.h"
+#include "pass.h"
 #include "raster/raster_internal.h"
 
 /* ---- the buffer ---------------------------------------------------------------------------- */
@@ -247,13 +248,13 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
                    !(pd->fragment_shader && (flags & TR_FS_MAY_DISCARD)) && !stencil;
 }
 
-bool tr__lrz_tests(const tr__pass *p, const tr__draw *d)
+bool tr__lrz_tests(const tr__lrz_pass *lz, const tr__draw *d)
 {
-    if (!p->lrz.buf || p->lrz.invalid || d->lrz_test_dir == TR_LRZ_DIRECTION_UNKNOWN)
+    if (!lz->buf || lz->invalid || d->lrz_test_dir == TR_LRZ_DIRECTION_UNKNOWN)
         return false;
     /* A buffer that no writing draw gave a direction holds only the clear
      * (or the reused) value, a bound in both directions. */
-    return p->lrz.dir == TR_LRZ_DIRECTION_UNKNOWN || d->lrz_test_dir == p->lrz.dir;
+    return lz->dir == TR_LRZ_DIRECTION_UNKNOWN || d->lrz_test_dir == lz->dir;
 }
 
 /* fmax without the libm call (no NaN can reach it: see finite). */
@@ -382,17 +383,17 @@ bool tr__lrz_may_write(const tr__draw *d, const tr__tri *t)
     return twice_area >= (int64_t)98 * TR_SUBPIXEL_ONE * TR_SUBPIXEL_ONE;
 }
 
-void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
+void tr__lrz_write_triangle(const tr__lrz_pass *lz, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
                             const int32_t rect[4], tr__lrz_bin_write *bw, uint64_t *blocks_written)
 {
-    if (p->lrz.invalid || !tr__lrz_may_write(d, t))
+    if (lz->invalid || !tr__lrz_may_write(d, t))
         return;
-    tr__lrz_buffer *b = p->lrz.buf;
+    tr__lrz_buffer *b = lz->buf;
     /* Pixels inside the triangle, the scissor and the render area. */
     int32_t r[4] = {TR_MAX(t->bbox[0], d->scissor[0]), TR_MAX(t->bbox[1], d->scissor[1]),
                     TR_MIN(t->bbox[2], d->scissor[2]), TR_MIN(t->bbox[3], d->scissor[3])};
     const bool unions = r[2] - r[0] >= TR_LRZ_UNION_MIN && r[3] - r[1] >= TR_LRZ_UNION_MIN;
-    const bool less = p->lrz.dir != TR_LRZ_DIRECTION_GREATER;
+    const bool less = lz->dir != TR_LRZ_DIRECTION_GREATER;
     depth_plane pl_out;
     plane_of(t, d, r, &pl_out);
     if (!pl_out.finite)
@@ -412,7 +413,7 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
      * blocks. */
     {
         if (bw->stale) {
-            bw->far = tr__lrz_far_bound(p, view_slot, rect);
+            bw->far = tr__lrz_far_bound(lz, view_slot, rect);
             bw->stale = false;
         }
         double lo, hi;
@@ -431,7 +432,7 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
     const int32_t r_x0 = (r[0] + TR_LRZ_BLOCK - 1) & ~(TR_LRZ_BLOCK - 1), r_x1 = r[2] & ~(TR_LRZ_BLOCK - 1);
     for (int32_t by = q[1] & ~(TR_LRZ_BLOCK - 1); by < q[3]; by += TR_LRZ_BLOCK) {
         tr__lrz_row row;
-        tr__lrz_row_at(p, view_slot, by, &row);
+        tr__lrz_row_at(lz, view_slot, by, &row);
         int32_t xs, xe, in[2];
         if (!tr__block_walk_row_span(t, &walk, qx0, q[2], by, ranges, &xs, &xe, in))
             continue;
@@ -473,7 +474,7 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
             if (!cls)
                 continue;
             if (unions) {
-                m = tr__raster_block_mask(t, bx, by, r, r, cls == 2, p->lrz.simd);
+                m = tr__raster_block_mask(t, bx, by, r, r, cls == 2, lz->simd);
                 if (!m)
                     continue;
             } else {
@@ -486,8 +487,8 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
                 /* Part of the block: gather until every pixel has a writing
                  * fragment; the bound is the extreme over all of them. */
                 size_t i = tr__lrz_texel_index(b, view_slot, tx, ty);
-                uint64_t *pm = &p->lrz.part_mask[i];
-                float *pb = &p->lrz.part_bound[i];
+                uint64_t *pm = &lz->part_mask[i];
+                float *pb = &lz->part_bound[i];
                 float zf = (float)z;
                 if (less ? (double)zf < z : (double)zf > z)
                     zf = nextafterf(zf, less ? INFINITY : -INFINITY);

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdatomic.h>
 
-#include "pass.h"
+#include "record.h"
 
 #define TR_LRZ_BLOCK 8     /* pixels per LRZ texel side */
 #define TR_LRZ_GROUP_W 16  /* fast-clear group: 16 x 4 LRZ texels (128 x 32 pixels) */
@@ -39,6 +39,20 @@ struct tr__lrz_buffer {
     uint64_t image_version;  /* image->version the bounds describe */
 };
 
+/* The LRZ state of the pass being recorded and rendered (tr__pass.lrz). */
+typedef struct tr__lrz_pass {
+    tr__lrz_buffer *buf;   /* the depth image's buffer; NULL: LRZ off for the pass */
+    tr_lrz_direction dir;  /* set by depth-writing draws */
+    bool invalid;          /* a writing draw broke the direction: no test in this pass */
+    bool write_off;        /* no more LRZ writes in this pass */
+    bool simd;             /* the context's kernels are above TR_SIMD_SCALAR */
+    /* Blocks that writing triangles cover only in part: the pixels
+     * covered so far and their depth bound; written once all 64 are. */
+    uint64_t *part_mask;   /* [view][h][w] */
+    float *part_bound;
+    size_t part_cap;
+} tr__lrz_pass;
+
 /* Starts LRZ for a pass (after its attachments are prepared): decides
  * whether LRZ is on, and clears or reuses the depth image's buffer. */
 tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p);
@@ -58,7 +72,7 @@ typedef struct tr__lrz_bin_write {
     float far;                 /* at least as far as every bound of the bin (see tr__lrz_far_bound) */
     bool stale;                /* bounds were tightened since `far` was taken */
 } tr__lrz_bin_write;
-void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
+void tr__lrz_write_triangle(const tr__lrz_pass *lz, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
                             const int32_t rect[4], tr__lrz_bin_write *bw, uint64_t *blocks_written);
 /* Can the triangle tighten any LRZ bound (the size rules of
  * tr__lrz_write_triangle, which only this triangle decides)?  The binning
@@ -66,7 +80,7 @@ void tr__lrz_write_triangle(const tr__pass *p, const tr__draw *d, const tr__tri 
  * without touching them. */
 bool tr__lrz_may_write(const tr__draw *d, const tr__tri *t);
 /* Is LRZ tested for this draw in the rendering pass? */
-bool tr__lrz_tests(const tr__pass *p, const tr__draw *d);
+bool tr__lrz_tests(const tr__lrz_pass *lz, const tr__draw *d);
 /* A triangle's depth plane, exact, with a margin that bounds the float
  * rounding of the rasterizer's depth anywhere in `region` (pixels x0, y0,
  * x1, y1) and the viewport clamp. */
@@ -165,9 +179,9 @@ typedef struct tr__lrz_row {
     float clear_value;
 } tr__lrz_row;
 
-static inline void tr__lrz_row_at(const tr__pass *p, uint32_t view_slot, int32_t by, tr__lrz_row *r)
+static inline void tr__lrz_row_at(const tr__lrz_pass *lz, uint32_t view_slot, int32_t by, tr__lrz_row *r)
 {
-    const tr__lrz_buffer *b = p->lrz.buf;
+    const tr__lrz_buffer *b = lz->buf;
     uint32_t tx, ty;
     tr__lrz_texel(0, by, &tx, &ty);
     r->bound = b->bound + tr__lrz_texel_index(b, view_slot, 0, ty);
@@ -217,13 +231,13 @@ static inline float tr__lrz_row_far(const tr__lrz_row *r, int32_t bx0, int32_t b
  * farthest in the pass's direction: the largest for LESS, the smallest for
  * GREATER (the clear value for blocks no group holds yet).  A triangle
  * whose every depth in the bin lies beyond it is rejected in every block. */
-static inline float tr__lrz_far_bound(const tr__pass *p, uint32_t view_slot, const int32_t rect[4])
+static inline float tr__lrz_far_bound(const tr__lrz_pass *lz, uint32_t view_slot, const int32_t rect[4])
 {
-    const bool less = p->lrz.dir != TR_LRZ_DIRECTION_GREATER;
+    const bool less = lz->dir != TR_LRZ_DIRECTION_GREATER;
     float far = less ? -INFINITY : INFINITY;
     for (int32_t by = rect[1] & ~(TR_LRZ_BLOCK - 1); by < rect[3]; by += TR_LRZ_BLOCK) {
         tr__lrz_row row;
-        tr__lrz_row_at(p, view_slot, by, &row);
+        tr__lrz_row_at(lz, view_slot, by, &row);
         for (int32_t bx = rect[0] & ~(TR_LRZ_BLOCK - 1); bx < rect[2]; bx += TR_LRZ_BLOCK) {
             float b = tr__lrz_row_bound(&row, bx);
             if (b != b)
@@ -236,11 +250,12 @@ static inline float tr__lrz_far_bound(const tr__pass *p, uint32_t view_slot, con
 
 /* Counts fragments rejected in a block (for the picture).  Blocks belong
  * to one bin, and a bin to one thread: no race. */
-static inline void tr__lrz_count_rejected(const tr__pass *p, uint32_t view_slot, int32_t bx, int32_t by, uint32_t n)
+static inline void tr__lrz_count_rejected(const tr__lrz_pass *lz, uint32_t view_slot, int32_t bx, int32_t by,
+                                          uint32_t n)
 {
     uint32_t tx, ty;
     tr__lrz_texel(bx, by, &tx, &ty);
-    p->lrz.buf->rejected[tr__lrz_texel_index(p->lrz.buf, view_slot, tx, ty)] += n;
+    lz->buf->rejected[tr__lrz_texel_index(lz->buf, view_slot, tx, ty)] += n;
 }
 
 /* Ends the pass: records what the next pass may reuse and fills the stats.

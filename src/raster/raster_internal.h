@@ -6,7 +6,8 @@
 #ifndef TILERAST_RASTER_INTERNAL_H
 #define TILERAST_RASTER_INTERNAL_H
 
-#include "pass.h"
+#include "lrz/lrz_internal.h"
+#include "record.h"
 
 /* Subpixel precision: 8 bits (1/256 pixel), the Vulkan minimum on most
  * desktop parts and what llvmpipe uses. */
@@ -28,10 +29,53 @@ typedef enum tr__setup_status { TR__SETUP_OK, TR__SETUP_CULLED, TR__SETUP_OOM } 
 tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
                                   const float *const v[3], const double *const exact_pos[3], tr__tri **out);
 
+/* A blend lookup table for blocks whose source colour is uniform
+ * (raster_quad.c): each channel's result as a function of that channel's
+ * destination byte, for one blend state, source and constant colour. */
+typedef struct tr__blend_key {
+    tr_blend_state bs;         /* state, clamped source and raw constants */
+    float s[4], k[4];
+} tr__blend_key;
+typedef struct tr__blend_lut {
+    bool valid;
+    tr__blend_key key;         /* what table holds */
+    tr__blend_key seen;        /* the last other key met, and how many */
+    uint32_t seen_count;       /* blocks in a row had it: a table is made */
+    uint8_t table[4][256];     /* at the 3rd, as it costs about 4 blocks */
+    /* When every channel's table is (b * mul + add) >> 15 exactly, whole
+     * blocks apply it in vector integer arithmetic; when it is also
+     * ((b * mul16) >> 8 + add16) >> 8, in 16-bit lanes (twice as many). */
+    bool affine, affine16;
+    int32_t mul[4], add[4];
+    uint16_t mul16[4], add16[4];
+} tr__blend_lut;
+
+/* One worker per thread: a tile buffer, a fragment block and its blend
+ * table. */
+struct tr__worker {
+    uint8_t *tile;
+    size_t tile_cap;
+    tr_fs_block *fs;
+    tr_pass_stats stats;
+    tr__blend_lut lut;
+};
+
+/* What the raster stage needs of the pass: the same for every bin. */
+typedef struct tr__raster_pass {
+    const tr__attachment_state *att; /* GMEM order: colour, depth, stencil */
+    uint32_t att_count;
+    const int *color_att;         /* [TR_MAX_COLOR_ATTACHMENTS]: index into att, or -1 */
+    uint32_t color_count;         /* colour slots of the pass */
+    int depth_att, stencil_att;   /* index into att, or -1 */
+    const uint32_t *view_ids;     /* [view slot]: the view index */
+    const tr__draw *draws;
+    const tr__lrz_pass *lrz;      /* lrz->buf NULL: LRZ off */
+} tr__raster_pass;
+
 /* Everything one worker needs to draw one view of one bin. */
 typedef struct tr__raster_bin {
     tr_context *ctx;
-    const tr__pass *pass;
+    const tr__raster_pass *rp;
     tr__worker *worker;
     uint32_t view_slot;           /* position of the view in pass->view_ids */
     int32_t rect[4];              /* the bin, inside the render area: x0, y0, x1, y1 */
@@ -201,7 +245,8 @@ static inline uint64_t tr__raster_block_mask(const tr__tri *t, int32_t bx, int32
 /* Draws one triangle inside the bin (and its draw's scissor). */
 void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t);
 
-/* GMEM load (clear or restore) and store (resolve) of one bin, all views. */
+/* GMEM load (clear or restore) and store (resolve) of rb's view of one bin,
+ * over rb->rect. */
 void tr__raster_load(tr__raster_bin *rb);
 void tr__raster_store(tr__raster_bin *rb);
 

@@ -165,7 +165,7 @@ uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, con
 static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, uint64_t live,
                               const tr__lanes *ln)
 {
-    const tr__pass *p = rb->pass;
+    const tr__raster_pass *p = rb->rp;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     bool dtest = pd->depth_test && p->depth_att >= 0;
     bool stest = pd->stencil_test && p->stencil_att >= 0;
@@ -243,7 +243,7 @@ static bool blend_is_dual(const tr_blend_state *bs)
 static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, tr__lanes *ln, uint64_t live,
                         tr_lrz_direction lrz_dir)
 {
-    const tr__pass *p = rb->pass;
+    const tr__raster_pass *p = rb->rp;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     tr_pass_stats *st = &rb->worker->stats;
     tr_fs_block *fs = rb->worker->fs;
@@ -268,7 +268,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
             for (uint32_t j = 0; j < nq; j++) {
                 uint32_t n = (uint32_t)tr__popcount64((rej >> (4 * j)) & 0xfu);
                 if (n)
-                    tr__lrz_count_rejected(p, rb->view_slot, ln->qx[j] & ~(BLOCK - 1), ln->qy[j] & ~(BLOCK - 1), n);
+                    tr__lrz_count_rejected(p->lrz, rb->view_slot, ln->qx[j] & ~(BLOCK - 1), ln->qy[j] & ~(BLOCK - 1), n);
             }
             live &= ~rej;
             if (!live)
@@ -332,8 +332,8 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     /* Blend and write each colour attachment. */
     uint32_t texel_index[TR_FS_LANES];
     bool have_index = false, replicated = !uniform;
-    const uint32_t outputs = TR_MIN(TR_MAX(p->desc.color_count, 2u), TR_MAX_COLOR_ATTACHMENTS);
-    for (uint32_t a = 0; a < p->desc.color_count; a++) {
+    const uint32_t outputs = TR_MIN(TR_MAX(p->color_count, 2u), TR_MAX_COLOR_ATTACHMENTS);
+    for (uint32_t a = 0; a < p->color_count; a++) {
         int ai = p->color_att[a];
         if (ai < 0 || !pd->blend[a].write_mask)
             continue;
@@ -377,7 +377,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
  * bin (r is already cut to the bin and the cleared rectangle). */
 static void clear_rect(tr__raster_bin *rb, const tr__draw *d, const int32_t r[4])
 {
-    const tr__pass *p = rb->pass;
+    const tr__raster_pass *p = rb->rp;
     for (uint32_t i = 0; i < p->att_count; i++) {
         if (!((d->clear_atts >> i) & 1))
             continue;
@@ -397,13 +397,13 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
                     TR_MIN(t->bbox[2], rb->rect[2]), TR_MIN(t->bbox[3], rb->rect[3])};
     if (r[0] >= r[2] || r[1] >= r[3])
         return;
-    const tr__pass *p = rb->pass;
+    const tr__raster_pass *p = rb->rp;
     const tr__draw *d = &p->draws[t->draw];
     if (d->clear_atts) {
         clear_rect(rb, d, r);
         return;
     }
-    tr_lrz_direction lrz = tr__lrz_tests(p, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
+    tr_lrz_direction lrz = tr__lrz_tests(p->lrz, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
     tr_pass_stats *st = &rb->worker->stats;
     /* The depth plane for the LRZ block test, made on first use: blocks
      * whose bound passes every depth of the viewport's range need none. */
@@ -465,7 +465,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
         }
         tr__lrz_row lrow = {0};
         if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
-            tr__lrz_row_at(p, rb->view_slot, by, &lrow);
+            tr__lrz_row_at(p->lrz, rb->view_slot, by, &lrow);
         for (int32_t bx = xs; bx < xe; bx += BLOCK) {
             if (bx == span0 && span1 - span0 >= 2 * BLOCK) {
                 /* Whole blocks [span0, span1): when the triangle's depths

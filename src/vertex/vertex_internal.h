@@ -7,7 +7,7 @@
 #ifndef TILERAST_VERTEX_INTERNAL_H
 #define TILERAST_VERTEX_INTERNAL_H
 
-#include "pass.h"
+#include "record.h"
 
 /* Window coordinates are kept within +-TR_GUARD_BAND pixels so that edge
  * functions in 1/256 pixel stay far inside 64-bit integers (|coord| < 2^28,

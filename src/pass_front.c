@@ -1,0 +1,390 @@
+/* tilerast executor: the front end of a draw (vertex -> set-up -> binning).
+ *
+ * A draw's primitives are cut into chunks of TR_FRONT_CHUNK; a wave of
+ * chunks is shaded, clipped and set up in parallel, each chunk into its own
+ * slot, then binned in submission order into the per-(view, pipe)
+ * visibility streams.  Nothing depends on the thread count. */
+#include <math.h>
+
+#ifdef TILERAST_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "bin/bin_internal.h"
+#include "lrz/lrz_internal.h"
+#include "pass.h"
+#include "raster/raster_internal.h"
+#include "vertex/vertex_internal.h"
+
+static inline void prim_positions(tr_topology t, uint32_t i, uint32_t pos[3])
+{
+    switch (t) {
+    case TR_TOPOLOGY_TRIANGLE_STRIP:
+        pos[0] = i;
+        pos[1] = i + 1 + (i & 1);
+        pos[2] = i + 2 - (i & 1);
+        break;
+    case TR_TOPOLOGY_TRIANGLE_FAN:
+        pos[0] = i + 1;
+        pos[1] = i + 2;
+        pos[2] = 0;
+        break;
+    default:
+        pos[0] = 3 * i;
+        pos[1] = 3 * i + 1;
+        pos[2] = 3 * i + 2;
+        break;
+    }
+}
+
+_Static_assert(TR_FRONT_PIECES == TR_CLIP_MAX_VERTS - 2, "a slot holds every piece clipping can make");
+
+/* Clips and sets up one assembled triangle into `arena`, appending the
+ * pieces to out[] (at most TR_FRONT_PIECES).  Returns the number of pieces,
+ * or -1 when the arena cannot grow.  Touches nothing shared: the parallel
+ * front end runs it on several threads. */
+static int setup_triangle(tr_context *ctx, tr__arena *arena, const tr__draw *d, uint32_t draw_index,
+                          const float *v[3], uint32_t instance, uint32_t prim, uint16_t view, float gb_x, float gb_y,
+                          float *clipbuf, float *flatbuf, tr__tri **out, setup_counts *sc)
+{
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const uint32_t stride = 4 + 4 * pd->varying_count;
+    sc->in++;
+    if (tr__vertex_nonfinite(v[0]) || tr__vertex_nonfinite(v[1]) || tr__vertex_nonfinite(v[2])) {
+        sc->culled++;
+        sc->nonfinite++;
+        return 0;
+    }
+    const float *in[3] = {v[0], v[1], v[2]};
+    if (pd->flat_mask) {
+        /* Flat varyings take the provoking (first) vertex's values everywhere. */
+        for (int i = 1; i < 3; i++) {
+            float *f = flatbuf + (size_t)(i - 1) * stride;
+            memcpy(f, v[i], stride * sizeof(float));
+            for (uint32_t k = 0; k < pd->varying_count; k++)
+                if ((pd->flat_mask >> k) & 1)
+                    memcpy(f + 4 + 4 * k, v[0] + 4 + 4 * k, 4 * sizeof(float));
+            in[i] = f;
+        }
+    }
+    bool clipped;
+    tr__clip_poly poly;
+    uint32_t n = tr__vertex_clip(in, stride, gb_x, gb_y, clipbuf, &poly, &clipped);
+    if (clipped)
+        sc->clipped++;
+    int made = 0;
+    for (uint32_t i = 1; i + 1 < n; i++) {
+        const float *tv[3] = {clipbuf, clipbuf + (size_t)i * stride, clipbuf + (size_t)(i + 1) * stride};
+        const double *ex[3] = {poly.exact[0] ? poly.pos[0] : NULL, poly.exact[i] ? poly.pos[i] : NULL,
+                               poly.exact[i + 1] ? poly.pos[i + 1] : NULL};
+        tr__tri *t;
+        tr__setup_status s = tr__raster_setup(ctx, arena, d, draw_index, tv, ex, &t);
+        if (s == TR__SETUP_OOM)
+            return -1;
+        if (s == TR__SETUP_CULLED)
+            continue;
+        t->instance = instance;
+        t->primitive = prim;
+        t->view = view;
+        out[made++] = t;
+    }
+    /* Culling is decided before binning, so it does not depend on the bins. */
+    if (made == 0)
+        sc->culled++;
+    return made;
+}
+
+/* Bins a slot's set-up triangles in submission order from the stream
+ * entries the front end's threads made for them (LRZ is written per bin,
+ * in render_bin).  A triangle that reaches no bin's pixel centre is simply
+ * not binned.  false on OOM. */
+static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__front_slot *sl, uint32_t view_slot)
+{
+    const uint32_t *words = sl->bins;
+    for (uint32_t i = 0; i < sl->count; i++) {
+        if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)) ||
+            !tr__grow(ctx, (void **)&p->lrz_cand, &p->lrz_cand_cap, p->tri_count + 1, 1))
+            return false;
+        p->tris[p->tri_count] = sl->tris[i];
+        p->lrz_cand[p->tri_count] = sl->lrz_cand[i];
+        int entries;
+        if (sl->bin_words[i] == UINT32_MAX) {
+            entries = tr__bin_triangle(ctx, p, sl->tris[i], (uint32_t)p->tri_count, view_slot);
+        } else {
+            entries = tr__bin_append(ctx, p, (uint32_t)p->tri_count, view_slot, words, sl->bin_words[i]);
+            words += sl->bin_words[i];
+        }
+        if (entries < 0)
+            return false;
+        if (entries == 0)
+            continue;
+        p->tri_count++;
+        p->stats.primitives_binned++;
+    }
+    return true;
+}
+
+/* The slot's entries pipe by pipe, for bin_wave (runs on the slot's own
+ * thread, while its entries are in that core's cache). */
+static void sort_entries(const tr__pass *p, tr__front_slot *sl)
+{
+    const uint32_t mw = p->mask_words, npipes = p->layout.pipes_x * p->layout.pipes_y;
+    uint32_t cur[TR_MAX_VSC_PIPES];
+    uint32_t off = 0;
+    for (uint32_t pipe = 0; pipe < npipes; pipe++) {
+        sl->pipe_off[pipe] = cur[pipe] = off;
+        off += sl->pipe_entries[pipe] * (1 + mw);
+    }
+    sl->pipe_off[npipes] = off;
+    sl->binned = 0;
+    const uint32_t *words = sl->bins;
+    for (uint32_t i = 0; i < sl->count; i++) {
+        const uint32_t n = sl->bin_words[i];
+        sl->binned += n != 0;
+        for (uint32_t e = 0; e < n; e += 1 + mw) {
+            uint32_t *dst = sl->sorted + cur[words[e]];
+            dst[0] = i;
+            memcpy(dst + 1, words + e + 1, sizeof(uint32_t) * mw);
+            cur[words[e]] += 1 + mw;
+        }
+        words += n;
+    }
+}
+
+/* bin_triangles for a whole wave of slots whose entries all fit and were
+ * sorted by pipe, on several threads: each slot's triangles get their
+ * indices (in submission order: slot by slot) in parallel, each stream is
+ * grown for its share, then each pipe's stream takes its entries slot by
+ * slot.  Streams come out as bin_triangles writes them.  false on OOM. */
+static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_slot, uint32_t threads)
+{
+    const uint32_t mw = p->mask_words, npipes = p->layout.pipes_x * p->layout.pipes_y;
+    size_t total = p->tri_count;
+    for (uint32_t w = 0; w < nc; w++) {
+        p->slots[w].tri_base = total;
+        total += p->slots[w].binned;
+    }
+    if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, total, sizeof(tr__tri *)) ||
+        !tr__grow(ctx, (void **)&p->lrz_cand, &p->lrz_cand_cap, total, 1))
+        return false;
+    tr__stream *streams = &p->streams[(size_t)view_slot * npipes];
+    for (uint32_t pipe = 0; pipe < npipes; pipe++) {
+        size_t need = 0;
+        for (uint32_t w = 0; w < nc; w++)
+            need += p->slots[w].pipe_entries[pipe];
+        tr__stream *st = &streams[pipe];
+        if (need && !tr__grow(ctx, (void **)&st->words, &st->cap, st->count + need * (1 + mw), sizeof(uint32_t)))
+            return false;
+    }
+    /* One chunk (a small draw, or one instance of a small mesh) is not worth
+     * a team: thousands of instances would each pay a fork and a join. */
+#ifdef TILERAST_HAVE_OPENMP
+#pragma omp parallel num_threads((int)threads) if (nc > 1)
+#endif
+    {
+#ifdef TILERAST_HAVE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int w = 0; w < (int)nc; w++) {
+            tr__front_slot *sl = &p->slots[w];
+            size_t idx = sl->tri_base;
+            for (uint32_t i = 0; i < sl->count; i++) {
+                sl->tri_index[i] = UINT32_MAX;
+                if (!sl->bin_words[i])
+                    continue; /* reaches no bin */
+                p->tris[idx] = sl->tris[i];
+                p->lrz_cand[idx] = sl->lrz_cand[i];
+                sl->tri_index[i] = (uint32_t)idx++;
+            }
+        }
+#ifdef TILERAST_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int pipe = 0; pipe < (int)npipes; pipe++) {
+            tr__stream *st = &streams[pipe];
+            for (uint32_t w = 0; w < nc; w++) {
+                const tr__front_slot *sl = &p->slots[w];
+                const uint32_t *e = sl->sorted + sl->pipe_off[pipe], *end = sl->sorted + sl->pipe_off[pipe + 1];
+                for (; e < end; e += 1 + mw) {
+                    st->words[st->count++] = sl->tri_index[e[0]];
+                    memcpy(st->words + st->count, e + 1, sizeof(uint32_t) * mw);
+                    st->count += mw;
+                }
+            }
+        }
+    }
+    p->stats.primitives_binned += total - p->tri_count;
+    p->tri_count = total;
+    return true;
+}
+
+static void add_counts(tr_pass_stats *st, const setup_counts *sc)
+{
+    st->primitives_in += sc->in;
+    st->primitives_culled += sc->culled;
+    st->primitives_nonfinite += sc->nonfinite;
+    st->primitives_clipped += sc->clipped;
+}
+
+/* The range of stream positions primitives [p0, p1) use. */
+static void chunk_positions(tr_topology topo, uint32_t p0, uint32_t p1, uint32_t *lo, uint32_t *hi)
+{
+    if (topo == TR_TOPOLOGY_TRIANGLE_LIST) {
+        *lo = 3 * p0;
+        *hi = 3 * p1;
+    } else if (topo == TR_TOPOLOGY_TRIANGLE_STRIP) {
+        *lo = p0;
+        *hi = p1 + 2;
+    } else {
+        *lo = p0 + 1;
+        *hi = p1 + 2;
+    }
+}
+
+tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, const tr__vertex_source *source,
+                         uint32_t prims, uint32_t instance_count, uint32_t first_instance)
+{
+    tr__pass *p = ctx->pass;
+    const tr__draw *d = &p->draws[draw_index];
+    const tr_pipeline *pl = d->pipeline;
+    const tr_pipeline_desc *pd = &pl->desc;
+    tr__vertex_source src = *source;
+    const uint32_t stride = 4 + 4 * pd->varying_count;
+    if (!tr__grow(ctx, (void **)&p->vtx, &p->vtx_cap, stride, sizeof(float)))
+        return tr__pass_fail(ctx, fn);
+    float *first_vtx = p->vtx; /* fans: stream position 0, shaded once per instance and view */
+    float gb_x, gb_y;
+    tr__vertex_guard_band(&d->viewport, &gb_x, &gb_y);
+
+    /* The parallel front end.  The primitives are cut into chunks of
+     * TR_FRONT_CHUNK; a wave of chunks is shaded, clipped and set up in
+     * parallel, each chunk into its own slot (its own arena, reserved
+     * beforehand so that no thread calls the allocator, and its own list of
+     * set-up triangles); then the slots are binned one after the other, in
+     * submission order.  Nothing depends on the thread count.  A wave has
+     * eight chunks per thread: enough for dynamic scheduling to even them
+     * out and to pay for the fork and join, few enough to keep the slots'
+     * reserved arenas small.  The costly half of binning (which pipes and
+     * bins a triangle reaches, tr__bin_classify) runs in phase A; phase B
+     * only appends the entries to the streams. */
+    const uint32_t threads = ctx->desc.threads ? ctx->desc.threads : 1;
+    const uint32_t chunks = (prims + TR_FRONT_CHUNK - 1) / TR_FRONT_CHUNK;
+    const uint32_t wave = TR_MIN(chunks, threads > 1 ? 8 * threads : 1);
+    if (wave > p->slot_count) {
+        tr__front_slot *ns = tr__calloc(ctx, (size_t)wave * sizeof(tr__front_slot));
+        if (!ns)
+            return tr__pass_fail(ctx, fn);
+        if (p->slots) {
+            memcpy(ns, p->slots, (size_t)p->slot_count * sizeof(tr__front_slot));
+            tr__free(ctx, p->slots);
+        }
+        p->slots = ns;
+        p->slot_count = wave;
+    }
+    const size_t vtx_need = (size_t)(3 * TR_FRONT_CHUNK + 2 + 2 * TR_CLIP_MAX_VERTS + 2) * stride;
+    const size_t tri_bytes = TR_ALIGN(sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(pd->varying_count), 16);
+    /* Room for four pipes' entries per triangle; a triangle that touches
+     * more (or finds the room gone) is classified again while binning. */
+    const size_t bins_need = (size_t)TR_FRONT_CHUNK * 4 * (1 + p->mask_words);
+    for (uint32_t w = 0; w < wave; w++)
+        if (!tr__grow(ctx, (void **)&p->slots[w].vtx, &p->slots[w].vtx_cap, vtx_need, sizeof(float)) ||
+            !tr__grow(ctx, (void **)&p->slots[w].bins, &p->slots[w].bins_cap, bins_need, sizeof(uint32_t)) ||
+            (threads > 1 && !tr__grow(ctx, (void **)&p->slots[w].sorted, &p->slots[w].sorted_cap,
+                                      p->slots[w].bins_cap, sizeof(uint32_t)))) /* room for all of bins */
+            return tr__pass_fail(ctx, fn);
+
+    for (uint32_t inst = 0; inst < instance_count; inst++) {
+        for (uint32_t vs = 0; vs < p->view_count; vs++) {
+            src.instance = inst;
+            src.instance_index = first_instance + inst;
+            src.view_index = p->view_ids[vs];
+            const uint16_t view = (uint16_t)p->view_ids[vs];
+            if (pd->topology == TR_TOPOLOGY_TRIANGLE_FAN) {
+                tr_vs_batch batch;
+                tr__vertex_shade(pl, &src, d->uniforms, 0, 1, first_vtx, &batch);
+            }
+            for (uint32_t c0 = 0; c0 < chunks; c0 += wave) {
+                const uint32_t nc = TR_MIN(wave, chunks - c0);
+                /* Each slot's arena gets room for the worst case first. */
+                for (uint32_t w = 0; w < nc; w++)
+                    if (!tr__arena_reserve(ctx, &p->slots[w].arena,
+                                           (size_t)TR_FRONT_CHUNK * TR_FRONT_PIECES * tri_bytes))
+                        return tr__pass_fail(ctx, fn);
+                double t0 = tr__now_ms();
+                /* Phase A: shade, clip and set up, chunks in parallel. */
+#ifdef TILERAST_HAVE_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads) if (threads > 1 && nc > 1)
+#endif
+                for (int w = 0; w < (int)nc; w++) {
+                    tr__front_slot *sl = &p->slots[w];
+                    const uint32_t p0 = (c0 + (uint32_t)w) * TR_FRONT_CHUNK, p1 = TR_MIN(prims, p0 + TR_FRONT_CHUNK);
+                    uint32_t lo, hi;
+                    chunk_positions(pd->topology, p0, p1, &lo, &hi);
+                    float *chunk = sl->vtx;
+                    float *clipbuf = chunk + (size_t)(3 * TR_FRONT_CHUNK + 2) * stride;
+                    float *flatbuf = clipbuf + (size_t)(2 * TR_CLIP_MAX_VERTS) * stride;
+                    tr_vs_batch batch;
+                    tr__vertex_shade(pl, &src, d->uniforms, lo, hi, chunk, &batch);
+                    sl->count = 0;
+                    sl->bins_used = 0;
+                    sl->deferred = 0;
+                    memset(sl->pipe_entries, 0, sizeof sl->pipe_entries);
+                    sl->oom = false;
+                    memset(&sl->counts, 0, sizeof(sl->counts));
+                    for (uint32_t prim = p0; prim < p1; prim++) {
+                        uint32_t pos[3];
+                        prim_positions(pd->topology, prim, pos);
+                        const float *v[3];
+                        for (int k = 0; k < 3; k++)
+                            v[k] = pos[k] == 0 && pd->topology == TR_TOPOLOGY_TRIANGLE_FAN
+                                       ? first_vtx
+                                       : chunk + (size_t)(pos[k] - lo) * stride;
+                        int made = setup_triangle(ctx, &sl->arena, d, draw_index, v, inst, prim, view, gb_x, gb_y,
+                                                  clipbuf, flatbuf, sl->tris + sl->count, &sl->counts);
+                        if (made < 0) {
+                            sl->oom = true; /* cannot happen: the arena was reserved */
+                            break;
+                        }
+                        /* The binning pass's costly half: which pipes and bins. */
+                        for (int k = 0; k < made; k++) {
+                            uint32_t i = sl->count + (uint32_t)k;
+                            sl->lrz_cand[i] = p->lrz.buf && tr__lrz_may_write(d, sl->tris[i]);
+                            int n = tr__bin_classify(p, sl->tris[i], sl->bins + sl->bins_used,
+                                                     (uint32_t)(sl->bins_cap - sl->bins_used));
+                            sl->bin_words[i] = n < 0 ? UINT32_MAX : (uint32_t)n;
+                            sl->deferred += n < 0;
+                            for (int e = 0; e < n; e += 1 + (int)p->mask_words)
+                                sl->pipe_entries[sl->bins[sl->bins_used + (size_t)e]]++;
+                            sl->bins_used += n < 0 ? 0 : (size_t)n;
+                        }
+                        sl->count += (uint32_t)made;
+                    }
+                    if (threads > 1 && !sl->deferred)
+                        sort_entries(p, sl);
+                }
+                double t1 = tr__now_ms();
+                p->stats.ms_vertex += t1 - t0;
+                /* Phase B: bin, in submission order. */
+                bool deferred = false;
+                for (uint32_t w = 0; w < nc; w++) {
+                    if (p->slots[w].oom)
+                        return tr__pass_fail(ctx, fn);
+                    add_counts(&p->stats, &p->slots[w].counts);
+                    deferred |= p->slots[w].deferred != 0;
+                }
+                if (deferred || threads == 1) {
+                    /* One thread, or (rare) triangles over many pipes: one
+                     * after the other. */
+                    for (uint32_t w = 0; w < nc; w++)
+                        if (!bin_triangles(ctx, p, &p->slots[w], vs))
+                            return tr__pass_fail(ctx, fn);
+                } else if (!bin_wave(ctx, p, nc, vs, threads)) {
+                    return tr__pass_fail(ctx, fn);
+                }
+                p->stats.ms_binning += tr__now_ms() - t1;
+            }
+        }
+    }
+    return TR_OK;
+}
+
