@@ -18,6 +18,7 @@ static const tr__format_info formats[TR_FORMAT_COUNT] = {
     [TR_FORMAT_R32G32B32A32_SFLOAT] = {"R32G32B32A32_SFLOAT", 16, 4, false, false, false, true},
     [TR_FORMAT_D32_SFLOAT] = {"D32_SFLOAT", 4, 1, true, false, false, true},
     [TR_FORMAT_D32_SFLOAT_S8_UINT] = {"D32_SFLOAT_S8_UINT", 4, 1, true, true, false, true},
+    [TR_FORMAT_R8G8_UNORM] = {"R8G8_UNORM", 2, 2, false, false, false, false},
 };
 
 bool tr__format_valid(tr_format f)

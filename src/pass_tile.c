@@ -132,6 +132,7 @@ static void render_bin(tr_context *ctx, const tr__pass *p, const tr__raster_pass
         rb.origin[0] = l->origin_x + (int32_t)(bx * l->bin_w);
         rb.origin[1] = l->origin_y + (int32_t)(by * l->bin_h);
         rb.gmem_pitch = l->bin_w;
+        rb.frag_w = rb.frag_h = 1;
         for (uint32_t i = 0; i < p->att_count; i++)
             rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * view_texels * p->att[i].cpp;
         tr__raster_load(&rb);

@@ -43,9 +43,30 @@ typedef enum tr_simd_level {
 /* Context flags */
 #define TR_CONTEXT_NO_LRZ 1u /* never use low-resolution Z (images are identical either way) */
 
+/* Device profiles: the GMEM size, tile alignment and largest tile of an
+ * Adreno GPU, and the features that differ between generations (the
+ * numbers and their sources are listed at tr_context_desc.device). */
+typedef enum tr_device {
+    TR_DEVICE_DEFAULT = 0, /* the defaults below (an a630's numbers, no a7xx features) */
+    TR_DEVICE_A630,
+    TR_DEVICE_A660,
+    TR_DEVICE_A740,
+    TR_DEVICE_COUNT
+} tr_device;
+
 /* Every field may be left zero for its default. */
 typedef struct tr_context_desc {
     uint32_t threads;      /* OpenMP threads for bins; 0 = all cores; 1 without OpenMP */
+    /* The GPU modelled: sets the defaults of gmem_bytes, tile_align_w/h and
+     * tile_max_w/h (a field given explicitly still wins) and the features.
+     *   device   GMEM      tile align   largest tile   a7xx features
+     *   DEFAULT  1 MiB     32 x 16      1024 x 1024    no
+     *   A630     1 MiB     32 x 16      1024 x 1024    no
+     *   A660     1.5 MiB   96 x 16      1024 x 1024    no
+     *   A740     3 MiB     96 x 32      2016 x 2032    yes (bin scaling, bin merging)
+     * GMEM sizes: the kernel's msm GPU catalogue; alignments and tile
+     * limits: Mesa's freedreno devices.py (REFERENCE.md section 5). */
+    tr_device device;
     uint32_t gmem_bytes;   /* GMEM budget per tile; 0 = 1 MiB (Adreno a630) */
     uint32_t tile_align_w; /* bin width alignment in pixels, multiple of 8; 0 = 32 (a630) */
     uint32_t tile_align_h; /* bin height alignment in pixels, multiple of 8; 0 = 16 (a630) */

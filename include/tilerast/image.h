@@ -31,6 +31,8 @@ typedef enum tr_format {
     TR_FORMAT_R32G32B32A32_SFLOAT,
     TR_FORMAT_D32_SFLOAT,
     TR_FORMAT_D32_SFLOAT_S8_UINT,
+    TR_FORMAT_R8G8_UNORM,         /* two 8-bit channels (blue 0, alpha 1 when read as RGBA); the
+                                     format of fragment density maps (fdm.h) */
     TR_FORMAT_COUNT
 } tr_format;
 

@@ -111,6 +111,13 @@ typedef struct tr_fs_block {
     float frag_y[TR_FS_LANES];   /* gl_FragCoord.y (y down, as Vulkan) */
     float frag_z[TR_FS_LANES];   /* window depth, linear in screen space */
     float frag_w[TR_FS_LANES];   /* gl_FragCoord.w = 1 / clip w, interpolated */
+    /* FragSizeEXT: the fragment area of the block's fragments (1, 2 or 4
+     * per axis; 1 x 1 without a density map).  With an area above 1 each
+     * lane is a coarse fragment standing for frag_size_x x frag_size_y
+     * framebuffer pixels; frag_x/y are the centre of that area, and
+     * derivatives between the lanes of a quad span neighbouring coarse
+     * fragments (fdm.h). */
+    uint32_t frag_size_x, frag_size_y;
     float varyings[TR_MAX_VARYINGS][4][TR_FS_LANES]; /* perspective-correct (or flat) */
     /* outputs */
     float color[TR_MAX_COLOR_ATTACHMENTS][4][TR_FS_LANES]; /* RGBA per colour attachment;
@@ -225,8 +232,17 @@ typedef struct tr_blend_state {
  * depth.  Saves per-fragment work; the image is the same. */
 #define TR_FS_NO_FRAG_COORD 16u
 
+/* Pipeline flags */
+/* The vertex stage writes gl_ViewportIndex (it selects one of several
+ * viewports, so views cannot have viewports of their own): a pass that
+ * draws with it and has a density map gives every view of a bin the same
+ * fragment area, the per-axis minimum over the views, as turnip does
+ * (sets TR_PASS_FDM_SHARED_VIEWPORT for the pass). */
+#define TR_PIPELINE_WRITES_VIEWPORT_INDEX 1u
+
 typedef struct tr_pipeline_desc {
     tr_vertex_shader vertex_shader;     /* required */
+    uint32_t flags;                     /* TR_PIPELINE_* */
     tr_fragment_shader fragment_shader; /* NULL: depth/stencil only, colour not written */
     uint32_t fs_flags;                  /* TR_FS_* */
     uint32_t texture_mask;              /* bit i: the fragment shader samples texture slot i

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fdm.h"
 #include "image.h"
 #include "lrz.h"
 #include "pipeline.h"
@@ -69,6 +70,10 @@ typedef void (*tr_visibility_fn)(void *user, const tr_visibility_entry *entry);
                                  bit-identical to binned rendering */
 #define TR_PASS_NO_LRZ 2u     /* no low-resolution Z in this pass (bit-identical either way);
                                  the depth image's LRZ is dropped */
+#define TR_PASS_FDM_SHARED_VIEWPORT 4u /* with a density map: one fragment area per bin for every
+                                 view (the per-axis minimum over the views), as when a draw's
+                                 pipeline writes the viewport index (TR_PIPELINE_WRITES_VIEWPORT_
+                                 INDEX, which sets it for the pass) */
 
 typedef struct tr_render_pass_desc {
     tr_color_attachment color[TR_MAX_COLOR_ATTACHMENTS];
@@ -82,6 +87,9 @@ typedef struct tr_render_pass_desc {
      * allowed and leaves the layers of the clear bits untouched. */
     uint32_t view_mask;
     uint32_t flags;           /* TR_PASS_* */
+    /* Fragment density map (fdm.h); image NULL = none.  Not with
+     * TR_PASS_SINGLE_BIN (no FDM without bins, as on the hardware). */
+    tr_density_map density_map;
     /* Debugging: if set, tr_cmd_end_render_pass calls it (on the calling
      * thread, before rendering) for every entry of every bin's stream, bins
      * in row-major order, entries in submission order. */
@@ -163,6 +171,17 @@ typedef struct tr_pass_stats {
     uint64_t lrz_blocks_written;      /* 8x8 blocks whose bound a primitive tightened while binning */
     uint64_t lrz_blocks_tested;       /* (primitive, 8x8 block) pairs tested while rendering */
     uint64_t lrz_blocks_rejected;     /* of those, rejected whole */
+    /* Fragment density map (fdm.h); all 0 without one.  A "bin view" is
+     * one view of one bin. */
+    uint32_t fdm_bin_views[3][3];     /* bin views rendered with fragment area (1 << i) x (1 << j)
+                                         at [j][i] (width index i, height index j) */
+    uint32_t fdm_bin_views_invisible; /* bin views a density of 0 skipped (nothing rendered) */
+    uint64_t fdm_fragments_shaded_scaled; /* of fragments_shaded: coarse fragments, in bins of an
+                                         area above 1x1 */
+    uint64_t fdm_pixels_shaded_scaled;    /* the framebuffer pixels those stand for (fx * fy each) */
+    uint64_t fdm_gmem_bytes_loaded_full;  /* what gmem_bytes_loaded, _cleared and _stored would have */
+    uint64_t fdm_gmem_bytes_cleared_full; /* been with every bin view at full scale (they count the */
+    uint64_t fdm_gmem_bytes_stored_full;  /* bytes of the reduced tiles) */
     double ms_vertex;                 /* vertex shading, clipping, setup */
     double ms_binning;                /* writing visibility streams */
     double ms_render;                 /* rendering the bins (wall time) */

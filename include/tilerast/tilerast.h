@@ -4,6 +4,7 @@
 
 #include "result.h"
 #include "context.h"
+#include "fdm.h"
 #include "image.h"
 #include "instancing.h"
 #include "lrz.h"

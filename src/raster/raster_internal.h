@@ -83,6 +83,7 @@ typedef struct tr__raster_bin {
     uint8_t *gmem[TR__MAX_ATTACHMENTS]; /* this view's slice of each attachment */
     uint32_t gmem_pitch;          /* pixels per GMEM row (the layout's bin width) */
     float lrz_far;                /* tr__lrz_far_bound of this view of the bin (LRZ on) */
+    uint32_t frag_w, frag_h;      /* the fragment area (1 x 1 without a density map) */
 } tr__raster_bin;
 
 /* Which pixel centres of the 8x8 block at (bx, by) (multiples of 8) the

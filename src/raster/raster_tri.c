@@ -301,6 +301,8 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     fs->count = uniform ? 4u : 4 * nq;
     fs->live = uniform ? 0xfu : live;
     fs->view_index = p->view_ids[rb->view_slot];
+    fs->frag_size_x = rb->frag_w;
+    fs->frag_size_y = rb->frag_h;
     fs->primitive_id = t->primitive;
     fs->front_facing = t->front_facing;
     fs->uniforms = d->uniforms;

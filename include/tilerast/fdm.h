@@ -1,0 +1,107 @@
+/* tilerast: fragment density maps (VK_EXT_fragment_density_map), as
+ * Adreno's turnip driver runs them.
+ *
+ * A render pass may name a density map (tr_render_pass_desc.density_map):
+ * an R8G8_UNORM image whose texels say, per region of the framebuffer, how
+ * densely to shade (density = texel / 255 per axis).  When the pass ends,
+ * the map is read on the CPU (as turnip reads it when the command buffer is
+ * built) and every bin gets, per view, a fragment area (fx, fy) in
+ * {1, 2, 4} x {1, 2, 4}.  The bin is then rendered into a tile of
+ * bin_w / fx x bin_h / fy pixels ("rendering space"): the draw's viewport
+ * and scissor are patched for that bin and view and its triangles are set
+ * up again from their clipped positions, one fragment-shader invocation
+ * runs per coarse fragment, and the store writes each coarse fragment to
+ * every framebuffer pixel of its area.  The coordinate spaces and every
+ * rule are in seed 000 ("Coordinate Space Soup") and REFERENCE.md
+ * section 2; the per-step arithmetic is stated at each function below and
+ * in renderpass.h. */
+#ifndef TILERAST_FDM_H
+#define TILERAST_FDM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A size and an offset in pixels (as VkExtent2D and VkOffset2D). */
+typedef struct tr_extent2d {
+    uint32_t width, height;
+} tr_extent2d;
+
+typedef struct tr_offset2d {
+    int32_t x, y;
+} tr_offset2d;
+
+/* The density map of a render pass.  image NULL: no FDM.  Otherwise an
+ * R8G8_UNORM image (level 0 is read): with multiview, view i reads layer
+ * base_layer + i, or layer base_layer for every view when the image has a
+ * single layer.  It may be any size; its texels cover the framebuffer as
+ * turnip's rule says (tr_compute_fdm_areas).  It cannot be an attachment or
+ * a bound texture of the same pass. */
+typedef struct tr_density_map {
+    tr_image *image;
+    uint32_t base_layer;
+} tr_density_map;
+
+/* The largest fragment area per axis: the hardware's viewport-scaling
+ * limit (turnip clamps to 4 for every view count up to 6). */
+#define TR_FDM_MAX_FRAGMENT_AREA 4u
+/* With an FDM offset, areas are first clamped to this
+ * (TU_FDM_OFFSET_GRANULARITY), then to TR_FDM_MAX_FRAGMENT_AREA. */
+#define TR_FDM_OFFSET_GRANULARITY 8u
+
+/* The fragment area turnip gives a bin for a raw area (1 / density per
+ * axis, as floats):
+ *   1. not finite (a density of 0, or NaN): {0, 0}, "invisible";
+ *   2. w = floor(area_x), h = floor(area_y); then +1 on the axis with the
+ *      larger fractional part (y when they tie), kept only if the new
+ *      w * h <= area_x * area_y;
+ *   3. each axis rounded down to a power of two (an axis below 1 is 1);
+ *   4. with fdm_offset, clamped to 8; then clamped to 4;
+ *   5. halved until it divides the bin's width (height).
+ * Pure: no context. */
+TR_API tr_extent2d tr_fdm_fragment_area(float area_x, float area_y, tr_extent2d bin, bool fdm_offset);
+
+struct tr_render_pass_desc;
+
+/* The fragment areas a pass with this descriptor would use, from the
+ * density map's current contents (like tr_compute_bin_layout, nothing is
+ * recorded): areas[(by * bins_x + bx) * views + v] for bin (bx, by) of the
+ * layout tr_compute_bin_layout gives and view slot v (the v-th set bit of
+ * view_mask, or 0), after the shared-viewport rule (TR_PASS_FDM_SHARED_
+ * VIEWPORT: every view gets the per-axis minimum over the views).  {0, 0}
+ * marks a view invisible in that bin (a density of 0 there).  count is the
+ * number of elements areas holds: at least bins_x * bins_y * views
+ * (TR_ERROR_OUT_OF_RANGE otherwise, with the number needed in the
+ * message).  TR_ERROR_INVALID_DESCRIPTOR when desc has no density map.
+ *
+ * Per bin and view (REFERENCE.md section 2, turnip's tu_calc_frag_area and
+ * tu_fragment_density_map_sample):
+ *   - one sample at the bin centre, ((x1 + min(x2, fb_w)) / 2, likewise
+ *     for y) in integers, x1 and x2 the bin's edges in framebuffer pixels;
+ *   - the map's texels cover 2^ceil(log2(ceil(fb_w / map_w))) pixels per
+ *     axis (the division rounds up first), clamped to [32, 1024]; the
+ *     texel read is (x >> log2 size, y >> log2 size), clamped to the map;
+ *   - density = byte / 255 (float), raw area = 1 / density per axis, then
+ *     tr_fdm_fragment_area with the layout's bin size. */
+TR_API tr_result tr_compute_fdm_areas(tr_context *ctx, const struct tr_render_pass_desc *desc,
+                                      tr_extent2d *areas, size_t count);
+
+/* A debugging picture of a pass's fragment areas, as a PNG: `image`
+ * (level 0, layer `layer`, as tr_image_read_rgba8 converts it; it must be
+ * the framebuffer's size) with the bin grid drawn over it and each bin
+ * tinted by its fragment area in view slot `view_slot`, the area written in
+ * the bin's corner; invisible bins are hatched.  The areas are those
+ * tr_compute_fdm_areas gives for desc. */
+TR_API tr_result tr_fdm_write_png(tr_context *ctx, const struct tr_render_pass_desc *desc, uint32_t view_slot,
+                                  const tr_image *image, uint32_t layer, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
