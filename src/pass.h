@@ -110,6 +110,12 @@ struct tr__pass {
 
     tr__lrz_pass lrz;          /* low-resolution Z (src/lrz) */
 
+    /* fragment density map (src/fdm) */
+    bool fdm;                  /* the pass has a density map */
+    bool fdm_shared_viewport;  /* a draw's pipeline writes the viewport index (or the pass flag) */
+    tr_extent2d *fdm_areas;    /* [bin][view slot], made when the pass ends */
+    size_t fdm_areas_cap;
+
     bool failed;               /* a draw ran out of memory: the pass can only be ended */
     tr_result fail_code;
     tr_pass_stats stats;

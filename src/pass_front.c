@@ -282,7 +282,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
         p->slot_count = wave;
     }
     const size_t vtx_need = (size_t)(3 * TR_FRONT_CHUNK + 2 + 2 * TR_CLIP_MAX_VERTS + 2) * stride;
-    const size_t tri_bytes = TR_ALIGN(sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(pd->varying_count), 16);
+    const size_t tri_bytes = tr__tri_bytes(pd->varying_count) + (d->fdm ? tr__tri_src_bytes(pd->varying_count) : 0);
     /* Room for four pipes' entries per triangle; a triangle that touches
      * more (or finds the room gone) is classified again while binning. */
     const size_t bins_need = (size_t)TR_FRONT_CHUNK * 4 * (1 + p->mask_words);

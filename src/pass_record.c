@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "bin/bin_internal.h"
+#include "fdm/fdm_internal.h"
 #include "lrz/lrz_internal.h"
 #include "pass.h"
 #include "raster/raster_internal.h"
@@ -63,7 +64,7 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
                          "tr_render_pass_desc.view_mask = 0x%x: views above %u are not supported", d->view_mask,
                          TR_MAX_VIEWS - 1);
-    if (d->flags & ~(TR_PASS_SINGLE_BIN | TR_PASS_NO_LRZ))
+    if (d->flags & ~(TR_PASS_SINGLE_BIN | TR_PASS_NO_LRZ | TR_PASS_FDM_SHARED_VIEWPORT))
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_render_pass_desc.flags = 0x%x has unknown bits", d->flags);
     p->view_count = 0;
     uint32_t mask = d->view_mask ? d->view_mask : 1u;
@@ -153,13 +154,39 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
     p->area[2] = ra.x + (int32_t)ra.width;
     p->area[3] = ra.y + (int32_t)ra.height;
 
+    /* The density map (fdm.h): read when the pass ends. */
+    const tr_image *map = d->density_map.image;
+    p->fdm = map != NULL;
+    if (map) {
+        const char *mn = "tr_render_pass_desc.density_map";
+        if (map->ctx != ctx)
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s.image belongs to another context", mn);
+        if (map->desc.format != TR_FORMAT_R8G8_UNORM)
+            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "%s.image is %s: a density map is R8G8_UNORM", mn,
+                             map->fmt->name);
+        const uint32_t layers = map->desc.layers == 1 ? 1u : layers_needed;
+        if ((uint64_t)d->density_map.base_layer + layers > map->desc.layers)
+            return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
+                             "%s: layers %u..%u are needed (view %u is the highest) but the image has %u layer(s)", mn,
+                             d->density_map.base_layer, d->density_map.base_layer + layers - 1, layers_needed - 1,
+                             map->desc.layers);
+        for (uint32_t i = 0; i < p->att_count; i++)
+            if (p->att[i].image == map)
+                return tr__error(ctx, TR_ERROR_INVALID_STATE,
+                                 "%s.image is also an attachment of the pass (a density map is only read)", mn);
+        if (d->flags & TR_PASS_SINGLE_BIN)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                             "%s with TR_PASS_SINGLE_BIN: a fragment density map needs bins (as on the hardware)",
+                             mn);
+    }
+
     tr__bin_att batt[TR__MAX_ATTACHMENTS];
     for (uint32_t i = 0; i < p->att_count; i++) {
         batt[i].cpp = p->att[i].cpp;
         batt[i].separate_stencil = p->att[i].stencil_plane;
     }
     tr_result r = tr__bin_layout(ctx, batt, p->att_count, p->area, p->view_count,
-                                 (d->flags & TR_PASS_SINGLE_BIN) != 0, &p->layout);
+                                 (d->flags & TR_PASS_SINGLE_BIN) != 0, p->fdm, &p->layout);
     if (r != TR_OK)
         return r;
     uint32_t bins_per_pipe = p->layout.pipe_w * p->layout.pipe_h;
@@ -194,6 +221,34 @@ tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc
     return r;
 }
 
+tr_result tr_compute_fdm_areas(tr_context *ctx, const tr_render_pass_desc *desc, tr_extent2d *areas, size_t count)
+{
+    if (!ctx)
+        return TR_ERROR_INVALID_ARGUMENT;
+    if (!desc || !areas)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_compute_fdm_areas: %s is NULL", desc ? "areas" : "desc");
+    if (!desc->density_map.image)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_compute_fdm_areas: tr_render_pass_desc.density_map.image is NULL (no FDM)");
+    tr__pass *tmp = tr__calloc(ctx, sizeof(tr__pass));
+    if (!tmp)
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_compute_fdm_areas: out of memory");
+    tr_result r = prepare_pass(ctx, desc, tmp);
+    if (r == TR_OK) {
+        const size_t need = (size_t)tmp->layout.bins_x * tmp->layout.bins_y * tmp->view_count;
+        if (count < need)
+            r = tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
+                          "tr_compute_fdm_areas: count = %zu, the pass needs %zu (%u x %u bins, %u view(s))", count,
+                          need, tmp->layout.bins_x, tmp->layout.bins_y, tmp->view_count);
+        else
+            tr__fdm_bin_areas(ctx, desc->density_map.image, desc->density_map.base_layer, tmp->view_ids,
+                              tmp->view_count, &tmp->layout, tmp->fb_w, tmp->fb_h,
+                              (desc->flags & TR_PASS_FDM_SHARED_VIEWPORT) != 0, false, areas);
+    }
+    tr__free(ctx, tmp);
+    return r;
+}
+
 /* ---- recording ------------------------------------------------------------------------ */
 
 static void set_uses(tr__pass *p, int delta)
@@ -201,6 +256,8 @@ static void set_uses(tr__pass *p, int delta)
     for (uint32_t i = 0; i < p->att_count; i++)
         if (!p->att[i].stencil_plane)
             p->att[i].image->pass_uses += (uint32_t)delta;
+    if (p->desc.density_map.image) /* read when the pass ends: held unchanged until then */
+        p->desc.density_map.image->pass_uses += (uint32_t)delta;
 }
 
 tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *desc)
@@ -250,6 +307,7 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     p->index_buffer = (tr__vertex_buffer){NULL, 0};
     p->index_type = TR_INDEX_U16;
     p->held_count = 0;
+    p->fdm_shared_viewport = false;
     memset(&p->stats, 0, sizeof(p->stats));
     p->stats.layout = p->layout;
     r = tr__lrz_begin_pass(ctx, p);
@@ -303,6 +361,10 @@ tr_result tr_cmd_bind_texture(tr_context *ctx, uint32_t slot, const tr_image *im
             return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT,
                              "tr_cmd_bind_texture: a compare sampler needs a depth image, not %s",
                              image->fmt->name);
+        if (image == p->desc.density_map.image)
+            return tr__error(ctx, TR_ERROR_INVALID_STATE,
+                             "tr_cmd_bind_texture: the image is this pass's density map (read when the pass ends, "
+                             "it cannot be sampled in it)");
         if (image->pass_uses)
             return tr__error(ctx, TR_ERROR_INVALID_STATE,
                              "tr_cmd_bind_texture: the image is an attachment of this pass (it cannot be read "
@@ -447,23 +509,20 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->pipeline = pl;
     d->clear_atts = 0;
     d->viewport = p->viewport;
-    d->scissor[0] = TR_MAX(p->scissor.x, p->area[0]);
-    d->scissor[1] = TR_MAX(p->scissor.y, p->area[1]);
-    d->scissor[2] = (int32_t)TR_MIN((int64_t)p->scissor.x + p->scissor.width, (int64_t)p->area[2]);
-    d->scissor[3] = (int32_t)TR_MIN((int64_t)p->scissor.y + p->scissor.height, (int64_t)p->area[3]);
-    /* The clip volume ends at the viewport's edges, but clipping only cuts
-     * at the guard band: the viewport rectangle is applied as a scissor, a
-     * pixel drawn only if its centre lies in [x, x + width) x [y, y + |height|). */
-    {
-        const tr_viewport *vp = &d->viewport;
-        const double vy0 = TR_MIN(vp->y, vp->y + vp->height), vy1 = TR_MAX(vp->y, vp->y + vp->height);
-        const int32_t v[4] = {(int32_t)ceil((double)vp->x - 0.5), (int32_t)ceil(vy0 - 0.5),
-                              (int32_t)ceil((double)vp->x + vp->width - 0.5), (int32_t)ceil(vy1 - 0.5)};
-        d->scissor[0] = TR_MAX(d->scissor[0], v[0]);
-        d->scissor[1] = TR_MAX(d->scissor[1], v[1]);
-        d->scissor[2] = TR_MIN(d->scissor[2], v[2]);
-        d->scissor[3] = TR_MIN(d->scissor[3], v[3]);
+    d->area_scissor[0] = TR_MAX(p->scissor.x, p->area[0]);
+    d->area_scissor[1] = TR_MAX(p->scissor.y, p->area[1]);
+    d->area_scissor[2] = (int32_t)TR_MIN((int64_t)p->scissor.x + p->scissor.width, (int64_t)p->area[2]);
+    d->area_scissor[3] = (int32_t)TR_MIN((int64_t)p->scissor.y + p->scissor.height, (int64_t)p->area[3]);
+    tr__draw_scissor(d->area_scissor, &d->viewport, d->scissor);
+    d->fdm = p->fdm;
+    for (int k = 0; k < 4; k++) {
+        /* With a density map a coarse fragment (up to 4 pixels a side,
+         * aligned to its size) the scissor touches is drawn whole. */
+        const int32_t m = (int32_t)TR_FDM_MAX_FRAGMENT_AREA;
+        d->bin_scissor[k] = !p->fdm ? d->scissor[k] : k < 2 ? d->scissor[k] & ~(m - 1) : (d->scissor[k] + m - 1) & ~(m - 1);
     }
+    if (pd->flags & TR_PIPELINE_WRITES_VIEWPORT_INDEX)
+        p->fdm_shared_viewport = true;
     d->stencil_ref[0] = p->stencil_ref[0];
     d->stencil_ref[1] = p->stencil_ref[1];
     memcpy(d->blend_constants, p->blend_constants, sizeof(d->blend_constants));
@@ -686,6 +745,7 @@ void tr__pass_release(tr_context *ctx)
         }
         tr__free(ctx, p->slots);
         tr__free(ctx, p->lrz_cand);
+        tr__free(ctx, p->fdm_areas);
         tr__free(ctx, p->held);
         tr__free(ctx, p->lrz.part_mask);
         tr__free(ctx, p->lrz.part_bound);

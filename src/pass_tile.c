@@ -13,6 +13,8 @@
 #endif
 
 #include "bin/bin_internal.h"
+#include "fdm/fdm_internal.h"
+#include "fdm/fdm_view.h"
 #include "lrz/lrz_internal.h"
 #include "pass.h"
 #include "raster/raster_internal.h"
@@ -34,6 +36,8 @@ static tr_result prepare_workers(tr_context *ctx, uint32_t threads, size_t tile_
         tr__worker *w = &ctx->workers[i];
         if (!w->fs && !(w->fs = tr__calloc(ctx, sizeof(tr_fs_block))))
             return TR_ERROR_OUT_OF_MEMORY;
+        if (!w->scratch_tri && !(w->scratch_tri = tr__alloc(ctx, tr__tri_bytes(TR_MAX_VARYINGS))))
+            return TR_ERROR_OUT_OF_MEMORY;
         if (w->tile_cap < tile_bytes) {
             tr__free(ctx, w->tile);
             w->tile_cap = 0;
@@ -51,6 +55,7 @@ void tr__pass_release_workers(tr_context *ctx)
     for (uint32_t i = 0; i < ctx->worker_count; i++) {
         tr__free(ctx, ctx->workers[i].tile);
         tr__free(ctx, ctx->workers[i].fs);
+        tr__free(ctx, ctx->workers[i].scratch_tri);
     }
     tr__free(ctx, ctx->workers);
     ctx->workers = NULL;
@@ -97,6 +102,11 @@ static inline void prefetch_gmem(const tr__raster_bin *rb, const tr__tri *t)
  * its rows, in submission order.  A pixel's result depends only on the
  * triangles that cover it, in order, so slices change nothing but which
  * thread does the work; per-bin counts are made by the bin's first slice. */
+static uint32_t log2_area(uint32_t f)
+{
+    return f == 4 ? 2u : f == 2 ? 1u : 0u;
+}
+
 static void render_bin(tr_context *ctx, const tr__pass *p, const tr__raster_pass *rp, tr__worker *w, uint32_t b,
                        uint32_t slice, uint32_t slices)
 {
@@ -121,18 +131,43 @@ static void render_bin(tr_context *ctx, const tr__pass *p, const tr__raster_pass
     const uint32_t pipe = (by / l->pipe_h) * l->pipes_x + bx / l->pipe_w;
     const uint32_t bit = (by % l->pipe_h) * l->pipe_w + bx % l->pipe_w;
     const size_t view_texels = (size_t)l->bin_w * l->bin_h;
-    const bool lrz = p->lrz.buf && !p->lrz.invalid;
+    const int32_t start[2] = {l->origin_x + (int32_t)(bx * l->bin_w), l->origin_y + (int32_t)(by * l->bin_h)};
     for (uint32_t vs = 0; vs < p->view_count; vs++) {
+        /* The view's fragment area (fdm.h): {0, 0} renders nothing and
+         * leaves the view's pixels as they were. */
+        const tr_extent2d area = p->fdm ? p->fdm_areas[(size_t)b * p->view_count + vs] : (tr_extent2d){1, 1};
+        if (!area.width) {
+            w->stats.fdm_bin_views_invisible += first;
+            continue;
+        }
+        if (p->fdm && first)
+            w->stats.fdm_bin_views[log2_area(area.height)][log2_area(area.width)]++;
+        const bool scaled = area.width != 1 || area.height != 1;
         tr__raster_bin rb;
         rb.ctx = ctx;
         rb.rp = rp;
         rb.worker = w;
         rb.view_slot = vs;
         memcpy(rb.rect, rect, sizeof rect);
-        rb.origin[0] = l->origin_x + (int32_t)(bx * l->bin_w);
-        rb.origin[1] = l->origin_y + (int32_t)(by * l->bin_h);
+        memcpy(rb.fb_rect, rect, sizeof rect);
+        rb.origin[0] = start[0];
+        rb.origin[1] = start[1];
         rb.gmem_pitch = l->bin_w;
-        rb.frag_w = rb.frag_h = 1;
+        rb.frag_w = area.width;
+        rb.frag_h = area.height;
+        rb.fdm = NULL;
+        tr__fdm_view fv;
+        if (scaled) {
+            /* Rendering space: the bin (this slice of it) at 1 / f, LRZ off
+             * (a6xx without hardware bin scaling does the same). */
+            tr__fdm_view_make(area, start, l->bin_w, l->bin_h, &fv);
+            tr__fdm_rect(&fv, rect, rb.rect);
+            rb.rect[2] = TR_MIN(rb.rect[2], fv.bin[2]);
+            rb.rect[3] = TR_MIN(rb.rect[3], fv.bin[3]);
+            rb.fdm = &fv;
+        }
+        const bool lrz = !scaled && p->lrz.buf && !p->lrz.invalid;
+        rb.lrz = lrz;
         for (uint32_t i = 0; i < p->att_count; i++)
             rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * view_texels * p->att[i].cpp;
         tr__raster_load(&rb);
@@ -144,13 +179,16 @@ static void render_bin(tr_context *ctx, const tr__pass *p, const tr__raster_pass
             for (size_t e = 0; e < s->count; e += 1 + p->mask_words)
                 if (p->lrz_cand[s->words[e]] && ((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1)) {
                     const tr__tri *t = p->tris[s->words[e]];
-                    tr__lrz_write_triangle(&p->lrz, &p->draws[t->draw], t, vs, rb.rect, &bw,
-                                           &w->stats.lrz_blocks_written);
+                    if (!(t->flags & TR__TRI_FB_CULLED))
+                        tr__lrz_write_triangle(&p->lrz, &p->draws[t->draw], t, vs, rb.rect, &bw,
+                                               &w->stats.lrz_blocks_written);
                 }
         /* The bounds are final now: the farthest of them, for rejecting
          * whole triangles in the bin. */
         rb.lrz_far = lrz ? tr__lrz_far_bound(&p->lrz, vs, rb.rect) : 0.0f;
         const size_t step = 1 + p->mask_words, ahead = TR_PREFETCH_TRIS * step;
+        uint32_t patched_for = UINT32_MAX; /* the draw `patched` holds */
+        tr__draw patched;
         for (size_t e = 0; e < s->count; e += step) {
             /* Triangles were written by the front end long ago: fetch the
              * ones a few entries on while this one is drawn. */
@@ -159,12 +197,29 @@ static void render_bin(tr_context *ctx, const tr__pass *p, const tr__raster_pass
             if (e + ahead < s->count)
                 prefetch_tri(p->tris[s->words[e + ahead]]);
             /* and, half way, the GMEM texels a small one will touch */
-            if (e + ahead / 2 < s->count)
+            if (!scaled && e + ahead / 2 < s->count)
                 prefetch_gmem(&rb, p->tris[s->words[e + ahead / 2]]);
             if (!((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1))
                 continue;
             w->stats.bin_primitive_refs += first;
-            tr__raster_triangle(&rb, p->tris[s->words[e]]);
+            const tr__tri *t = p->tris[s->words[e]];
+            const tr__draw *d = &p->draws[t->draw];
+            if (!scaled) {
+                if (!(t->flags & TR__TRI_FB_CULLED))
+                    tr__raster_triangle(&rb, t, d);
+                continue;
+            }
+            /* A scaled bin view sets the triangle up again in rendering
+             * space, with the draw's viewport and scissor patched for it,
+             * as the hardware rasterizes what the patched state gives. */
+            if (t->draw != patched_for) {
+                tr__fdm_patch_draw(&fv, d, &patched);
+                patched_for = t->draw;
+            }
+            if (d->clear_atts)
+                tr__raster_triangle(&rb, t, &patched);
+            else if (tr__raster_setup_again(&patched, t, w->scratch_tri) == TR__SETUP_OK)
+                tr__raster_triangle(&rb, w->scratch_tri, &patched);
         }
         tr__raster_store(&rb);
     }
@@ -208,6 +263,15 @@ static void add_stats(tr_pass_stats *dst, const tr_pass_stats *s)
     dst->gmem_bytes_loaded += s->gmem_bytes_loaded;
     dst->gmem_bytes_cleared += s->gmem_bytes_cleared;
     dst->gmem_bytes_stored += s->gmem_bytes_stored;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++)
+            dst->fdm_bin_views[j][i] += s->fdm_bin_views[j][i];
+    dst->fdm_bin_views_invisible += s->fdm_bin_views_invisible;
+    dst->fdm_fragments_shaded_scaled += s->fdm_fragments_shaded_scaled;
+    dst->fdm_pixels_shaded_scaled += s->fdm_pixels_shaded_scaled;
+    dst->fdm_gmem_bytes_loaded_full += s->fdm_gmem_bytes_loaded_full;
+    dst->fdm_gmem_bytes_cleared_full += s->fdm_gmem_bytes_cleared_full;
+    dst->fdm_gmem_bytes_stored_full += s->fdm_gmem_bytes_stored_full;
 }
 
 tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
@@ -223,6 +287,18 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     }
     uint32_t threads = ctx->desc.threads;
     tr_result r = prepare_workers(ctx, threads, p->tile_bytes);
+    if (r == TR_OK && p->fdm) {
+        /* The density map is read now, as turnip reads it when the
+         * command buffer is built (tu_cmd_render_tiles). */
+        const size_t n = (size_t)p->layout.bins_x * p->layout.bins_y * p->view_count;
+        if (!tr__grow(ctx, (void **)&p->fdm_areas, &p->fdm_areas_cap, n, sizeof(tr_extent2d)))
+            r = TR_ERROR_OUT_OF_MEMORY;
+        else
+            tr__fdm_bin_areas(ctx, p->desc.density_map.image, p->desc.density_map.base_layer, p->view_ids,
+                              p->view_count, &p->layout, p->fb_w, p->fb_h,
+                              p->fdm_shared_viewport || (p->desc.flags & TR_PASS_FDM_SHARED_VIEWPORT), false,
+                              p->fdm_areas);
+    }
     if (r != TR_OK) {
         tr__lrz_end_pass(p, false);
         tr__pass_release_recording(ctx, p);
@@ -240,7 +316,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
                                         : 1u;
     const int tasks = nbins * (int)slices;
     const tr__raster_pass rp = {p->att, p->att_count, p->color_att, p->desc.color_count, p->depth_att,
-                                p->stencil_att, p->view_ids, p->draws, &p->lrz};
+                                p->stencil_att, p->view_ids, p->draws, &p->lrz, p->fdm};
     double t0 = tr__now_ms();
 #ifdef TILERAST_HAVE_OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads) if (threads > 1)

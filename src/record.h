@@ -6,6 +6,8 @@
 #ifndef TILERAST_RECORD_H
 #define TILERAST_RECORD_H
 
+#include <math.h>
+
 #include "internal.h"
 
 #define TR__MAX_ATTACHMENTS_ (TR_MAX_COLOR_ATTACHMENTS + 2)
@@ -14,7 +16,14 @@
 typedef struct tr__draw {
     const tr_pipeline *pipeline;
     tr_viewport viewport;
-    int32_t scissor[4];        /* x0, y0, x1, y1 (exclusive), inside the render area */
+    int32_t scissor[4];        /* x0, y0, x1, y1 (exclusive), inside the render area and the
+                                  viewport's rectangle (pixel centres) */
+    int32_t area_scissor[4];   /* the user's scissor inside the render area, without the
+                                  viewport's bound: what FDM patches per bin (fdm_internal.h) */
+    int32_t bin_scissor[4];    /* what set-up cuts a triangle's box to: scissor, or with a
+                                  density map scissor widened outward to multiples of
+                                  TR_FDM_MAX_FRAGMENT_AREA (coarse fragments reach that far) */
+    uint8_t fdm;               /* the pass has a density map: set-up is conservative (below) */
     uint32_t stencil_ref[2];   /* front, back */
     float blend_constants[4];
     const void *uniforms;
@@ -31,7 +40,18 @@ typedef struct tr__draw {
 /* A set-up triangle.  Positions are in 1/256 pixel in framebuffer space and
  * ordered so that twice the signed area is positive; the edge functions are
  * positive inside.  Attributes follow the struct: per vertex z, 1/w, then
- * varying_count * 4 floats. */
+ * varying_count * 4 floats.
+ *
+ * In a pass with a density map (tr__draw.fdm) a bin may be rendered at a
+ * reduced scale, where the triangle is set up again from its clipped
+ * vertices with the bin's patched viewport (seed 000): set-up then keeps
+ * those vertices after the attributes (tr__tri_source), and keeps, for
+ * binning, triangles that cover no pixel centre at full scale or are
+ * culled there (TR__TRI_FB_CULLED: full-scale bins skip them), with a box
+ * of every pixel the triangle touches, one pixel wider on each side (a
+ * coarse fragment's centre may lie between full-scale pixel centres, and
+ * re-snapping at 1/256 of a coarse pixel moves vertices by up to 1/128
+ * pixel). */
 typedef struct tr__tri {
     int64_t edge_a[3], edge_b[3], edge_c[3]; /* E(p) = a*px + b*py + c, tie bias folded into c */
     int32_t x0, y0;            /* vertex 0, the origin of the barycentric planes */
@@ -40,9 +60,54 @@ typedef struct tr__tri {
     uint32_t draw, instance, primitive;
     uint16_t view;
     uint8_t front_facing;
-    uint8_t provoking;         /* which stored vertex is the provoking one */
+    uint8_t flags;             /* TR__TRI_* */
     float attr[];              /* 3 * (2 + 4 * varying_count) */
 } tr__tri;
+
+#define TR__TRI_FB_CULLED 1u   /* culled at full scale (zero area, facing, no pixel centre): binned
+                                  for scaled bins only (tr__draw.fdm) */
+#define TR__TRI_CONSERVATIVE 2u /* set up by an FDM pass's front end: a conservative box (above) */
+
+/* The clipped vertices a triangle was set up from (tr__draw.fdm only), in
+ * the order set-up received them: 3 * (4 + 4 * varying_count) floats
+ * (position, then varyings with flat ones already the provoking vertex's),
+ * and for vertices clipping made, their exact position. */
+typedef struct tr__tri_src {
+    uint8_t exact[3];
+    double pos[3][4];
+    float v[];
+} tr__tri_src;
+
+/* A draw's scissor: `area_scissor` (the user's, inside the render area) cut
+ * to the viewport's rectangle.  The clip volume ends at the viewport's
+ * edges, but clipping only cuts at the guard band: the viewport rectangle
+ * is applied as a scissor, a pixel drawn only if its centre lies in
+ * [x, x + width) x [y, y + |height|). */
+static inline void tr__draw_scissor(const int32_t area_scissor[4], const tr_viewport *vp, int32_t out[4])
+{
+    const double vy0 = TR_MIN(vp->y, vp->y + vp->height), vy1 = TR_MAX(vp->y, vp->y + vp->height);
+    const int32_t v[4] = {(int32_t)ceil((double)vp->x - 0.5), (int32_t)ceil(vy0 - 0.5),
+                          (int32_t)ceil((double)vp->x + vp->width - 0.5), (int32_t)ceil(vy1 - 0.5)};
+    out[0] = TR_MAX(area_scissor[0], v[0]);
+    out[1] = TR_MAX(area_scissor[1], v[1]);
+    out[2] = TR_MIN(area_scissor[2], v[2]);
+    out[3] = TR_MIN(area_scissor[3], v[3]);
+}
+
+/* Bytes of a triangle's block (struct and attributes), 16-aligned: the
+ * source vertices of an FDM pass follow at this offset. */
+static inline size_t tr__tri_bytes(uint32_t varying_count)
+{
+    return (sizeof(tr__tri) + sizeof(float) * (8u + 12u * varying_count) + 15u) & ~(size_t)15u;
+}
+static inline size_t tr__tri_src_bytes(uint32_t varying_count)
+{
+    return (sizeof(tr__tri_src) + sizeof(float) * 3u * (4u + 4u * varying_count) + 15u) & ~(size_t)15u;
+}
+static inline const tr__tri_src *tr__tri_source(const tr__tri *t, uint32_t varying_count)
+{
+    return (const tr__tri_src *)(const void *)((const char *)t + tr__tri_bytes(varying_count));
+}
 
 #define TR__VIEWS_MAX TR_MAX_VIEWS
 
@@ -59,6 +124,15 @@ typedef struct tr__attachment_state {
 } tr__attachment_state;
 
 #define TR__MAX_ATTACHMENTS TR__MAX_ATTACHMENTS_
+
+/* The image texel (x, y) of view `view` that an attachment's GMEM slice
+ * mirrors: its plane (main or stencil) at level and base_layer + view. */
+static inline uint8_t *tr__att_texel(const tr__attachment_state *a, uint32_t view, uint32_t x, uint32_t y)
+{
+    const tr_image *img = a->image;
+    const size_t idx = tr__image_texel_index(img, a->level, a->base_layer + view, x, y);
+    return a->stencil_plane ? img->stencil + idx : img->data + idx * img->fmt->texel;
+}
 
 /* A bound vertex buffer (tr_cmd_bind_vertex_buffer): bytes from the bind offset on. */
 typedef struct tr__vertex_buffer {

@@ -20,9 +20,11 @@ typedef struct tr__bin_att {
 /* Turnip's tiling: GMEM split among attachments, then the fewest (then the
  * squarest) aligned bins that fit, then VSC pipes grown until at most 32.
  * `origin` is the render area's top-left; the grid starts there aligned
- * down to 8 pixels so that 2x2 quads and 8x8 blocks never straddle a bin. */
+ * down to 8 pixels so that 2x2 quads and 8x8 blocks never straddle a bin.
+ * With a density map (fdm) a bin more than twice as long as wide (or the
+ * reverse) costs 1000 bins more in the search, as in turnip. */
 tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t att_count, const int32_t area[4],
-                         uint32_t views, bool single_bin, tr_bin_layout *out);
+                         uint32_t views, bool single_bin, bool fdm, tr_bin_layout *out);
 
 /* Bin rectangle (x0, y0, x1, y1) of bin (bx, by), cut to the render area. */
 void tr__bin_rect(const tr_bin_layout *l, const int32_t area[4], uint32_t bx, uint32_t by, int32_t rect[4]);

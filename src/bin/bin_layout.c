@@ -10,7 +10,7 @@ static uint32_t div_up(uint32_t a, uint32_t b)
 }
 
 tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t att_count, const int32_t area[4],
-                         uint32_t views, bool single_bin, tr_bin_layout *out)
+                         uint32_t views, bool single_bin, bool fdm, tr_bin_layout *out)
 {
     tr_bin_layout l = {0};
     uint32_t align_w = ctx->desc.tile_align_w, align_h = ctx->desc.tile_align_h;
@@ -83,8 +83,11 @@ tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t
             if (h == 0)
                 break; /* wider bins only get shorter */
             uint32_t nx = div_up(fb_w, w), ny = div_up(fb_h, (uint32_t)h);
+            /* turnip's FDM penalty, judged on the height before it is
+             * re-balanced (tu_tiling_config_update_tile_layout) */
+            const uint32_t penalty = fdm && (w > 2 * h || h > 2 * (uint64_t)w) ? 1000u : 0u;
             uint32_t hh = TR_ALIGN(div_up(fb_h, ny), align_h);
-            uint32_t tiles = nx * ny, diff = w > hh ? w - hh : hh - w;
+            uint32_t tiles = nx * ny + penalty, diff = w > hh ? w - hh : hh - w;
             if (tiles < best_tiles || (tiles == best_tiles && diff < best_diff)) {
                 best_tiles = tiles;
                 best_diff = diff;

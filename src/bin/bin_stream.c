@@ -7,13 +7,20 @@
 #include "raster/raster_internal.h"
 
 /* Does any pixel centre of rect lie on the inner side of every edge?  A
- * conservative test: each edge is checked alone at the rect's best corner. */
+ * conservative test: each edge is checked alone at the rect's best corner.
+ * A triangle of a pass with a density map (TR__TRI_CONSERVATIVE) is tested
+ * over the rect widened by a pixel on each side, since a scaled bin sets
+ * it up again and samples coarse fragments' centres (record.h); one culled
+ * at full scale is binned by its box alone. */
 static bool edges_reach(const tr__tri *t, const int32_t rect[4])
 {
-    int64_t px0 = (int64_t)rect[0] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    int64_t px1 = (int64_t)(rect[2] - 1) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    int64_t py0 = (int64_t)rect[1] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    int64_t py1 = (int64_t)(rect[3] - 1) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    if (t->flags & TR__TRI_FB_CULLED)
+        return true;
+    const int64_t m = t->flags & TR__TRI_CONSERVATIVE ? TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF : 0;
+    int64_t px0 = (int64_t)rect[0] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - m;
+    int64_t px1 = (int64_t)(rect[2] - 1) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF + m;
+    int64_t py0 = (int64_t)rect[1] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - m;
+    int64_t py1 = (int64_t)(rect[3] - 1) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF + m;
     for (int k = 0; k < 3; k++) {
         int64_t a = t->edge_a[k], b = t->edge_b[k];
         int64_t e = t->edge_c[k] + a * (a > 0 ? px1 : px0) + b * (b > 0 ? py1 : py0);

@@ -6,6 +6,7 @@
 #ifndef TILERAST_RASTER_INTERNAL_H
 #define TILERAST_RASTER_INTERNAL_H
 
+#include "fdm/fdm_view.h"
 #include "lrz/lrz_internal.h"
 #include "record.h"
 
@@ -56,6 +57,7 @@ struct tr__worker {
     uint8_t *tile;
     size_t tile_cap;
     tr_fs_block *fs;
+    tr__tri *scratch_tri;   /* a triangle set up again for a scaled bin (tr__tri_bytes(TR_MAX_VARYINGS)) */
     tr_pass_stats stats;
     tr__blend_lut lut;
 };
@@ -70,7 +72,14 @@ typedef struct tr__raster_pass {
     const uint32_t *view_ids;     /* [view slot]: the view index */
     const tr__draw *draws;
     const tr__lrz_pass *lrz;      /* lrz->buf NULL: LRZ off */
+    bool fdm;                     /* the pass has a density map (fdm_* statistics) */
 } tr__raster_pass;
+
+/* Sets a triangle of a pass with a density map up again from its source
+ * vertices (record.h) with `draw`, the draw patched for one scaled bin and
+ * view (its viewport and scissor in rendering space), into `into` (room for
+ * tr__tri_bytes(varying_count)).  Culls as set-up does. */
+tr__setup_status tr__raster_setup_again(const tr__draw *draw, const tr__tri *src_tri, tr__tri *into);
 
 /* Everything one worker needs to draw one view of one bin. */
 typedef struct tr__raster_bin {
@@ -83,7 +92,13 @@ typedef struct tr__raster_bin {
     uint8_t *gmem[TR__MAX_ATTACHMENTS]; /* this view's slice of each attachment */
     uint32_t gmem_pitch;          /* pixels per GMEM row (the layout's bin width) */
     float lrz_far;                /* tr__lrz_far_bound of this view of the bin (LRZ on) */
+    bool lrz;                     /* LRZ tests apply in this bin view */
     uint32_t frag_w, frag_h;      /* the fragment area (1 x 1 without a density map) */
+    /* A bin view at a reduced scale (fdm.h), or NULL.  Then rect, origin
+     * and the triangles are in rendering space, and fb_rect is the bin's
+     * framebuffer rectangle (inside the render area) that the store fills. */
+    const tr__fdm_view *fdm;
+    int32_t fb_rect[4];
 } tr__raster_bin;
 
 /* Which pixel centres of the 8x8 block at (bx, by) (multiples of 8) the
@@ -243,8 +258,10 @@ static inline uint64_t tr__raster_block_mask(const tr__tri *t, int32_t bx, int32
     return tr__raster_block_mask_slow(t, bx, by, r, cut, full, simd);
 }
 
-/* Draws one triangle inside the bin (and its draw's scissor). */
-void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t);
+/* Draws one triangle of draw d inside the bin (and d's scissor).  In a bin
+ * view at a reduced scale, t and d are those of rendering space
+ * (tr__raster_setup_again, tr__fdm_patch_draw). */
+void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d);
 
 /* GMEM load (clear or restore) and store (resolve) of rb's view of one bin,
  * over rb->rect. */

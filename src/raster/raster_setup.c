@@ -35,8 +35,14 @@ static inline int64_t floor_div_subpixel(int64_t a)
     return a >> TR_SUBPIXEL_BITS;
 }
 
-tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
-                                  const float *const v[3], const double *const exact_pos[3], tr__tri **out)
+/* The body of both set-up entry points.  into: write the triangle there
+ * (the tile pass's scratch); else allocate it from arena, with room for
+ * its source vertices when the draw keeps them.  conservative: the front
+ * end of a pass with a density map (record.h: keep what a scaled bin may
+ * need, and the source vertices). */
+static inline __attribute__((always_inline)) tr__setup_status
+setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, uint32_t draw_index,
+      const float *const v[3], const double *const exact_pos[3], bool conservative, tr__tri **out)
 {
     const tr_pipeline_desc *pd = &draw->pipeline->desc;
     const uint32_t nv = pd->varying_count;
@@ -55,15 +61,17 @@ tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__d
         X[i] = (int32_t)snap(win[i][0]);
         Y[i] = (int32_t)snap(win[i][1]);
     }
+    uint8_t flags = 0;
     int64_t area = (int64_t)(X[1] - X[0]) * (Y[2] - Y[0]) - (int64_t)(X[2] - X[0]) * (Y[1] - Y[0]);
-    if (area == 0)
-        return TR__SETUP_CULLED;
     /* Vulkan: a = -area/2 in framebuffer coordinates; a > 0 is counter-clockwise. */
     bool ccw = area < 0;
     bool front = pd->front_face == TR_FRONT_FACE_CCW ? ccw : !ccw;
-    if ((pd->cull_mode == TR_CULL_FRONT && front) || (pd->cull_mode == TR_CULL_BACK && !front) ||
-        pd->cull_mode == TR_CULL_FRONT_AND_BACK)
-        return TR__SETUP_CULLED;
+    if (area == 0 || (pd->cull_mode == TR_CULL_FRONT && front) || (pd->cull_mode == TR_CULL_BACK && !front) ||
+        pd->cull_mode == TR_CULL_FRONT_AND_BACK) {
+        if (!conservative)
+            return TR__SETUP_CULLED;
+        flags |= TR__TRI_FB_CULLED;
+    }
     /* Orient so that the edge functions are positive inside (windings are
      * data: selects, not a branch). */
     const int flip = area < 0;
@@ -82,12 +90,30 @@ tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__d
     by0 = TR_MAX(by0, draw->scissor[1]);
     bx1 = TR_MIN(bx1, draw->scissor[2]);
     by1 = TR_MIN(by1, draw->scissor[3]);
-    if (bx0 >= bx1 || by0 >= by1)
-        return TR__SETUP_CULLED;
+    if (bx0 >= bx1 || by0 >= by1) {
+        if (!conservative)
+            return TR__SETUP_CULLED;
+        flags |= TR__TRI_FB_CULLED;
+    }
+    if (conservative) {
+        /* Every pixel the triangle touches, one more on each side, cut to
+         * the widened scissor (record.h). */
+        bx0 = TR_MAX(floor_div_subpixel(minx) - 1, draw->bin_scissor[0]);
+        by0 = TR_MAX(floor_div_subpixel(miny) - 1, draw->bin_scissor[1]);
+        bx1 = TR_MIN(floor_div_subpixel(maxx) + 2, draw->bin_scissor[2]);
+        by1 = TR_MIN(floor_div_subpixel(maxy) + 2, draw->bin_scissor[3]);
+        if (bx0 >= bx1 || by0 >= by1)
+            return TR__SETUP_CULLED;
+        flags |= TR__TRI_CONSERVATIVE;
+    }
 
-    tr__tri *t = tr__arena_alloc(ctx, arena, sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(nv));
-    if (!t)
-        return TR__SETUP_OOM;
+    tr__tri *t = into;
+    if (!t) {
+        const size_t bytes = tr__tri_bytes(nv) + (conservative ? tr__tri_src_bytes(nv) : 0);
+        t = tr__arena_alloc(ctx, arena, bytes);
+        if (!t)
+            return TR__SETUP_OOM;
+    }
     t->bbox[0] = (int32_t)bx0;
     t->bbox[1] = (int32_t)by0;
     t->bbox[2] = (int32_t)bx1;
@@ -107,14 +133,14 @@ tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__d
     t->x0 = x[0];
     t->y0 = y[0];
     /* l1 = E_1 / area, l2 = E_2 / area, as planes in (p - v0). */
-    double inv = 1.0 / (double)area;
+    double inv = area ? 1.0 / (double)area : 0.0;
     t->l1_a = (float)((double)t->edge_a[1] * inv);
     t->l1_b = (float)((double)t->edge_b[1] * inv);
     t->l2_a = (float)((double)t->edge_a[2] * inv);
     t->l2_b = (float)((double)t->edge_b[2] * inv);
     t->draw = draw_index;
     t->front_facing = front;
-    t->provoking = 0;
+    t->flags = flags;
 
     float *at = t->attr;
     /* z and 1/w are floats (exactly representable in win[]). */
@@ -135,6 +161,42 @@ tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__d
         p[1] = s1[c] - s0[c];
         p[2] = s2[c] - s0[c];
     }
+    if (conservative) {
+        /* The vertices as received, for setting up again per scaled bin. */
+        tr__tri_src *src = (tr__tri_src *)(void *)((char *)t + tr__tri_bytes(nv));
+        const uint32_t stride = 4 + 4 * nv;
+        for (int i = 0; i < 3; i++) {
+            src->exact[i] = exact_pos[i] != NULL;
+            for (int c = 0; c < 4; c++)
+                src->pos[i][c] = exact_pos[i] ? exact_pos[i][c] : 0.0;
+            memcpy(src->v + (size_t)i * stride, v[i], sizeof(float) * stride);
+        }
+    }
     *out = t;
     return TR__SETUP_OK;
+}
+
+tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
+                                  const float *const v[3], const double *const exact_pos[3], tr__tri **out)
+{
+    if (draw->fdm)
+        return setup(ctx, arena, NULL, draw, draw_index, v, exact_pos, true, out);
+    return setup(ctx, arena, NULL, draw, draw_index, v, exact_pos, false, out);
+}
+
+tr__setup_status tr__raster_setup_again(const tr__draw *draw, const tr__tri *src_tri, tr__tri *into)
+{
+    const uint32_t nv = draw->pipeline->desc.varying_count, stride = 4 + 4 * nv;
+    const tr__tri_src *src = tr__tri_source(src_tri, nv);
+    const float *v[3] = {src->v, src->v + stride, src->v + 2 * (size_t)stride};
+    const double *ex[3] = {src->exact[0] ? src->pos[0] : NULL, src->exact[1] ? src->pos[1] : NULL,
+                           src->exact[2] ? src->pos[2] : NULL};
+    tr__tri *t;
+    tr__setup_status s = setup(NULL, NULL, into, draw, src_tri->draw, v, ex, false, &t);
+    if (s == TR__SETUP_OK) {
+        t->instance = src_tri->instance;
+        t->primitive = src_tri->primitive;
+        t->view = src_tri->view;
+    }
+    return s;
 }

@@ -312,6 +312,21 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         uniform_inputs(t, pd->varying_count, fs);
     else
         tr__fs_inputs(t, pd->varying_count, pd->flat_mask, ln, fs, frag_coord, frag_coord || shader_depth, simd);
+    if (rb->fdm) {
+        /* FragCoord in framebuffer space: (x' + 0.5 - o) * f, the centre of
+         * the coarse fragment's area (turnip's tu_nir_lower_fdm); exact. */
+        if (frag_coord && !uniform) {
+            const float ox = (float)rb->fdm->o[0], oy = (float)rb->fdm->o[1];
+            const float fx = (float)rb->frag_w, fy = (float)rb->frag_h;
+            for (uint32_t i = 0; i < fs->count; i++) {
+                fs->frag_x[i] = (fs->frag_x[i] - ox) * fx;
+                fs->frag_y[i] = (fs->frag_y[i] - oy) * fy;
+            }
+        }
+        const uint64_t n = (uint64_t)tr__popcount64(live);
+        st->fdm_fragments_shaded_scaled += n;
+        st->fdm_pixels_shaded_scaled += n * rb->frag_w * rb->frag_h;
+    }
     st->fragments_shaded += (uint64_t)tr__popcount64(live);
     pd->fragment_shader(fs);
 
@@ -393,19 +408,27 @@ static void clear_rect(tr__raster_bin *rb, const tr__draw *d, const int32_t r[4]
     }
 }
 
-void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t)
+void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d)
 {
-    int32_t r[4] = {TR_MAX(t->bbox[0], rb->rect[0]), TR_MAX(t->bbox[1], rb->rect[1]),
-                    TR_MIN(t->bbox[2], rb->rect[2]), TR_MIN(t->bbox[3], rb->rect[3])};
+    /* A clear's rectangle (its box) is in framebuffer space: in a scaled
+     * bin view it covers every coarse fragment it touches. */
+    const int32_t *box = t->bbox;
+    int32_t scaled_box[4];
+    if (d->clear_atts && rb->fdm) {
+        tr__fdm_rect(rb->fdm, t->bbox, scaled_box);
+        box = scaled_box;
+    }
+    int32_t r[4] = {TR_MAX(box[0], rb->rect[0]), TR_MAX(box[1], rb->rect[1]), TR_MIN(box[2], rb->rect[2]),
+                    TR_MIN(box[3], rb->rect[3])};
     if (r[0] >= r[2] || r[1] >= r[3])
         return;
     const tr__raster_pass *p = rb->rp;
-    const tr__draw *d = &p->draws[t->draw];
     if (d->clear_atts) {
         clear_rect(rb, d, r);
         return;
     }
-    tr_lrz_direction lrz = tr__lrz_tests(p->lrz, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
+    tr_lrz_direction lrz = rb->lrz && tr__lrz_tests(p->lrz, d) ? (tr_lrz_direction)d->lrz_test_dir
+                                                               : TR_LRZ_DIRECTION_UNKNOWN;
     tr_pass_stats *st = &rb->worker->stats;
     /* The depth plane for the LRZ block test, made on first use: blocks
      * whose bound passes every depth of the viewport's range need none. */
