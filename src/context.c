@@ -217,25 +217,53 @@ static uint32_t available_threads(void)
 #endif
 }
 
+/* The GPUs tr_context_desc.device models: the defaults of the tiling
+ * fields and the features that differ between generations.  GMEM sizes
+ * from the kernel's msm GPU catalogue; tile alignment and largest tile from
+ * Mesa's freedreno devices.py (tile_max_w 2016 = max_bitfield_val(5, 0, 5),
+ * tile_max_h 2032 = max_bitfield_val(14, 8, 4) on a7xx); the a7xx features
+ * from turnip (GRAS_BIN_FOVEAT bin scaling for up to MAX_HW_SCALED_VIEWS = 6
+ * views, CP_SET_BIN_DATA5 bin masks for merging).  REFERENCE.md section 5. */
+typedef struct device_profile {
+    uint32_t gmem_bytes;
+    uint32_t tile_align_w, tile_align_h;
+    uint32_t tile_max_w, tile_max_h;
+    bool hw_bin_scaling, bin_merging;
+    uint32_t max_scaled_views;
+} device_profile;
+
+static const device_profile device_profiles[TR_DEVICE_COUNT] = {
+    [TR_DEVICE_DEFAULT] = {1u << 20, 32, 16, 1024, 1024, false, false, 0},
+    [TR_DEVICE_A630] = {1u << 20, 32, 16, 1024, 1024, false, false, 0},
+    [TR_DEVICE_A660] = {3u << 19, 96, 16, 1024, 1024, false, false, 0},  /* 1.5 MiB */
+    [TR_DEVICE_A740] = {3u << 20, 96, 32, 2016, 2032, true, true, 6},    /* 3 MiB */
+};
+
 /* Applies every default of tr_context_desc in one place. */
 static tr_result apply_context_defaults(const tr_context_desc *in, tr_context_desc *out, char *msg, size_t msg_size)
 {
     tr_context_desc d = in ? *in : (tr_context_desc){0};
+    /* First: the device picks the defaults below. */
+    if ((unsigned)d.device >= TR_DEVICE_COUNT) {
+        snprintf(msg, msg_size, "tr_context_desc.device = %d is not a tr_device", (int)d.device);
+        return TR_ERROR_INVALID_ARGUMENT;
+    }
+    const device_profile *dev = &device_profiles[d.device];
     if (!d.threads)
         d.threads = available_threads();
 #ifndef TILERAST_HAVE_OPENMP
     d.threads = 1; /* built without OpenMP: bins run serially */
 #endif
     if (!d.gmem_bytes)
-        d.gmem_bytes = 1u << 20;
+        d.gmem_bytes = dev->gmem_bytes;
     if (!d.tile_align_w)
-        d.tile_align_w = 32;
+        d.tile_align_w = dev->tile_align_w;
     if (!d.tile_align_h)
-        d.tile_align_h = 16;
+        d.tile_align_h = dev->tile_align_h;
     if (!d.tile_max_w)
-        d.tile_max_w = 1024;
+        d.tile_max_w = dev->tile_max_w;
     if (!d.tile_max_h)
-        d.tile_max_h = 1024;
+        d.tile_max_h = dev->tile_max_h;
     if (!d.allocator.alloc != !d.allocator.free) {
         snprintf(msg, msg_size, "tr_context_desc.allocator: alloc and free must both be set or both be NULL");
         return TR_ERROR_INVALID_DESCRIPTOR;
@@ -335,6 +363,10 @@ tr_result tr_context_create(const tr_context_desc *desc, tr_context **out)
         return TR_ERROR_OUT_OF_MEMORY;
     memset(ctx, 0, sizeof(*ctx));
     ctx->desc = d;
+    const device_profile *dev = &device_profiles[d.device]; /* valid: checked above */
+    ctx->features.hw_bin_scaling = dev->hw_bin_scaling;
+    ctx->features.bin_merging = dev->bin_merging;
+    ctx->features.max_scaled_views = dev->max_scaled_views;
     ctx->simd = resolve_simd(d.simd);
     ctx->desc.simd = ctx->simd; /* tr_context_get_desc reports the level in use */
     init_srgb_tables(ctx);

@@ -172,6 +172,12 @@ void tr__color_decode(const tr_context *ctx, tr_format f, const void *texel, flo
         for (int i = 0; i < 4; i++)
             rgba[i] = (float)b[i] / 255.0f;
         break;
+    case TR_FORMAT_R8G8_UNORM: /* the same division per channel; blue 0, alpha 1 */
+        rgba[0] = (float)b[0] / 255.0f;
+        rgba[1] = (float)b[1] / 255.0f;
+        rgba[2] = 0.0f;
+        rgba[3] = 1.0f;
+        break;
     case TR_FORMAT_R8G8B8A8_SRGB:
         for (int i = 0; i < 3; i++)
             rgba[i] = ctx->srgb_decode[b[i]];
@@ -206,6 +212,10 @@ void tr__color_encode(const tr_context *ctx, tr_format f, const float rgba[4], v
     case TR_FORMAT_R8G8B8A8_UNORM:
         for (int i = 0; i < 4; i++)
             b[i] = tr__float_to_unorm8(rgba[i]);
+        break;
+    case TR_FORMAT_R8G8_UNORM: /* blue and alpha have no storage: ignored */
+        b[0] = tr__float_to_unorm8(rgba[0]);
+        b[1] = tr__float_to_unorm8(rgba[1]);
         break;
     case TR_FORMAT_R8G8B8A8_SRGB:
         for (int i = 0; i < 3; i++)

@@ -270,6 +270,11 @@ tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, ui
             o[3] = 255;
         } else if (img->desc.format == TR_FORMAT_R8G8B8A8_UNORM || img->desc.format == TR_FORMAT_R8G8B8A8_SRGB) {
             memcpy(o, t, 4);
+        } else if (img->desc.format == TR_FORMAT_R8G8_UNORM) {
+            o[0] = t[0]; /* bytes as stored, as for RGBA8: (r, g, 0, 255) */
+            o[1] = t[1];
+            o[2] = 0;
+            o[3] = 255;
         } else {
             float c[4];
             tr__color_decode(img->ctx, img->desc.format, t, c);

@@ -164,6 +164,13 @@ struct tr_context {
     size_t mem_peak;            /* the most held at once since the last reset (atomic) */
     bool mem_limit_hit;         /* an allocation met desc.memory_limit since the last error */
     uint32_t worker_count;
+    /* What the modelled GPU (desc.device) can do, for src/fdm: set once by
+     * tr_context_create from the device profile (src/context.c). */
+    struct {
+        bool hw_bin_scaling;       /* a7xx GRAS_BIN_FOVEAT: the hardware scales each bin's viewport */
+        bool bin_merging;          /* a7xx CP_SET_BIN_DATA5 bin masks: neighbouring bins may merge */
+        uint32_t max_scaled_views; /* views hardware bin scaling covers (turnip's MAX_HW_SCALED_VIEWS); 0: none */
+    } features;
 };
 
 /* Writes w x h RGBA8 pixels as a PNG (TR_ERROR_IO on failure). */

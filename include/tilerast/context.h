@@ -65,13 +65,19 @@ typedef struct tr_context_desc {
      *   A660     1.5 MiB   96 x 16      1024 x 1024    no
      *   A740     3 MiB     96 x 32      2016 x 2032    yes (bin scaling, bin merging)
      * GMEM sizes: the kernel's msm GPU catalogue; alignments and tile
-     * limits: Mesa's freedreno devices.py (REFERENCE.md section 5). */
+     * limits: Mesa's freedreno devices.py (REFERENCE.md section 5).  Bins
+     * are whole multiples of the alignment, so the largest bin an A740 uses
+     * is 2016 x 2016.  A value that is not a tr_device makes
+     * tr_context_create fail with TR_ERROR_INVALID_ARGUMENT;
+     * tr_context_get_desc returns the device as given. */
     tr_device device;
-    uint32_t gmem_bytes;   /* GMEM budget per tile; 0 = 1 MiB (Adreno a630) */
-    uint32_t tile_align_w; /* bin width alignment in pixels, multiple of 8; 0 = 32 (a630) */
-    uint32_t tile_align_h; /* bin height alignment in pixels, multiple of 8; 0 = 16 (a630) */
-    uint32_t tile_max_w;   /* largest bin width; 0 = 1024 (a630) */
-    uint32_t tile_max_h;   /* largest bin height; 0 = 1024 (a630) */
+    uint32_t gmem_bytes;   /* GMEM budget per tile; 0 = the device's (1 MiB by default, an a630) */
+    uint32_t tile_align_w; /* bin width alignment in pixels, multiple of 8, at most 1024;
+                              0 = the device's (32 by default) */
+    uint32_t tile_align_h; /* bin height alignment in pixels, multiple of 8, at most 1024;
+                              0 = the device's (16 by default) */
+    uint32_t tile_max_w;   /* largest bin width; 0 = the device's (1024 by default) */
+    uint32_t tile_max_h;   /* largest bin height; 0 = the device's (1024 by default) */
     tr_simd_level simd;    /* cap on the SIMD level; 0 = best available */
     uint32_t flags;        /* TR_CONTEXT_* */
     tr_allocator allocator; /* 0 = malloc/free */

@@ -86,9 +86,10 @@ TR_API tr_result tr_image_download(const tr_image *image, const tr_subresource *
  * [0]; stencil: [0] as an integer value). */
 TR_API tr_result tr_image_fill(tr_image *image, const tr_subresource *sub, const float value[4]);
 
-/* Converts a subresource to RGBA8, top row first: UNORM/SRGB bytes as stored,
- * float formats clamped to [0,1] and rounded, R32 as (r,0,0,1), depth as
- * grey (d,d,d,1), stencil as grey value.  out holds width*height*4 bytes. */
+/* Converts a subresource to RGBA8, top row first: UNORM/SRGB bytes as stored
+ * (R8G8 as (r,g,0,255)), float formats clamped to [0,1] and rounded, R32 as
+ * (r,0,0,1), depth as grey (d,d,d,1), stencil as grey value.  out holds
+ * width*height*4 bytes. */
 TR_API tr_result tr_image_read_rgba8(const tr_image *image, const tr_subresource *sub, uint8_t *out);
 
 /* Writes tr_image_read_rgba8's result as a PNG file (stb_image_write). */

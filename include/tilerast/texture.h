@@ -100,7 +100,9 @@ TR_API tr_result tr_image_generate_mips(tr_image *image);
 
 /* Loads a PNG, JPEG, BMP, TGA or other file that stb_image reads, as an
  * 8-bit RGBA image (missing channels: grey to RGB, alpha 255) in `format`
- * (TR_FORMAT_R8G8B8A8_SRGB, the default for 0, or TR_FORMAT_R8G8B8A8_UNORM).
+ * (TR_FORMAT_R8G8B8A8_SRGB, the default for 0, TR_FORMAT_R8G8B8A8_UNORM, or
+ * TR_FORMAT_R8G8_UNORM, which keeps that RGBA image's red and green bytes:
+ * a grey file gives r = g = grey).
  * levels: 0 or 1 for level 0 only, TR_LEVELS_ALL or a count for a chain
  * filled by tr_image_generate_mips.  TR_ERROR_IO if the file cannot be
  * opened, TR_ERROR_BAD_FILE if it cannot be decoded. */
@@ -238,10 +240,11 @@ TR_API void tr_fs_query_lod(const tr_fs_block *block, uint32_t slot, const float
  * 9. Texels decode to float: UNORM c / 255.0f; sRGB colour channels through
  *    the context's table (the same one blending uses): the EOTF of IEC
  *    61966-2-1 evaluated in double and rounded to float, alpha as
- *    UNORM; half floats exactly; R32_SFLOAT as (r, 0, 0, 1); depth as
- *    (d, 0, 0, 1).  Compare samplers replace each texel (border texels
- *    included) by 1.0f if dref <op> d, else 0.0f, before filtering (dref is
- *    not clamped: the depth formats are float).
+ *    UNORM; half floats exactly; R32_SFLOAT as (r, 0, 0, 1); R8G8_UNORM
+ *    as (r, g, 0, 1), r and g as UNORM; depth as (d, 0, 0, 1).  Compare
+ *    samplers replace each texel (border texels included) by 1.0f if
+ *    dref <op> d, else 0.0f, before filtering (dref is not clamped: the
+ *    depth formats are float).
  *
  * 10. Bilinear, per channel, with integer weights w00 = (256-a)(256-b),
  *    w10 = a(256-b), w01 = (256-a)b, w11 = ab (converted to float exactly):

@@ -163,6 +163,11 @@ static inline void decode(const tex_state *ts, const uint8_t *p, float out[4])
         out[0] = u[p[0]], out[1] = u[p[1]], out[2] = u[p[2]], out[3] = u[p[3]];
         break;
     }
+    case TR_FORMAT_R8G8_UNORM: {
+        const float *u = ts->ctx->unorm8_decode; /* c / 255.0f, as RGBA8 UNORM; blue 0, alpha 1 */
+        out[0] = u[p[0]], out[1] = u[p[1]], out[2] = 0.0f, out[3] = 1.0f;
+        break;
+    }
     case TR_FORMAT_R8G8B8A8_SRGB: {
         const float *lin = ts->ctx->srgb_decode;
         out[0] = lin[p[0]], out[1] = lin[p[1]], out[2] = lin[p[2]], out[3] = ts->ctx->unorm8_decode[p[3]];

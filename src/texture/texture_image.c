@@ -28,12 +28,13 @@
 static void average(const tr_image *img, const uint8_t *const src[4], uint32_t n, uint8_t *dst)
 {
     const tr_format f = img->desc.format;
-    if (f == TR_FORMAT_R8G8B8A8_UNORM || f == TR_FORMAT_R8G8B8A8_SRGB) {
-        for (int c = 0; c < 4; c++) {
+    if (f == TR_FORMAT_R8G8B8A8_UNORM || f == TR_FORMAT_R8G8B8A8_SRGB || f == TR_FORMAT_R8G8_UNORM) {
+        const int channels = f == TR_FORMAT_R8G8_UNORM ? 2 : 4;
+        for (int c = 0; c < channels; c++) {
             const uint32_t sum = n == 4 ? src[0][c] + src[1][c] + src[2][c] + src[3][c] : src[0][c] + src[1][c];
             dst[c] = (uint8_t)(n == 4 ? (sum + 2) >> 2 : (sum + 1) >> 1);
         }
-        if (f == TR_FORMAT_R8G8B8A8_UNORM)
+        if (f != TR_FORMAT_R8G8B8A8_SRGB)
             return;
         for (int c = 0; c < 3; c++) { /* sRGB colour: in linear light */
             const float *lin = img->ctx->srgb_decode;
@@ -98,18 +99,25 @@ tr_result tr_image_load(tr_context *ctx, const char *path, tr_format format, uin
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_image_load: %s is NULL", ctx ? "path" : "ctx");
     if (format == TR_FORMAT_UNDEFINED)
         format = TR_FORMAT_R8G8B8A8_SRGB;
-    if (format != TR_FORMAT_R8G8B8A8_SRGB && format != TR_FORMAT_R8G8B8A8_UNORM)
+    if (format != TR_FORMAT_R8G8B8A8_SRGB && format != TR_FORMAT_R8G8B8A8_UNORM && format != TR_FORMAT_R8G8_UNORM)
         return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT,
-                         "tr_image_load: files load as R8G8B8A8_SRGB or R8G8B8A8_UNORM, not %s",
+                         "tr_image_load: files load as R8G8B8A8_SRGB, R8G8B8A8_UNORM or R8G8_UNORM, not %s",
                          tr_format_name(format));
     FILE *f = fopen(path, "rb");
     if (!f)
         return tr__error(ctx, TR_ERROR_IO, "tr_image_load: cannot open %s", path);
     int w = 0, h = 0, comp = 0;
+    /* Always RGBA: stb_image's two-channel output is grey + alpha, not red +
+     * green, so R8G8_UNORM takes the first two bytes of each RGBA texel. */
     stbi_uc *px = stbi_load_from_file(f, &w, &h, &comp, 4);
     fclose(f);
     if (!px)
         return tr__error(ctx, TR_ERROR_BAD_FILE, "tr_image_load: %s: %s", path, stbi_failure_reason());
+    if (format == TR_FORMAT_R8G8_UNORM) /* compact in place: texel i's rg move to 2i, never ahead of 4i */
+        for (size_t i = 0, n = (size_t)w * (size_t)h; i < n; i++) {
+            px[2 * i] = px[4 * i];
+            px[2 * i + 1] = px[4 * i + 1];
+        }
     tr_image_desc d = {format, (uint32_t)w, (uint32_t)h, 1, levels};
     tr_image *img = NULL;
     tr_result r = tr_image_create(ctx, &d, &img);
