@@ -11,10 +11,57 @@
  * and scissor are patched for that bin and view and its triangles are set
  * up again from their clipped positions, one fragment-shader invocation
  * runs per coarse fragment, and the store writes each coarse fragment to
- * every framebuffer pixel of its area.  The coordinate spaces and every
- * rule are in seed 000 ("Coordinate Space Soup") and REFERENCE.md
- * section 2; the per-step arithmetic is stated at each function below and
- * in renderpass.h. */
+ * every framebuffer pixel of its area.  The coordinate spaces are seed
+ * 000's ("Coordinate Space Soup"); the rules are turnip's (REFERENCE.md
+ * section 2 and the functions named below):
+ *
+ *   - Rendering space.  A bin whose top-left framebuffer pixel is b (the
+ *     common bin start, GMEM pixel 0) maps x to x' = x / fx + o with
+ *     o = b - b / fx (tu_fdm_per_bin_offset); likewise y.  The bin covers
+ *     [b, b + bin_w / fx) there.
+ *   - Viewport: x' = x * (1 / fx) + o, width / fx (float; exact, fx being a
+ *     power of two), depth range unchanged (fdm_apply_viewports).  Each
+ *     triangle is set up again from its clipped vertices with it: snapped
+ *     to 1/256 of a coarse pixel, culled and tie-ruled in rendering space,
+ *     as the hardware rasterizes the patched state.
+ *   - Scissor: [floor(sx / fx) + o, ceil((sx + sw) / fx) + o), cut to the
+ *     bin in rendering space (fdm_apply_scissors), then to the patched
+ *     viewport's rectangle: every coarse fragment the scissor touches.
+ *   - Shading: one fragment-shader invocation per coarse fragment.
+ *     tr_fs_block.frag_size_x/y = (fx, fy) (FragSizeEXT); frag_x/y =
+ *     (x' + 0.5 - o) * f, the centre of the coarse fragment's area in
+ *     framebuffer space; frag_z/w unchanged (tu_nir_lower_fdm).
+ *     Derivatives, and so texture LOD, come from neighbouring coarse
+ *     fragments.  Depth, stencil and blending happen at the coarse
+ *     resolution in GMEM.
+ *   - LRZ is off in scaled bin views (an a6xx without hardware bin
+ *     scaling cannot use it there); bins at 1 x 1 keep it.
+ *   - LOAD (restore) into a scaled bin: coarse fragment k (x' = b + k)
+ *     reads framebuffer texel b + k * fx + fx / 2, clamped to the image:
+ *     turnip's load_3d_blit samples the unscaled bin with NEAREST at the
+ *     coarse centre, u = b + (k + 0.5) fx, which for fx = 2 lies on the
+ *     boundary of two texels and takes the right one (fdm_apply_load_
+ *     coords).  CLEAR fills the whole reduced tile; DONT_CARE does nothing.
+ *   - STORE (resolve): framebuffer pixel x of the bin (inside the render
+ *     area) gets coarse fragment (x - b) / fx, each replicated fx x fy
+ *     (store_cp_blit, nearest, fdm_apply_store_coords).
+ *   - tr_cmd_clear_attachments: the rectangle in rendering space is
+ *     [floor(x / fx) + o, ceil((x + w) / fx) + o), cut to the bin
+ *     (fdm_apply_gmem_clear_coords): whole coarse fragments.
+ *   - A view with a density of 0 in a bin is invisible there: nothing is
+ *     loaded, drawn or stored for it; its pixels keep what the image held.
+ *   - Binning is in framebuffer space at full scale (as turnip bins with
+ *     the unpatched viewport), conservatively: a triangle that covers no
+ *     pixel centre, or is culled, at full scale may still cover a coarse
+ *     fragment's centre, so it is binned for scaled bins (and skipped by
+ *     bins at 1 x 1).  With a density map of 255 everywhere the image is
+ *     identical to the pass without one; statistics of the binning
+ *     (primitives_culled, primitives_binned, bin_primitive_refs, LRZ
+ *     counts) may differ, since more is binned.
+ *   - The tile search adds 1000 bins to a bin more than twice as long as
+ *     it is wide or the reverse (tu_tiling_config_update_tile_layout), so
+ *     tr_compute_bin_layout gives a pass with a density map its own grid.
+ *   - TR_PASS_SINGLE_BIN cannot have a density map (no FDM without bins). */
 #ifndef TILERAST_FDM_H
 #define TILERAST_FDM_H
 

@@ -26,6 +26,11 @@
  * depth or stencil could reach the image: images are bit-identical with LRZ
  * on and off (the tests check this with every rule below in play).
  *
+ * Fragment density maps (fdm.h): a bin view rendered at a reduced scale
+ * neither writes nor tests LRZ (turnip on an a6xx, which has no hardware
+ * bin scaling, cannot use LRZ there); its blocks keep their bounds, which
+ * stay conservative.  Bins at 1 x 1 use LRZ as usual.
+ *
  * Direction, per draw with the depth test on (REFERENCE.md section 3):
  *   LESS/LEQUAL -> less, GREATER/GEQUAL -> greater; EQUAL/NEVER -> no LRZ for
  *   the draw; ALWAYS/NOT_EQUAL -> with depth write the buffer becomes
