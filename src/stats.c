@@ -75,6 +75,17 @@ TR_API size_t tr_pass_stats_to_json(const tr_pass_stats *s, char *buf, size_t si
     U64(lrz_blocks_written);
     U64(lrz_blocks_tested);
     U64(lrz_blocks_rejected);
+    /* fdm_bin_views as rows of the height index j: [[1x1, 2x1, 4x1], [1x2, ...], ...]. */
+    put(&o, ",\"fdm_bin_views\":[");
+    for (int j = 0; j < 3; j++)
+        put(&o, "%s[%u,%u,%u]", j ? "," : "", s->fdm_bin_views[j][0], s->fdm_bin_views[j][1],
+            s->fdm_bin_views[j][2]);
+    put(&o, "],\"fdm_bin_views_invisible\":%u", s->fdm_bin_views_invisible);
+    U64(fdm_fragments_shaded_scaled);
+    U64(fdm_pixels_shaded_scaled);
+    U64(fdm_gmem_bytes_loaded_full);
+    U64(fdm_gmem_bytes_cleared_full);
+    U64(fdm_gmem_bytes_stored_full);
 #undef U64
     put_ms(&o, "ms_vertex", s->ms_vertex);
     put_ms(&o, "ms_binning", s->ms_binning);

@@ -1,9 +1,10 @@
 /* tilerast-render: draws a neutral scene file ("SRSCENE1", bench/SCENES.md)
  * with tilerast and writes the image as PNG and/or raw RGBA8.
  *
- * It is the command-line face of tr_scene_load + tr_scene_render: what a
- * conformance script or a side-by-side comparison with another renderer
- * calls.  --stats prints the pass statistics as one JSON line. */
+ * It is the command-line face of tr_scene_load + tr_scene_render_with: what
+ * a conformance script or a side-by-side comparison with another renderer
+ * calls.  --stats prints the pass statistics as one JSON line;
+ * --density-map renders with a fragment density map read from a PNG. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -27,13 +28,18 @@ typedef struct render_options {
     int stats;
     int no_lrz;
     const char *lrz_png;
+    tr_device device;        /* TR_DEVICE_DEFAULT unless --device */
+    const char *density_map; /* PNG whose red and green channels are the density map */
+    const char *fdm_png;
 } render_options;
 
 static void short_usage(FILE *f)
 {
     fprintf(f,
             "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
-            "                       [--gmem BYTES] [--stats] [--no-lrz] [--lrz-png FILE]\n"
+            "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
+            "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
+            "                       [--fdm-png FILE]\n"
             "Try '" PROG " --help' for more.\n");
 }
 
@@ -41,19 +47,31 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
-            "                       [--gmem BYTES] [--stats] [--no-lrz] [--lrz-png FILE]\n"
+            "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
+            "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
+            "                       [--fdm-png FILE]\n"
             "\n"
             "Renders a SRSCENE1 scene file with tilerast.\n"
             "  -o, --output FILE  write the image as PNG\n"
             "  --raw FILE         write width*height*4 bytes of RGBA8, top row first\n"
             "  --threads N        threads for the bins (0 = all cores, the default)\n"
             "  --gmem BYTES       GMEM budget per tile (suffix K or M for KiB, MiB;\n"
-            "                     0 = the library default, 1 MiB)\n"
+            "                     0 = the device's, 1 MiB by default)\n"
+            "  --device NAME      the Adreno modelled: a630, a660 or a740 (GMEM size,\n"
+            "                     bin alignment and largest bin; default: a630's numbers)\n"
             "  --stats            print the pass statistics as one JSON line on stdout\n"
             "  --no-lrz           render without low-resolution Z (same image)\n"
             "  --lrz-png FILE     write a picture of the LRZ buffer and its rejections\n"
+            "  --density-map MAP.png\n"
+            "                     render with a fragment density map: the file's red and\n"
+            "                     green channels are the x and y densities (255 = full\n"
+            "                     rate, 127 = half, 63 = a quarter, 0 = skip).  A texel\n"
+            "                     covers at least 32x32 pixels: a map of ceil(W/32) x\n"
+            "                     ceil(H/32) texels covers a W x H scene\n"
+            "  --fdm-png FILE     write the image with the bin grid and each bin's\n"
+            "                     fragment area drawn over it (needs --density-map)\n"
             "  -h, --help         show this help\n"
-            "At least one of -o, --raw and --stats is required.\n");
+            "At least one of -o, --raw, --stats, --lrz-png and --fdm-png is required.\n");
 }
 
 /* Parses a decimal count with an optional K/M suffix; 0 on success. */
@@ -91,7 +109,9 @@ static int parse_args(int argc, char **argv, render_options *o)
             return 1;
         int takes_value = strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
                           strcmp(a, "--raw") == 0 || strcmp(a, "--threads") == 0 ||
-                          strcmp(a, "--gmem") == 0 || strcmp(a, "--lrz-png") == 0;
+                          strcmp(a, "--gmem") == 0 || strcmp(a, "--lrz-png") == 0 ||
+                          strcmp(a, "--device") == 0 || strcmp(a, "--density-map") == 0 ||
+                          strcmp(a, "--fdm-png") == 0;
         if (takes_value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, PROG ": %s needs a value\n", a);
@@ -119,6 +139,15 @@ static int parse_args(int argc, char **argv, render_options *o)
             o->no_lrz = 1;
         } else if (strcmp(a, "--lrz-png") == 0) {
             o->lrz_png = val;
+        } else if (strcmp(a, "--device") == 0) {
+            if (tool_parse_device(val, &o->device) != 0) {
+                fprintf(stderr, PROG ": --device wants a630, a660 or a740, not '%s'\n", val);
+                return 2;
+            }
+        } else if (strcmp(a, "--density-map") == 0) {
+            o->density_map = val;
+        } else if (strcmp(a, "--fdm-png") == 0) {
+            o->fdm_png = val;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, PROG ": unknown option '%s'\n", a);
             return 2;
@@ -133,8 +162,13 @@ static int parse_args(int argc, char **argv, render_options *o)
         fprintf(stderr, PROG ": no scene file given\n");
         return 2;
     }
-    if (o->png_path == NULL && o->raw_path == NULL && !o->stats && o->lrz_png == NULL) {
-        fprintf(stderr, PROG ": nothing to do: give -o, --raw, --stats or --lrz-png\n");
+    if (o->fdm_png != NULL && o->density_map == NULL) {
+        fprintf(stderr, PROG ": --fdm-png draws the fragment areas of a density map: give --density-map\n");
+        return 2;
+    }
+    if (o->png_path == NULL && o->raw_path == NULL && !o->stats && o->lrz_png == NULL &&
+        o->fdm_png == NULL) {
+        fprintf(stderr, PROG ": nothing to do: give -o, --raw, --stats, --lrz-png or --fdm-png\n");
         return 2;
     }
     return 0;
@@ -147,6 +181,11 @@ static void print_stats_json(FILE *f, const render_options *o, const tr_scene *s
     tool_json_string(f, o->scene_path);
     fprintf(f, ",\"width\":%u,\"height\":%u,\"triangles\":%u,\"flags\":%u,\"threads\":%u",
             scene->width, scene->height, scene->triangle_count, scene->flags, threads);
+    fprintf(f, ",\"device\":\"%s\",\"density_map\":", tool_device_name(o->device));
+    if (o->density_map != NULL)
+        tool_json_string(f, o->density_map);
+    else
+        fputs("null", f);
     fprintf(f, ",\"wall_ms\":%.3f,\"stats\":", wall_ms);
     tool_json_stats(f, s);
     fputs("}\n", f);
@@ -224,13 +263,14 @@ int main(int argc, char **argv)
     tr_context_desc cdesc;
     memset(&cdesc, 0, sizeof cdesc);
     cdesc.threads = o.threads;
+    cdesc.device = o.device;
     cdesc.gmem_bytes = o.gmem_bytes;
     cdesc.flags = o.no_lrz ? TR_CONTEXT_NO_LRZ : 0u;
     r = tr_context_create(&cdesc, &ctx);
     if (r != TR_OK) {
         /* A context that failed to be created has no message to read. */
-        fprintf(stderr, PROG ": creating the context (threads %u, gmem %u bytes): %s\n",
-                o.threads, o.gmem_bytes, tr_result_string(r));
+        fprintf(stderr, PROG ": creating the context (threads %u, gmem %u bytes, device %s): %s\n",
+                o.threads, o.gmem_bytes, tool_device_name(o.device), tr_result_string(r));
         goto done;
     }
     tr_image_desc idesc;
@@ -244,8 +284,23 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    tr_image *depth = NULL; /* the caller's depth image, to draw its LRZ buffer */
-    if (o.lrz_png != NULL) {
+    tr_scene_render_options ropts;
+    memset(&ropts, 0, sizeof ropts);
+    if (o.density_map != NULL) {
+        /* Red and green of the file, one layer, level 0 only. */
+        r = tr_image_load(ctx, o.density_map, TR_FORMAT_R8G8_UNORM, 1, &ropts.density_map.image);
+        if (r != TR_OK) {
+            char what[300];
+            snprintf(what, sizeof what, "%s: loading the density map", o.density_map);
+            report(ctx, what, r);
+            goto done;
+        }
+    }
+
+    /* The caller's depth image: to draw its LRZ buffer, and so that
+     * --fdm-png can name the pass's depth attachment. */
+    tr_image *depth = NULL;
+    if (o.lrz_png != NULL || o.fdm_png != NULL) {
         idesc.format = TR_FORMAT_D32_SFLOAT;
         r = tr_image_create(ctx, &idesc, &depth);
         if (r != TR_OK) {
@@ -257,7 +312,7 @@ int main(int argc, char **argv)
     tr_pass_stats stats;
     memset(&stats, 0, sizeof stats);
     double t0 = tool_now_ms();
-    r = tr_scene_render_depth(ctx, &scene, image, depth, &stats);
+    r = tr_scene_render_with(ctx, &scene, &ropts, image, depth, &stats);
     double wall_ms = tool_now_ms() - t0;
     if (r != TR_OK) {
         char what[300];
@@ -287,6 +342,16 @@ int main(int argc, char **argv)
             goto done;
         }
     }
+    if (o.fdm_png != NULL) {
+        tr_render_pass_desc rp = tool_scene_pass_desc(&scene, image, depth, &ropts);
+        r = tr_fdm_write_png(ctx, &rp, 0, image, 0, o.fdm_png);
+        if (r != TR_OK) {
+            char what[300];
+            snprintf(what, sizeof what, "%s: writing the FDM picture", o.fdm_png);
+            report(ctx, what, r);
+            goto done;
+        }
+    }
     if (o.stats)
         print_stats_json(stdout, &o, &scene, tr_context_get_desc(ctx).threads, &stats,
                          wall_ms);
@@ -294,7 +359,7 @@ int main(int argc, char **argv)
 
 done:
     if (ctx != NULL)
-        tr_context_destroy(ctx); /* also destroys the image */
+        tr_context_destroy(ctx); /* also destroys the images */
     tr_scene_free(&scene);
     return status;
 }

@@ -1,9 +1,10 @@
-/* Small helpers shared by tilerast-render and tilerast-bench (not part of
- * the library's API). */
+/* Small helpers shared by tilerast-render, tilerast-bench and
+ * tilerast-fdm-bench (not part of the library's API). */
 #ifndef TILERAST_TOOL_COMMON_H
 #define TILERAST_TOOL_COMMON_H
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include <tilerast/tilerast.h>
@@ -33,6 +34,61 @@ static inline void tool_json_stats(FILE *f, const tr_pass_stats *s)
         return;
     }
     fputs("null", f); /* cannot happen for a real pass; stay valid JSON */
+}
+
+/* The --device names of tr_device: "a630", "a660", "a740" (and "default"
+ * for TR_DEVICE_DEFAULT, printed but not parsed). */
+static inline const char *tool_device_name(tr_device d)
+{
+    switch (d) {
+    case TR_DEVICE_A630: return "a630";
+    case TR_DEVICE_A660: return "a660";
+    case TR_DEVICE_A740: return "a740";
+    default: return "default";
+    }
+}
+
+/* Parses a --device value; 0 on success, -1 for a name that is not one. */
+static inline int tool_parse_device(const char *s, tr_device *out)
+{
+    for (int d = TR_DEVICE_A630; d < TR_DEVICE_COUNT; d++)
+        if (s != NULL && strcmp(s, tool_device_name((tr_device)d)) == 0) {
+            *out = (tr_device)d;
+            return 0;
+        }
+    return -1;
+}
+
+/* The descriptor of the pass tr_scene_render_with records (scene.h lists
+ * it), for tr_compute_bin_layout and tr_fdm_write_png: the same
+ * attachments, render area, flags and density map give the same bin layout
+ * and fragment areas.  depth: the depth image passed to the render (it
+ * must not be NULL for a scene with TR_SCENE_DEPTH). */
+static inline tr_render_pass_desc tool_scene_pass_desc(const tr_scene *scene, tr_image *color, tr_image *depth,
+                                                       const tr_scene_render_options *ro)
+{
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.color_count = 1;
+    rp.color[0].image = color;
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp.color[0].store_op = TR_STORE_OP_STORE;
+    for (int i = 0; i < 4; i++)
+        rp.color[0].clear_color[i] = (float)scene->clear_color[i] / 255.0f;
+    if (scene->flags & TR_SCENE_DEPTH) {
+        rp.depth.image = depth;
+        rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
+        rp.depth.depth_store_op = TR_STORE_OP_DONT_CARE;
+        rp.depth.stencil_load_op = TR_LOAD_OP_DONT_CARE;
+        rp.depth.stencil_store_op = TR_STORE_OP_DONT_CARE;
+        float cd = scene->clear_depth;
+        rp.depth.clear_depth = cd < 0.0f ? 0.0f : cd > 1.0f ? 1.0f : cd;
+    }
+    if (ro != NULL) {
+        rp.flags = ro->pass_flags;
+        rp.density_map = ro->density_map;
+    }
+    return rp;
 }
 
 static inline double tool_now_ms(void)

@@ -191,7 +191,8 @@ typedef struct tr_pass_stats {
  * snprintf: at most `size` bytes including the terminating NUL, and returns
  * the length the whole object needs (excluding the NUL).  buf may be NULL
  * when size is 0.  Every field of tr_pass_stats appears under its C name; the
- * layout is a nested object "layout".  Counts are exact integers, times have
+ * layout is a nested object "layout", fdm_bin_views an array of 3 rows (the
+ * height index) of 3 counts.  Counts are exact integers, times have
  * three decimals (null if not finite).  Call with size 0 to learn the
  * length; the statistics of a real pass need well under 2 KiB. */
 TR_API size_t tr_pass_stats_to_json(const tr_pass_stats *stats, char *buf, size_t size);

@@ -44,14 +44,42 @@ TR_API tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_
 TR_API tr_result tr_scene_save(const tr_scene *scene, const char *path);
 TR_API void tr_scene_free(tr_scene *scene);
 
-/* Renders the scene into `color` (R8G8B8A8_UNORM, scene size), using a
- * temporary D32 depth image when the scene asks for depth. */
+/* How tr_scene_render_with draws a scene; all zero (or a NULL pointer)
+ * for the defaults, which are what tr_scene_render does. */
+typedef struct tr_scene_render_options {
+    /* The pass's fragment density map (fdm.h); image NULL = none.  One
+     * view: layer base_layer is read. */
+    tr_density_map density_map;
+    /* The pass's TR_PASS_* flags (0 = none); the pass validates them (a
+     * density map with TR_PASS_SINGLE_BIN is refused, for one). */
+    uint32_t pass_flags;
+} tr_scene_render_options;
+
+/* Renders the scene into `color` (R8G8B8A8_UNORM, scene size) in one render
+ * pass with `options` (NULL = the defaults).  The pass, for tools that
+ * rebuild its descriptor (tr_compute_bin_layout, tr_fdm_write_png): colour
+ * attachment 0 is `color` (CLEAR to the scene's clear colour, STORE); when
+ * the scene has TR_SCENE_DEPTH, the depth attachment is a D32_SFLOAT image
+ * (CLEAR to clear_depth clamped to [0, 1], DONT_CARE store, stencil
+ * DONT_CARE); the render area is the whole image, no multiview; flags and
+ * density map from `options`.  The depth image is the caller's `depth`
+ * (D32_SFLOAT, scene size) when it is not NULL, else a temporary one; after
+ * the pass the caller's holds the pass's LRZ buffer (tr_image_write_lrz_png);
+ * its depth texels are not written (DONT_CARE).  A scene without depth
+ * leaves `depth` alone (it is still checked when given).  stats may be
+ * NULL.  TR_ERROR_INVALID_ARGUMENT for a NULL ctx, scene or color, a scene
+ * that tr_scene_parse would refuse, or images of the wrong format or size;
+ * otherwise what the pass returns (with the context's message). */
+TR_API tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
+                                      const tr_scene_render_options *options, tr_image *color,
+                                      tr_image *depth, tr_pass_stats *stats);
+
+/* tr_scene_render_with with the default options and a temporary depth
+ * image. */
 TR_API tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *color,
                           tr_pass_stats *stats);
-/* The same with the caller's depth image (D32_SFLOAT, scene size), used
- * when the scene asks for depth: afterwards it holds the pass's LRZ buffer
- * (tr_image_write_lrz_png).  Its depth texels are not stored (DONT_CARE).
- * depth may be NULL. */
+/* tr_scene_render_with with the default options and the caller's depth
+ * image (may be NULL). */
 TR_API tr_result tr_scene_render_depth(tr_context *ctx, const tr_scene *scene, tr_image *color,
                                        tr_image *depth, tr_pass_stats *stats);
 

@@ -90,12 +90,22 @@ static tr_pipeline_desc scene_pipeline_desc(uint32_t flags)
 tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *color,
                           tr_pass_stats *stats)
 {
-    return tr_scene_render_depth(ctx, scene, color, NULL, stats);
+    return tr_scene_render_with(ctx, scene, NULL, color, NULL, stats);
 }
 
 tr_result tr_scene_render_depth(tr_context *ctx, const tr_scene *scene, tr_image *color,
                                 tr_image *depth_image, tr_pass_stats *stats)
 {
+    return tr_scene_render_with(ctx, scene, NULL, color, depth_image, stats);
+}
+
+tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
+                               const tr_scene_render_options *options, tr_image *color,
+                               tr_image *depth_image, tr_pass_stats *stats)
+{
+    static const tr_scene_render_options defaults; /* all zero */
+    if (options == NULL)
+        options = &defaults;
     if (ctx == NULL || scene == NULL || color == NULL)
         return TR_ERROR_INVALID_ARGUMENT;
     const uint32_t known = TR_SCENE_DEPTH | TR_SCENE_BLEND_ALPHA | TR_SCENE_BLEND_ADD |
@@ -138,6 +148,8 @@ tr_result tr_scene_render_depth(tr_context *ctx, const tr_scene *scene, tr_image
 
     tr_render_pass_desc rp;
     memset(&rp, 0, sizeof rp);
+    rp.flags = options->pass_flags;
+    rp.density_map = options->density_map;
     rp.color_count = 1;
     rp.color[0].image = color;
     rp.color[0].load_op = TR_LOAD_OP_CLEAR;

@@ -55,6 +55,15 @@ static tr_pass_stats numbered_stats(void)
     s.lrz_blocks_written = 35;
     s.lrz_blocks_tested = 36;
     s.lrz_blocks_rejected = 37;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++)
+            s.fdm_bin_views[j][i] = (uint32_t)(50 + 3 * j + i);
+    s.fdm_bin_views_invisible = 60;
+    s.fdm_fragments_shaded_scaled = 61;
+    s.fdm_pixels_shaded_scaled = 62;
+    s.fdm_gmem_bytes_loaded_full = 63;
+    s.fdm_gmem_bytes_cleared_full = 64;
+    s.fdm_gmem_bytes_stored_full = 65;
     s.ms_vertex = 1.5;
     s.ms_binning = 0.0625;
     s.ms_render = 1234.5678;
@@ -74,6 +83,10 @@ static const char expected[] =
     "\"memory_binning_bytes\":40,\"memory_tile_bytes\":41,\"memory_peak_bytes\":42,"
     "\"lrz_state\":33,\"lrz_direction\":34,\"lrz_blocks_written\":35,\"lrz_blocks_tested\":36,"
     "\"lrz_blocks_rejected\":37,"
+    "\"fdm_bin_views\":[[50,51,52],[53,54,55],[56,57,58]],\"fdm_bin_views_invisible\":60,"
+    "\"fdm_fragments_shaded_scaled\":61,\"fdm_pixels_shaded_scaled\":62,"
+    "\"fdm_gmem_bytes_loaded_full\":63,\"fdm_gmem_bytes_cleared_full\":64,"
+    "\"fdm_gmem_bytes_stored_full\":65,"
     "\"ms_vertex\":1.500,\"ms_binning\":0.062,\"ms_render\":1234.568}";
 
 Test(api, stats_json_exact_text)

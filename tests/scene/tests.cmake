@@ -4,3 +4,10 @@ if(TARGET tilerast-render)
   add_test(NAME scene_render_rejects_bad_files
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_rejects.sh $<TARGET_FILE:tilerast-render>)
 endif()
+
+# tilerast-render with fragment density maps: --density-map, --fdm-png and
+# --device, their errors, and an all-255 map rendering the bytes of no map.
+if(TARGET tilerast-render)
+  add_test(NAME scene_render_fdm
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_fdm.sh $<TARGET_FILE:tilerast-render>)
+endif()

@@ -1,0 +1,210 @@
+/* tilerast FDM stage: the debugging picture of a pass's fragment areas
+ * (tr_fdm_write_png).
+ * Consumes: a pass descriptor with a density map, an image of the
+ * framebuffer's size.  Produces: a PNG of the image, dimmed, with the bin
+ * grid over it and each bin tinted and labelled by its fragment area in one
+ * view.  It only calls the public queries (tr_compute_bin_layout,
+ * tr_compute_fdm_areas), so it shows what any client would be told. */
+#include "internal.h"
+
+/* How much of the image's colour is kept (the rest is black), out of 256:
+ * dim enough that the tints and the grid stand out, light enough that the
+ * picture stays recognisable. */
+#define FDM_PNG_DIM 192u
+/* A tint's weight over the dimmed image, out of 256. */
+#define FDM_PNG_TINT 110u
+
+/* 3x5 glyphs, one row of 3 bits per byte (bit 2 = left column). */
+typedef struct glyph {
+    char c;
+    uint8_t rows[5];
+} glyph;
+
+static const glyph glyphs[] = {
+    {'0', {7, 5, 5, 5, 7}},
+    {'1', {2, 6, 2, 2, 7}},
+    {'2', {7, 1, 7, 4, 7}},
+    {'4', {5, 5, 7, 1, 1}},
+    {'x', {0, 5, 2, 5, 0}},
+};
+
+static const uint8_t *glyph_rows(char c)
+{
+    for (size_t i = 0; i < TR_ARRAY_SIZE(glyphs); i++)
+        if (glyphs[i].c == c)
+            return glyphs[i].rows;
+    return NULL; /* drawn as a blank */
+}
+
+/* The tint of a fragment area: 1x1 none, then by the number of pixels a
+ * coarse fragment stands for (2: blue, 4 as 2x2: green, 4 as 4x1: cyan, 8:
+ * yellow, 16: red).  Returns false for no tint. */
+static bool area_tint(tr_extent2d a, uint8_t rgb[3])
+{
+    static const struct {
+        uint32_t w, h;
+        uint8_t rgb[3];
+    } tints[] = {
+        {2, 1, {70, 130, 255}}, {1, 2, {70, 130, 255}}, {2, 2, {40, 200, 60}},
+        {4, 1, {0, 210, 230}},  {1, 4, {0, 210, 230}},  {4, 2, {250, 220, 0}},
+        {2, 4, {250, 220, 0}},  {4, 4, {240, 40, 30}},
+    };
+    for (size_t i = 0; i < TR_ARRAY_SIZE(tints); i++)
+        if (tints[i].w == a.width && tints[i].h == a.height) {
+            memcpy(rgb, tints[i].rgb, 3);
+            return true;
+        }
+    if (a.width == 1 && a.height == 1)
+        return false;
+    rgb[0] = rgb[1] = rgb[2] = 160; /* an area fdm.h does not produce */
+    return true;
+}
+
+static void put_px(uint8_t *px, uint32_t W, uint32_t x, uint32_t y, uint8_t r, uint8_t g, uint8_t b)
+{
+    uint8_t *o = px + ((size_t)y * W + x) * 4;
+    o[0] = r, o[1] = g, o[2] = b, o[3] = 255;
+}
+
+/* Writes "WxH" at (x0, y0) in glyphs scaled by s, white on a black box,
+ * if it fits in the clip rectangle [x0, x1) x [y0, y1). */
+static void draw_label(uint8_t *px, uint32_t W, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, tr_extent2d a,
+                       uint32_t s)
+{
+    char text[3] = {(char)('0' + TR_MIN(a.width, 9u)), 'x', (char)('0' + TR_MIN(a.height, 9u))};
+    const uint32_t box_w = (3 * 4 - 1) * s + 2, box_h = 5 * s + 2;
+    if (x0 + box_w > x1 || y0 + box_h > y1)
+        return;
+    for (uint32_t y = 0; y < box_h; y++)
+        for (uint32_t x = 0; x < box_w; x++)
+            put_px(px, W, x0 + x, y0 + y, 0, 0, 0);
+    for (uint32_t g = 0; g < 3; g++) {
+        const uint8_t *rows = glyph_rows(text[g]);
+        if (!rows)
+            continue;
+        for (uint32_t y = 0; y < 5 * s; y++)
+            for (uint32_t x = 0; x < 3 * s; x++)
+                if (rows[y / s] & (4u >> (x / s)))
+                    put_px(px, W, x0 + 1 + g * 4 * s + x, y0 + 1 + y, 255, 255, 255);
+    }
+}
+
+/* The framebuffer's size: the first attachment's level, as the pass takes
+ * it (tr_compute_bin_layout has checked that they agree). */
+static bool framebuffer_size(const tr_render_pass_desc *d, uint32_t *w, uint32_t *h)
+{
+    for (uint32_t i = 0; i < d->color_count && i < TR_MAX_COLOR_ATTACHMENTS; i++)
+        if (d->color[i].image) {
+            *w = tr_image_level_width(d->color[i].image, d->color[i].level);
+            *h = tr_image_level_height(d->color[i].image, d->color[i].level);
+            return true;
+        }
+    if (d->depth.image) {
+        *w = tr_image_level_width(d->depth.image, d->depth.level);
+        *h = tr_image_level_height(d->depth.image, d->depth.level);
+        return true;
+    }
+    return false;
+}
+
+TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *desc, uint32_t view_slot,
+                                  const tr_image *image, uint32_t layer, const char *path)
+{
+    if (!ctx)
+        return TR_ERROR_INVALID_ARGUMENT;
+    if (!desc || !image || !path)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_fdm_write_png: %s is NULL",
+                         !desc ? "desc" : !image ? "image" : "path");
+    if (!desc->density_map.image)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_fdm_write_png: desc->density_map.image is NULL (the pass has no density map)");
+    tr_bin_layout l;
+    tr_result r = tr_compute_bin_layout(ctx, desc, &l); /* validates desc, with its message */
+    if (r != TR_OK)
+        return r;
+    if (view_slot >= l.views)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_fdm_write_png: view_slot = %u but the pass has %u view(s)",
+                         view_slot, l.views);
+    uint32_t W, H;
+    if (!framebuffer_size(desc, &W, &H))
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_fdm_write_png: desc has no attachment");
+    const tr_image_desc id = tr_image_get_desc(image);
+    if (layer >= id.layers)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_fdm_write_png: layer = %u but the image has %u layer(s)",
+                         layer, id.layers);
+    if (id.width != W || id.height != H)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
+                         "tr_fdm_write_png: image is %ux%u but the framebuffer is %ux%u", id.width, id.height, W, H);
+
+    const size_t count = (size_t)l.bins_x * l.bins_y * l.views;
+    tr_extent2d *areas = tr__alloc(ctx, count * sizeof *areas);
+    uint8_t *px = tr__alloc(ctx, (size_t)W * H * 4);
+    if (!areas || !px) {
+        r = tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_fdm_write_png: out of memory");
+        goto done;
+    }
+    r = tr_compute_fdm_areas(ctx, desc, areas, count);
+    if (r != TR_OK)
+        goto done;
+    r = tr_image_read_rgba8(image, &(tr_subresource){.level = 0, .layer = layer}, px);
+    if (r != TR_OK)
+        goto done;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        for (int c = 0; c < 3; c++)
+            px[i * 4 + c] = (uint8_t)(px[i * 4 + c] * FDM_PNG_DIM / 256u);
+        px[i * 4 + 3] = 255;
+    }
+
+    /* The render area, which the bins cover (the grid starts at
+     * l.origin_x/y, up to 7 pixels before it). */
+    tr_rect ra = desc->render_area;
+    if (ra.width == 0 || ra.height == 0)
+        ra = (tr_rect){0, 0, W, H};
+    const uint32_t ax0 = (uint32_t)ra.x, ay0 = (uint32_t)ra.y;
+    const uint32_t ax1 = ax0 + ra.width, ay1 = ay0 + ra.height;
+    /* Labels up to 4 times as large as bins leave room: at least 64 x 32
+     * pixels of bin per step (the a630's smallest bins, 32 x 16, get 1). */
+    const uint32_t scale = TR_MAX(1u, TR_MIN(4u, TR_MIN(l.bin_w / 64u, l.bin_h / 32u)));
+
+    for (uint32_t by = 0; by < l.bins_y; by++)
+        for (uint32_t bx = 0; bx < l.bins_x; bx++) {
+            const int64_t bx0 = (int64_t)l.origin_x + (int64_t)bx * l.bin_w;
+            const int64_t by0 = (int64_t)l.origin_y + (int64_t)by * l.bin_h;
+            const uint32_t x0 = (uint32_t)TR_MAX(bx0, (int64_t)ax0), y0 = (uint32_t)TR_MAX(by0, (int64_t)ay0);
+            const uint32_t x1 = (uint32_t)TR_MIN(bx0 + l.bin_w, (int64_t)ax1);
+            const uint32_t y1 = (uint32_t)TR_MIN(by0 + l.bin_h, (int64_t)ay1);
+            if (x0 >= x1 || y0 >= y1)
+                continue;
+            const tr_extent2d a = areas[((size_t)by * l.bins_x + bx) * l.views + view_slot];
+            const bool invisible = a.width == 0 || a.height == 0;
+            uint8_t tint[3] = {0, 0, 0};
+            const bool tinted = !invisible && area_tint(a, tint);
+            for (uint32_t y = y0; y < y1; y++)
+                for (uint32_t x = x0; x < x1; x++) {
+                    uint8_t *o = px + ((size_t)y * W + x) * 4;
+                    if (invisible) {
+                        /* Hatched: magenta diagonals on a darker image. */
+                        if (((x + y) & 7u) < 2u)
+                            o[0] = 255, o[1] = 0, o[2] = 255;
+                        else
+                            o[0] = (uint8_t)(o[0] / 2), o[1] = (uint8_t)(o[1] / 2), o[2] = (uint8_t)(o[2] / 2);
+                    } else if (tinted) {
+                        for (int c = 0; c < 3; c++)
+                            o[c] = (uint8_t)((o[c] * (256u - FDM_PNG_TINT) + tint[c] * FDM_PNG_TINT) / 256u);
+                    }
+                    /* The grid: each bin's top and left edges (inside
+                     * the render area), and the area's right and bottom. */
+                    if (x == x0 || y == y0 || x == ax1 - 1 || y == ay1 - 1)
+                        o[0] = o[1] = o[2] = 235;
+                }
+            draw_label(px, W, x0 + 2, y0 + 2, x1, y1, a, scale); /* "0x0" when invisible */
+        }
+
+    r = tr__write_png_rgba8(path, W, H, px);
+    if (r != TR_OK)
+        r = tr__error(ctx, r, "tr_fdm_write_png: cannot write %s", path);
+done:
+    tr__free(ctx, areas);
+    tr__free(ctx, px);
+    return r;
+}

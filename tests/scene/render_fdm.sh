@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# tilerast-render with a fragment density map (--density-map, --fdm-png,
+# --device): a map that is missing, not an image or a bad --device value
+# makes it exit non-zero with a message; an all-255 map renders the same
+# bytes as no map; a half-density map shades fewer fragments; --fdm-png
+# writes its picture.  The map PNGs are made by tilerast-render itself:
+# a scene without triangles, cleared to (r, g, 0, 255), is a map of
+# density (r, g).
+#   render_fdm.sh TILERAST_RENDER
+set -u
+render="$1"
+dir="$(mktemp -d)"
+trap 'rm -rf "$dir"' EXIT
+fail=0
+
+u32() { printf "$(printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"; }
+u8() { printf "$(printf '\\x%02x' $(($1 & 255)))"; }
+header() { # width height flags r g b a triangle_count (clear depth 1.0)
+    printf 'SRSCENE1'; u32 "$1"; u32 "$2"; u32 "$3"
+    u8 "$4"; u8 "$5"; u8 "$6"; u8 "$7"; u32 0x3f800000; u32 "$8"
+}
+vertex() { # x y z w (float bit patterns) r g b a
+    u32 "$1"; u32 "$2"; u32 "$3"; u32 "$4"; u8 "$5"; u8 "$6"; u8 "$7"; u8 "$8"
+}
+ONE=0x3f800000 MONE=0xbf800000 HALF=0x3f000000 MHALF=0xbf000000
+QUARTER=0x3e800000 Q3=0x3f400000 MQ3=0xbf400000
+
+# A 320x200 depth-tested scene: a full-screen gradient at depth 0.75 and
+# two coloured triangles in front of it, one crossing the other.
+{
+    header 320 200 1 10 20 30 255 4
+    vertex $MONE $MONE $Q3 $ONE 255 0 0 255; vertex $ONE $MONE $Q3 $ONE 0 255 0 255
+    vertex $ONE $ONE $Q3 $ONE 0 0 255 255
+    vertex $MONE $MONE $Q3 $ONE 255 0 0 255; vertex $ONE $ONE $Q3 $ONE 0 0 255 255
+    vertex $MONE $ONE $Q3 $ONE 255 255 0 255
+    vertex $MQ3 $MQ3 $QUARTER $ONE 255 255 255 255; vertex $Q3 $MHALF $QUARTER $ONE 0 128 255 255
+    vertex 0 $Q3 $QUARTER $ONE 255 0 255 255
+    vertex $MHALF $HALF 0 $ONE 40 200 40 255; vertex $Q3 $Q3 $Q3 $ONE 200 40 40 255
+    vertex 0 $MQ3 $HALF $ONE 40 40 200 255
+} > "$dir/scene.scn"
+
+map() { # name r g: a 4x4 map of density (r, g)
+    header 4 4 0 "$2" "$3" 0 255 0 > "$dir/$1.scn"
+    if ! "$render" "$dir/$1.scn" -o "$dir/$1.png" >/dev/null 2>&1 || [[ ! -s "$dir/$1.png" ]]; then
+        echo "FAIL making the map $1"; fail=1
+    fi
+}
+map full 255 255
+map half 127 127
+map zero 0 0
+
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
+expect_refused() { # name expected-status-or-any words... -- args...
+    local name="$1" want="$2"; shift 2
+    local words=()
+    while [[ $# -gt 0 && "$1" != "--" ]]; do words+=("$1"); shift; done
+    shift
+    local out status
+    out="$("$render" "$@" 2>&1)"; status=$?
+    if [[ $status -eq 0 || $status -gt 128 || ( "$want" != any && $status -ne $want ) ]]; then
+        bad "$name: exit status $status: $out"; return
+    fi
+    for w in "${words[@]}"; do
+        if ! grep -qi -- "$w" <<<"$out"; then
+            bad "$name: message lacks '$w': $out"; return
+        fi
+    done
+    ok "$name: $status: $(head -c 160 <<<"$out" | tr '\n' ' ')"
+}
+
+expect_refused missing_map any "density map" "none.png" -- \
+    "$dir/scene.scn" -o "$dir/out.png" --density-map "$dir/none.png"
+printf 'not an image at all' > "$dir/text.png"
+expect_refused map_not_an_image any "density map" "text.png" -- \
+    "$dir/scene.scn" -o "$dir/out.png" --density-map "$dir/text.png"
+expect_refused bad_device 2 "device" "a999" -- "$dir/scene.scn" -o "$dir/out.png" --device a999
+expect_refused device_without_value 2 "device" -- "$dir/scene.scn" -o "$dir/out.png" --device
+expect_refused fdm_png_without_map 2 "density-map" -- "$dir/scene.scn" --fdm-png "$dir/fdm.png"
+
+# An all-255 map is full rate: the same bytes as no map.
+if "$render" "$dir/scene.scn" --raw "$dir/plain.rgba" >/dev/null &&
+   "$render" "$dir/scene.scn" --raw "$dir/full.rgba" -o "$dir/full_out.png" --density-map "$dir/full.png" \
+       --fdm-png "$dir/full_fdm.png" >/dev/null; then
+    if cmp -s "$dir/plain.rgba" "$dir/full.rgba"; then ok "all-255 map: the image without a map"
+    else bad "all-255 map: the image differs from the one without a map"; fi
+    [[ -s "$dir/full_out.png" && -s "$dir/full_fdm.png" ]] && ok "all-255 map: -o and --fdm-png written" ||
+        bad "all-255 map: -o or --fdm-png missing"
+else
+    bad "rendering with the all-255 map"
+fi
+
+# A half-density map reaches the pass: fewer fragments shaded (2x2 areas).
+shaded() { grep -o '"fragments_shaded":[0-9]*' <<<"$1" | cut -d: -f2; }
+plain_stats="$("$render" "$dir/scene.scn" --stats)"
+half_stats="$("$render" "$dir/scene.scn" --stats --density-map "$dir/half.png" --fdm-png "$dir/half_fdm.png")"
+if [[ $? -eq 0 && -s "$dir/half_fdm.png" ]]; then
+    p="$(shaded "$plain_stats")" h="$(shaded "$half_stats")"
+    if [[ -n "$p" && -n "$h" && "$h" -lt "$p" ]]; then ok "half-density map: $h fragments shaded, $p without"
+    else bad "half-density map: $h fragments shaded, $p without"; fi
+    grep -q '"density_map":"' <<<"$half_stats" && grep -q '"fdm_bin_views":\[\[' <<<"$half_stats" &&
+        ok "--stats names the map and has fdm_bin_views" || bad "--stats: $half_stats"
+else
+    bad "rendering with the half-density map"
+fi
+
+# A density of 0 skips every bin; the tool still succeeds, hatching the picture.
+if "$render" "$dir/scene.scn" --density-map "$dir/zero.png" --fdm-png "$dir/zero_fdm.png" >/dev/null &&
+   [[ -s "$dir/zero_fdm.png" ]]; then ok "all-0 map renders"; else bad "all-0 map"; fi
+
+# Every device profile renders the scene (the same image: FDM is off).
+for d in a630 a660 a740; do
+    if "$render" "$dir/scene.scn" --device "$d" --raw "$dir/$d.rgba" >/dev/null &&
+       cmp -s "$dir/plain.rgba" "$dir/$d.rgba"; then ok "--device $d"; else bad "--device $d"; fi
+done
+exit $fail
