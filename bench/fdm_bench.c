@@ -49,6 +49,7 @@ typedef struct options {
     int scene_on[BENCH_SCENE_COUNT];
     tr_device device;
     int json;
+    int no_lrz;
     const char *png_dir;
 } options;
 
@@ -56,7 +57,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: " PROG " [--threads 1,2] [--frames 7] [--scenes tri_large,mesh]\n"
-            "                          [--device a630|a660|a740] [--json] [--png-dir DIR]\n"
+            "                          [--device a630|a660|a740] [--lrz on|off] [--json] [--png-dir DIR]\n"
             "\n"
             "Times standard scenes with a foveated fragment density map (255 within\n"
             "r < 0.5 of the centre, 127 to r < 0.85, 63 beyond; r = 1 at the edges'\n"
@@ -65,6 +66,8 @@ static void usage(FILE *f)
             "  --frames N      timed frames per side after %u warm-up frames (default 7)\n"
             "  --scenes LIST   standard scenes, comma separated (default tri_large,mesh)\n"
             "  --device NAME   the Adreno modelled (default: a630's numbers)\n"
+            "  --lrz on|off    low-resolution Z for both sides (default on; scaled bins\n"
+            "                  never use it, as on an a6xx)\n"
             "  --json          one JSON object per line\n"
             "  --png-dir DIR   write DIR/<scene>_fdm.png and DIR/<scene>_fdm_areas.png\n",
             WARMUP_FRAMES);
@@ -98,7 +101,7 @@ static int parse_args(int argc, char **argv, options *o)
             continue;
         }
         if (strcmp(a, "--threads") != 0 && strcmp(a, "--frames") != 0 && strcmp(a, "--scenes") != 0 &&
-            strcmp(a, "--device") != 0 && strcmp(a, "--png-dir") != 0) {
+            strcmp(a, "--device") != 0 && strcmp(a, "--png-dir") != 0 && strcmp(a, "--lrz") != 0) {
             fprintf(stderr, PROG ": unknown argument '%s'\n", a);
             return 2;
         }
@@ -140,6 +143,12 @@ static int parse_args(int argc, char **argv, options *o)
                 fprintf(stderr, PROG ": --device wants a630, a660 or a740, not '%s'\n", val);
                 return 2;
             }
+        } else if (strcmp(a, "--lrz") == 0) {
+            if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0) {
+                fprintf(stderr, PROG ": --lrz wants on or off, not '%s'\n", val);
+                return 2;
+            }
+            o->no_lrz = strcmp(val, "off") == 0;
         } else {
             o->png_dir = val;
         }
@@ -212,6 +221,7 @@ static int run(const options *o, const char *name, const tr_scene *scene, uint32
     memset(&cd, 0, sizeof cd);
     cd.threads = threads;
     cd.device = o->device;
+    cd.flags = o->no_lrz ? TR_CONTEXT_NO_LRZ : 0u;
     if (tr_context_create(&cd, &ctx) != TR_OK) {
         fprintf(stderr, PROG ": creating a context (threads %u, device %s) failed\n", threads,
                 tool_device_name(o->device));
@@ -299,8 +309,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!o.json)
-        printf("%u timed frames per side after %u warm-up, alternating; device %s; medians\n", o.frames,
-               WARMUP_FRAMES, tool_device_name(o.device));
+        printf("%u timed frames per side after %u warm-up, alternating; device %s; LRZ %s; medians\n", o.frames,
+               WARMUP_FRAMES, tool_device_name(o.device), o.no_lrz ? "off" : "on");
     int status = 0;
     for (int id = 0; id < BENCH_SCENE_COUNT; id++) {
         if (!o.scene_on[id])
