@@ -3,7 +3,8 @@
  * images, samplers and pipelines with fuzzed fields (enums and flags taken
  * raw, so out-of-range values occur), then render passes whose commands,
  * viewports, scissors, vertex positions (any float, NaN and infinities
- * included), indices and texture bindings come from the input.  Every call
+ * included), indices, texture bindings and fragment density maps (any
+ * image as the map, any contents) come from the input.  Every call
  * may fail, but only with a tr_result: no crash, no sanitizer report, no
  * leak (the allocator counts), and the context must stay usable. */
 #define _POSIX_C_SOURCE 200809L
@@ -137,6 +138,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cd.tile_align_h = u8(&r) < 200 ? 0 : size_val(&r, 256);
     cd.flags = u8(&r) & 1;
     cd.simd = (tr_simd_level)(u8(&r) % 5);
+    if (cd.flags && u8(&r) > 128) /* a device profile, in range or not */
+        cd.device = (tr_device)size_val(&r, TR_DEVICE_COUNT + 1);
     cd.allocator = (tr_allocator){cap_alloc, cap_free, NULL};
     tr_context *ctx = NULL;
     if (tr_context_create(&cd, &ctx) != TR_OK)
@@ -188,6 +191,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             d.blend[a].color_op = (tr_blend_op)size_val(&r, 6);
             d.blend[a].write_mask = size_val(&r, 32);
         }
+        if (d.stencil_test && u8(&r) == 255)
+            d.flags = size_val(&r, 3); /* TR_PIPELINE_WRITES_VIEWPORT_INDEX, or unknown bits */
         tr_pipeline_create(ctx, &d, &pipe[i]);
     }
 
@@ -212,6 +217,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (u8(&r) & 1)
             rp.render_area = (tr_rect){(int32_t)size_val(&r, 64), (int32_t)size_val(&r, 64), size_val(&r, 64),
                                        size_val(&r, 64)};
+        if (rp.flags & 2) { /* (TR_PASS_NO_LRZ's bit) and a fragment density map, any image */
+            rp.density_map.image = img[u8(&r) % NIMG];
+            rp.density_map.base_layer = size_val(&r, 3);
+            rp.flags |= u8(&r) & TR_PASS_FDM_SHARED_VIEWPORT;
+        }
         if (tr_cmd_begin_render_pass(ctx, &rp) != TR_OK)
             continue;
         for (int cmd = 0; cmd < 24 && r.n; cmd++) {
