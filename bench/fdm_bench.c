@@ -256,7 +256,7 @@ static int run(const options *o, const char *name, const tr_scene *scene, uint32
         char path[4096];
         snprintf(path, sizeof path, "%s/%s_fdm.png", o->png_dir, name);
         CHECK(path, tr_image_write_png(color, NULL, path));
-        tr_render_pass_desc rp = tool_scene_pass_desc(scene, color, depth, &with[1]);
+        tr_render_pass_desc rp = tr_scene_pass_desc(scene, color, depth, &with[1]);
         snprintf(path, sizeof path, "%s/%s_fdm_areas.png", o->png_dir, name);
         CHECK(path, tr_fdm_write_png(ctx, &rp, 0, color, 0, path));
     }

@@ -343,7 +343,7 @@ int main(int argc, char **argv)
         }
     }
     if (o.fdm_png != NULL) {
-        tr_render_pass_desc rp = tool_scene_pass_desc(&scene, image, depth, &ropts);
+        tr_render_pass_desc rp = tr_scene_pass_desc(&scene, image, depth, &ropts);
         r = tr_fdm_write_png(ctx, &rp, 0, image, 0, o.fdm_png);
         if (r != TR_OK) {
             char what[300];

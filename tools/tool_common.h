@@ -59,37 +59,6 @@ static inline int tool_parse_device(const char *s, tr_device *out)
     return -1;
 }
 
-/* The descriptor of the pass tr_scene_render_with records (scene.h lists
- * it), for tr_compute_bin_layout and tr_fdm_write_png: the same
- * attachments, render area, flags and density map give the same bin layout
- * and fragment areas.  depth: the depth image passed to the render (it
- * must not be NULL for a scene with TR_SCENE_DEPTH). */
-static inline tr_render_pass_desc tool_scene_pass_desc(const tr_scene *scene, tr_image *color, tr_image *depth,
-                                                       const tr_scene_render_options *ro)
-{
-    tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.color_count = 1;
-    rp.color[0].image = color;
-    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
-    rp.color[0].store_op = TR_STORE_OP_STORE;
-    for (int i = 0; i < 4; i++)
-        rp.color[0].clear_color[i] = (float)scene->clear_color[i] / 255.0f;
-    if (scene->flags & TR_SCENE_DEPTH) {
-        rp.depth.image = depth;
-        rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
-        rp.depth.depth_store_op = TR_STORE_OP_DONT_CARE;
-        rp.depth.stencil_load_op = TR_LOAD_OP_DONT_CARE;
-        rp.depth.stencil_store_op = TR_STORE_OP_DONT_CARE;
-        float cd = scene->clear_depth;
-        rp.depth.clear_depth = cd < 0.0f ? 0.0f : cd > 1.0f ? 1.0f : cd;
-    }
-    if (ro != NULL) {
-        rp.flags = ro->pass_flags;
-        rp.density_map = ro->density_map;
-    }
-    return rp;
-}
 
 static inline double tool_now_ms(void)
 {

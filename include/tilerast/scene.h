@@ -74,6 +74,14 @@ TR_API tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
                                       const tr_scene_render_options *options, tr_image *color,
                                       tr_image *depth, tr_pass_stats *stats);
 
+/* The descriptor of the pass tr_scene_render_with records for `scene`
+ * into `color` with `depth` (the depth image it uses: the caller's or its
+ * temporary one; ignored for a scene without TR_SCENE_DEPTH) and `options`
+ * (NULL = the defaults): for tr_compute_bin_layout, tr_compute_fdm_areas
+ * and tr_fdm_write_png, which then see the same bins and areas. */
+TR_API tr_render_pass_desc tr_scene_pass_desc(const tr_scene *scene, tr_image *color, tr_image *depth,
+                                              const tr_scene_render_options *options);
+
 /* tr_scene_render_with with the default options and a temporary depth
  * image. */
 TR_API tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *color,

@@ -99,6 +99,35 @@ tr_result tr_scene_render_depth(tr_context *ctx, const tr_scene *scene, tr_image
     return tr_scene_render_with(ctx, scene, NULL, color, depth_image, stats);
 }
 
+tr_render_pass_desc tr_scene_pass_desc(const tr_scene *scene, tr_image *color, tr_image *depth,
+                                       const tr_scene_render_options *options)
+{
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    if (options) {
+        rp.flags = options->pass_flags;
+        rp.density_map = options->density_map;
+    }
+    rp.color_count = 1;
+    rp.color[0].image = color;
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp.color[0].store_op = TR_STORE_OP_STORE;
+    for (int i = 0; i < 4; i++)
+        rp.color[0].clear_color[i] = (float)scene->clear_color[i] / 255.0f;
+    if (scene->flags & TR_SCENE_DEPTH) {
+        rp.depth.image = depth;
+        rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
+        rp.depth.depth_store_op = TR_STORE_OP_DONT_CARE; /* only the colour is wanted: a
+                                                            tiler never writes depth out */
+        rp.depth.stencil_load_op = TR_LOAD_OP_DONT_CARE;
+        rp.depth.stencil_store_op = TR_STORE_OP_DONT_CARE;
+        /* glClearDepth clamps to [0,1]; the file only promises a finite value. */
+        const float cd = scene->clear_depth;
+        rp.depth.clear_depth = cd < 0.0f ? 0.0f : cd > 1.0f ? 1.0f : cd;
+    }
+    return rp;
+}
+
 tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
                                const tr_scene_render_options *options, tr_image *color,
                                tr_image *depth_image, tr_pass_stats *stats)
@@ -146,27 +175,7 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
     if (r != TR_OK)
         goto done;
 
-    tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.flags = options->pass_flags;
-    rp.density_map = options->density_map;
-    rp.color_count = 1;
-    rp.color[0].image = color;
-    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
-    rp.color[0].store_op = TR_STORE_OP_STORE;
-    for (int i = 0; i < 4; i++)
-        rp.color[0].clear_color[i] = (float)scene->clear_color[i] / 255.0f;
-    if (depth != NULL) {
-        rp.depth.image = depth;
-        rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
-        rp.depth.depth_store_op = TR_STORE_OP_DONT_CARE; /* only the colour is wanted: a
-                                                            tiler never writes depth out */
-        rp.depth.stencil_load_op = TR_LOAD_OP_DONT_CARE;
-        rp.depth.stencil_store_op = TR_STORE_OP_DONT_CARE;
-        /* glClearDepth clamps to [0,1]; the file only promises a finite value. */
-        float cdv = scene->clear_depth;
-        rp.depth.clear_depth = cdv < 0.0f ? 0.0f : cdv > 1.0f ? 1.0f : cdv;
-    }
+    const tr_render_pass_desc rp = tr_scene_pass_desc(scene, color, depth, options);
     r = tr_cmd_begin_render_pass(ctx, &rp);
     if (r != TR_OK)
         goto done;
