@@ -69,20 +69,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "geometry.h"
 #include "image.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* A size and an offset in pixels (as VkExtent2D and VkOffset2D). */
-typedef struct tr_extent2d {
-    uint32_t width, height;
-} tr_extent2d;
-
-typedef struct tr_offset2d {
-    int32_t x, y;
-} tr_offset2d;
 
 /* The density map of a render pass.  image NULL: no FDM.  Otherwise an
  * R8G8_UNORM image (level 0 is read): with multiview, view i reads layer

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "fdm.h"
+#include "geometry.h"
 #include "image.h"
 #include "lrz.h"
 #include "pipeline.h"
@@ -28,11 +29,6 @@ typedef enum tr_load_op {
 typedef enum tr_store_op {
     TR_STORE_OP_STORE = 0, TR_STORE_OP_DONT_CARE
 } tr_store_op;
-
-typedef struct tr_rect {
-    int32_t x, y;
-    uint32_t width, height;
-} tr_rect;
 
 typedef struct tr_color_attachment {
     tr_image *image;          /* NULL: unused slot */
@@ -96,16 +92,6 @@ typedef struct tr_render_pass_desc {
     tr_visibility_fn visibility_fn;
     void *visibility_user;
 } tr_render_pass_desc;
-
-/* Vulkan viewport: window = (ndc + 1) / 2 * size + origin; height may be
- * negative (flips y); min/max depth map ndc z in [0, 1].  As Vulkan's clip
- * volume ends at the viewport, nothing is drawn outside it: a pixel is
- * drawn only if its centre lies in [x, x + width) x [min(y, y + height),
- * max(y, y + height)), besides the scissor and the render area. */
-typedef struct tr_viewport {
-    float x, y, width, height;
-    float min_depth, max_depth;
-} tr_viewport;
 
 typedef enum tr_index_type {
     TR_INDEX_U16 = 0, TR_INDEX_U32
