@@ -288,7 +288,7 @@ static tr_result apply_context_defaults(const tr_context_desc *in, tr_context_de
                  d.tile_max_w, d.tile_max_h, TR_MAX_IMAGE_SIZE);
         return TR_ERROR_INVALID_DESCRIPTOR;
     }
-    if (d.flags & ~TR_CONTEXT_NO_LRZ) {
+    if (d.flags & ~TR_CONTEXT_FLAGS_ALL) {
         snprintf(msg, msg_size, "tr_context_desc.flags = 0x%x has unknown bits", d.flags);
         return TR_ERROR_INVALID_ARGUMENT;
     }
@@ -365,7 +365,7 @@ tr_result tr_context_create(const tr_context_desc *desc, tr_context **out)
     ctx->desc = d;
     const device_profile *dev = &device_profiles[d.device]; /* valid: checked above */
     ctx->features.hw_bin_scaling = dev->hw_bin_scaling;
-    ctx->features.bin_merging = dev->bin_merging;
+    ctx->features.bin_merging = dev->bin_merging && !(ctx->desc.flags & TR_CONTEXT_NO_BIN_MERGING);
     ctx->features.max_scaled_views = dev->max_scaled_views;
     ctx->simd = resolve_simd(d.simd);
     ctx->desc.simd = ctx->simd; /* tr_context_get_desc reports the level in use */

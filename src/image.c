@@ -41,6 +41,9 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
     if (!tr__format_valid(d.format))
         return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "tr_image_desc.format: an image cannot be %s",
                          tr_format_name(d.format));
+    if (d.flags & ~TR_IMAGE_FLAGS_ALL)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_image_desc.flags = 0x%x has unknown bits (0x%x)",
+                         d.flags, d.flags & ~TR_IMAGE_FLAGS_ALL);
     if (d.width == 0 || d.height == 0)
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_image_desc.width/height = %ux%u: must be nonzero",
                          d.width, d.height);

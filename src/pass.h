@@ -114,7 +114,16 @@ struct tr__pass {
     bool fdm;                  /* the pass has a density map */
     bool fdm_shared_viewport;  /* a draw's pipeline writes the viewport index (or the pass flag) */
     tr_extent2d *fdm_areas;    /* [bin][view slot], made when the pass ends */
+    bool fdm_offset;           /* the density map's offsets are honoured (fdm.h) */
+    tr_offset2d fdm_user_offset[TR__VIEWS_MAX]; /* per view slot: the offset sampling moves by */
+    int32_t fdm_bo[TR__VIEWS_MAX][2]; /* per view slot: b_o, the bins' shift; 0 without an
+                                  offset and in a shared-viewport pass */
     size_t fdm_areas_cap;
+
+    struct tr__tile *tiles;    /* [bin]: the tiles rendered (src/bin), made when the pass ends */
+    size_t tiles_cap;
+    uint32_t *tile_list;       /* the tiles to render, by index into tiles */
+    size_t tile_list_cap;
 
     bool failed;               /* a draw ran out of memory: the pass can only be ended */
     tr_result fail_code;
@@ -144,6 +153,17 @@ tr_result tr__pass_fail(tr_context *ctx, const char *what);
 struct tr__vertex_source;
 tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, const struct tr__vertex_source *src,
                          uint32_t prims, uint32_t instance_count, uint32_t first_instance);
+
+/* A pass whose bins an FDM offset shifts gets a draw that writes the
+ * viewport index: one fragment area for every view, so the bins cannot
+ * move per view (fdm.h).  Every view's b_o becomes 0 and the triangles
+ * recorded so far are binned again in submission order.
+ * TR_ERROR_OUT_OF_MEMORY when a stream cannot grow. */
+tr_result tr__front_unshift_bins(tr_context *ctx, tr__pass *p);
+
+/* The fragment area of every bin and view (fdm_internal.h) of a pass with
+ * a density map, with its offsets when it honours them. */
+void tr__pass_fdm_areas(const tr_context *ctx, const tr__pass *p, bool shared_viewport, tr_extent2d *out);
 
 /* Gives back the bulk of what recording grew (triangle arenas, stream words). */
 void tr__pass_release_recording(tr_context *ctx, tr__pass *p);

@@ -94,6 +94,22 @@ static int setup_triangle(tr_context *ctx, tr__arena *arena, const tr__draw *d, 
     return made;
 }
 
+tr_result tr__front_unshift_bins(tr_context *ctx, tr__pass *p)
+{
+    memset(p->fdm_bo, 0, sizeof p->fdm_bo);
+    for (size_t i = 0; i < p->stream_slots; i++)
+        p->streams[i].count = 0;
+    for (size_t i = 0; i < p->tri_count; i++) {
+        const tr__tri *t = p->tris[i];
+        uint32_t vs = 0;
+        while (vs + 1 < p->view_count && p->view_ids[vs] != t->view)
+            vs++;
+        if (tr__bin_triangle(ctx, p, t, (uint32_t)i, vs) < 0)
+            return TR_ERROR_OUT_OF_MEMORY;
+    }
+    return TR_OK;
+}
+
 /* Bins a slot's set-up triangles in submission order from the stream
  * entries the front end's threads made for them (LRZ is written per bin,
  * in render_bin).  A triangle that reaches no bin's pixel centre is simply
@@ -349,7 +365,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
                         for (int k = 0; k < made; k++) {
                             uint32_t i = sl->count + (uint32_t)k;
                             sl->lrz_cand[i] = p->lrz.buf && tr__lrz_may_write(d, sl->tris[i]);
-                            int n = tr__bin_classify(p, sl->tris[i], sl->bins + sl->bins_used,
+                            int n = tr__bin_classify(p, sl->tris[i], vs, sl->bins + sl->bins_used,
                                                      (uint32_t)(sl->bins_cap - sl->bins_used));
                             sl->bin_words[i] = n < 0 ? UINT32_MAX : (uint32_t)n;
                             sl->deferred += n < 0;

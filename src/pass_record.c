@@ -53,6 +53,56 @@ static tr_result check_view(tr_context *ctx, const tr_image *img, uint32_t level
     return TR_OK;
 }
 
+/* The density map's offsets (fdm.h, "FDM offset"): their count, range
+ * and granularity, and whether the pass honours them (the map and every
+ * attachment created with TR_IMAGE_FDM_OFFSET); per view slot the offset
+ * sampling moves by.  The attachments are in p->att. */
+static tr_result check_offsets(tr_context *ctx, const tr_render_pass_desc *d, uint32_t layers_needed, tr__pass *p)
+{
+    const tr_density_map *m = &d->density_map;
+    const char *mn = "tr_render_pass_desc.density_map";
+    if (m->offset_count == 0)
+        return TR_OK;
+    if (m->offset_count != layers_needed)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "%s.offset_count = %u: it must be 0 or the pass's layer count, %u (one offset per view)", mn,
+                         m->offset_count, layers_needed);
+    const int32_t g = (int32_t)TR_FDM_OFFSET_GRANULARITY;
+    for (uint32_t i = 0; i < m->offset_count; i++) {
+        const tr_offset2d o = m->offsets[i];
+        if (o.x < -TR_FDM_MAX_OFFSET || o.x > TR_FDM_MAX_OFFSET || o.y < -TR_FDM_MAX_OFFSET ||
+            o.y > TR_FDM_MAX_OFFSET)
+            return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s.offsets[%u] = (%d, %d) is beyond +-%d", mn, i, o.x,
+                             o.y, TR_FDM_MAX_OFFSET);
+        if (o.x % g || o.y % g)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                             "%s.offsets[%u] = (%d, %d) is not a multiple of the granularity, %d", mn, i, o.x, o.y, g);
+    }
+    /* Vulkan asks every attachment and the map to be created with the
+     * offset flag; here a pass that lacks it on any of them ignores its
+     * offsets, as if they were (0, 0) (fdm.h) */
+    bool flagged = (m->image->desc.flags & TR_IMAGE_FDM_OFFSET) != 0;
+    for (uint32_t i = 0; i < p->att_count; i++)
+        flagged &= (p->att[i].image->desc.flags & TR_IMAGE_FDM_OFFSET) != 0;
+    if (!flagged)
+        return TR_OK;
+    p->fdm_offset = true;
+    for (uint32_t v = 0; v < p->view_count; v++)
+        p->fdm_user_offset[v] = m->offsets[p->view_ids[v]];
+    return TR_OK;
+}
+
+/* Each view's bin offset b_o from its offset and the layout's bin size. */
+static void set_bin_offsets(tr__pass *p)
+{
+    const tr_extent2d bin = {p->layout.bin_w, p->layout.bin_h};
+    for (uint32_t v = 0; v < p->view_count; v++) {
+        const tr_offset2d bo = tr_fdm_bin_offset(p->fdm_user_offset[v], bin);
+        p->fdm_bo[v][0] = bo.x;
+        p->fdm_bo[v][1] = bo.y;
+    }
+}
+
 /* Validates a pass descriptor and fills the attachment part of `p`. */
 static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr__pass *p)
 {
@@ -157,6 +207,8 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
     /* The density map (fdm.h): read when the pass ends. */
     const tr_image *map = d->density_map.image;
     p->fdm = map != NULL;
+    p->fdm_offset = false;
+    memset(p->fdm_user_offset, 0, sizeof p->fdm_user_offset);
     if (map) {
         const char *mn = "tr_render_pass_desc.density_map";
         if (map->ctx != ctx)
@@ -178,6 +230,13 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
             return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                              "%s with TR_PASS_SINGLE_BIN: a fragment density map needs bins (as on the hardware)",
                              mn);
+        tr_result r = check_offsets(ctx, d, layers_needed, p);
+        if (r != TR_OK)
+            return r;
+    } else if (d->density_map.offset_count) {
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_render_pass_desc.density_map.offset_count = %u without a density map image",
+                         d->density_map.offset_count);
     }
 
     tr__bin_att batt[TR__MAX_ATTACHMENTS];
@@ -185,10 +244,17 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         batt[i].cpp = p->att[i].cpp;
         batt[i].separate_stencil = p->att[i].stencil_plane;
     }
-    tr_result r = tr__bin_layout(ctx, batt, p->att_count, p->area, p->view_count,
-                                 (d->flags & TR_PASS_SINGLE_BIN) != 0, p->fdm, &p->layout);
+    const uint32_t lflags = (d->flags & TR_PASS_SINGLE_BIN ? TR__LAYOUT_SINGLE_BIN : 0u) |
+                            (p->fdm ? TR__LAYOUT_FDM : 0u) | (p->fdm_offset ? TR__LAYOUT_FDM_OFFSET : 0u) |
+                            (p->fdm && ctx->features.bin_merging ? TR__LAYOUT_FDM_PIPES : 0u);
+    tr_result r = tr__bin_layout(ctx, batt, p->att_count, p->area, p->view_count, lflags, &p->layout);
     if (r != TR_OK)
         return r;
+    /* b_o per view (tu_bin_offset); a shared viewport cannot shift bins per
+     * view, so only the density map's sampling position moves (fdm.h) */
+    memset(p->fdm_bo, 0, sizeof p->fdm_bo);
+    if (p->fdm_offset && !(d->flags & TR_PASS_FDM_SHARED_VIEWPORT))
+        set_bin_offsets(p);
     uint32_t bins_per_pipe = p->layout.pipe_w * p->layout.pipe_h;
     p->mask_words = (bins_per_pipe + 31) / 32;
     if (p->mask_words > 64)
@@ -221,6 +287,17 @@ tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc
     return r;
 }
 
+void tr__pass_fdm_areas(const tr_context *ctx, const tr__pass *p, bool shared_viewport, tr_extent2d *out)
+{
+    tr__fdm_offsets off;
+    if (p->fdm_offset) {
+        memcpy(off.offset, p->fdm_user_offset, sizeof off.offset);
+        memcpy(off.bo, p->fdm_bo, sizeof off.bo);
+    }
+    tr__fdm_bin_areas(ctx, p->desc.density_map.image, p->desc.density_map.base_layer, p->view_ids, p->view_count,
+                      &p->layout, p->fb_w, p->fb_h, shared_viewport, p->fdm_offset ? &off : NULL, out);
+}
+
 tr_result tr_compute_fdm_areas(tr_context *ctx, const tr_render_pass_desc *desc, tr_extent2d *areas, size_t count)
 {
     if (!ctx)
@@ -240,10 +317,10 @@ tr_result tr_compute_fdm_areas(tr_context *ctx, const tr_render_pass_desc *desc,
             r = tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
                           "tr_compute_fdm_areas: count = %zu, the pass needs %zu (%u x %u bins, %u view(s))", count,
                           need, tmp->layout.bins_x, tmp->layout.bins_y, tmp->view_count);
-        else
-            tr__fdm_bin_areas(ctx, desc->density_map.image, desc->density_map.base_layer, tmp->view_ids,
-                              tmp->view_count, &tmp->layout, tmp->fb_w, tmp->fb_h,
-                              (desc->flags & TR_PASS_FDM_SHARED_VIEWPORT) != 0, false, areas);
+        else {
+            tmp->desc = *desc;
+            tr__pass_fdm_areas(ctx, tmp, (desc->flags & TR_PASS_FDM_SHARED_VIEWPORT) != 0, areas);
+        }
     }
     tr__free(ctx, tmp);
     return r;
@@ -521,8 +598,14 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         const int32_t m = (int32_t)TR_FDM_MAX_FRAGMENT_AREA;
         d->bin_scissor[k] = !p->fdm ? d->scissor[k] : k < 2 ? d->scissor[k] & ~(m - 1) : (d->scissor[k] + m - 1) & ~(m - 1);
     }
-    if (pd->flags & TR_PIPELINE_WRITES_VIEWPORT_INDEX)
+    if ((pd->flags & TR_PIPELINE_WRITES_VIEWPORT_INDEX) && !p->fdm_shared_viewport) {
         p->fdm_shared_viewport = true;
+        bool shifted = false;
+        for (uint32_t v = 0; v < p->view_count; v++)
+            shifted |= p->fdm_bo[v][0] != 0 || p->fdm_bo[v][1] != 0;
+        if (shifted && tr__front_unshift_bins(ctx, p) != TR_OK)
+            return tr__pass_fail(ctx, fn);
+    }
     d->stencil_ref[0] = p->stencil_ref[0];
     d->stencil_ref[1] = p->stencil_ref[1];
     memcpy(d->blend_constants, p->blend_constants, sizeof(d->blend_constants));
@@ -746,6 +829,8 @@ void tr__pass_release(tr_context *ctx)
         tr__free(ctx, p->slots);
         tr__free(ctx, p->lrz_cand);
         tr__free(ctx, p->fdm_areas);
+        tr__free(ctx, p->tiles);
+        tr__free(ctx, p->tile_list);
         tr__free(ctx, p->held);
         tr__free(ctx, p->lrz.part_mask);
         tr__free(ctx, p->lrz.part_bound);

@@ -96,52 +96,92 @@ static inline void prefetch_gmem(const tr__raster_bin *rb, const tr__tri *t)
     }
 }
 
-/* Renders slice `slice` of `slices` of bin b: the bin's rows cut at block
- * rows (multiples of 8, so no 2x2 quad, 8x8 block or LRZ texel straddles
- * two slices), each slice drawing every triangle of the bin that reaches
- * its rows, in submission order.  A pixel's result depends only on the
- * triangles that cover it, in order, so slices change nothing but which
- * thread does the work; per-bin counts are made by the bin's first slice. */
+/* Does a stream entry (its mask words) reach the tile?  A tile of one bin
+ * tests its bin's bit; a merged tile any of its slots (pipes of at most 32
+ * bins: one mask word). */
+static inline bool entry_reaches(const uint32_t *mask, const tr__tile *t, uint32_t bit)
+{
+    if (t->ew == 1 && t->eh == 1)
+        return (mask[bit >> 5] >> (bit & 31)) & 1;
+    return (mask[0] & t->slot_mask) != 0;
+}
+
 static uint32_t log2_area(uint32_t f)
 {
     return f == 4 ? 2u : f == 2 ? 1u : 0u;
 }
 
-static void render_bin(tr_context *ctx, const tr__pass *p, const tr__raster_pass *rp, tr__worker *w, uint32_t b,
-                       uint32_t slice, uint32_t slices)
+/* Stores the bin view: a merged tile stores only the bins where the view
+ * is visible (density 0 keeps the image's pixels, with merging as without
+ * it), each bin's rows of this slice. */
+static void store_view(const tr__pass *p, tr__raster_bin *rb, const tr__tile *t, const tr__fdm_view *fv, uint32_t vs)
+{
+    if ((t->ew == 1 && t->eh == 1) || !rb->fdm) {
+        tr__raster_store(rb);
+        return;
+    }
+    const tr_bin_layout *l = &p->layout;
+    const int32_t slice[4] = {rb->fb_rect[0], rb->fb_rect[1], rb->fb_rect[2], rb->fb_rect[3]};
+    for (uint32_t by = t->y; by < t->y + t->eh; by++)
+        for (uint32_t bx = t->x; bx < t->x + t->ew; bx++) {
+            if (!p->fdm_areas[((size_t)by * l->bins_x + bx) * p->view_count + vs].width)
+                continue;
+            int32_t r[4];
+            tr__bin_rect(l, p->area, p->fdm_bo[vs], bx, by, r);
+            r[0] = TR_MAX(r[0], slice[0]);
+            r[1] = TR_MAX(r[1], slice[1]);
+            r[2] = TR_MIN(r[2], slice[2]);
+            r[3] = TR_MIN(r[3], slice[3]);
+            if (r[0] >= r[2] || r[1] >= r[3])
+                continue;
+            memcpy(rb->fb_rect, r, sizeof r);
+            tr__fdm_rect(fv, r, rb->rect);
+            tr__raster_store(rb);
+        }
+}
+
+/* Renders slice `slice` of `slices` of tile ti, every view it is visible
+ * in: load, the LRZ write of its triangles, its triangles in submission
+ * order, store.  Each view's rows are cut at block rows (multiples of 8,
+ * so no 2x2 quad, 8x8 block or LRZ texel straddles two slices), each slice
+ * drawing every triangle of the tile that reaches its rows.  A pixel's
+ * result depends only on the triangles that cover it, in order, so slices
+ * change nothing but which thread does the work. */
+static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pass *rp, tr__worker *w, uint32_t ti,
+                        uint32_t slice, uint32_t slices)
 {
     const tr_bin_layout *l = &p->layout;
-    const uint32_t bx = b % l->bins_x, by = b / l->bins_x;
-    int32_t rect[4];
-    tr__bin_rect(l, p->area, bx, by, rect);
-    if (rect[0] >= rect[2] || rect[1] >= rect[3])
-        return;
-    bool first = true;
-    if (slices > 1) {
-        const int32_t top = rect[1] & ~7, rows = (rect[3] - top + 7) / 8;
-        const int32_t k0 = rows * (int32_t)slice / (int32_t)slices, k1 = rows * (int32_t)(slice + 1) / (int32_t)slices;
-        if (k0 == k1)
-            return;
-        first = k0 == 0;
-        rect[1] = TR_MAX(rect[1], top + 8 * k0);
-        rect[3] = TR_MIN(rect[3], top + 8 * k1);
-    }
-    if (first)
-        w->stats.bins++;
-    const uint32_t pipe = (by / l->pipe_h) * l->pipes_x + bx / l->pipe_w;
-    const uint32_t bit = (by % l->pipe_h) * l->pipe_w + bx % l->pipe_w;
+    const tr__tile *t = &p->tiles[ti];
+    const uint32_t bit = (t->y % l->pipe_h) * l->pipe_w + t->x % l->pipe_w; /* a one-bin tile's slot */
     const size_t view_texels = (size_t)l->bin_w * l->bin_h;
-    const int32_t start[2] = {l->origin_x + (int32_t)(bx * l->bin_w), l->origin_y + (int32_t)(by * l->bin_h)};
+    /* b_cs: the tile's top-left bin at full scale, GMEM pixel (0, 0) */
+    const int32_t bcs[2] = {l->origin_x + (int32_t)(t->x * l->bin_w), l->origin_y + (int32_t)(t->y * l->bin_h)};
+    const int32_t grid_origin[2] = {l->origin_x, l->origin_y};
     for (uint32_t vs = 0; vs < p->view_count; vs++) {
-        /* The view's fragment area (fdm.h): {0, 0} renders nothing and
-         * leaves the view's pixels as they were. */
-        const tr_extent2d area = p->fdm ? p->fdm_areas[(size_t)b * p->view_count + vs] : (tr_extent2d){1, 1};
-        if (!area.width) {
-            w->stats.fdm_bin_views_invisible += first;
+        /* A view invisible in the tile (density 0, or its shifted bins
+         * outside the render area) renders nothing and leaves its pixels. */
+        if (!(t->visible & (1u << vs)))
             continue;
+        const tr_extent2d area = t->area[vs];
+        /* The view's transform (b_s, o; fdm_view.h) and its part of the
+         * framebuffer: with an FDM offset the view's bins are shifted back
+         * by its b_o, the first row and column shrink. */
+        tr__fdm_view fv;
+        tr__fdm_view_make(area, bcs, p->fdm_bo[vs], grid_origin, l->bin_w * t->ew, l->bin_h * t->eh, &fv);
+        int32_t rect[4] = {TR_MAX(fv.fb[0], p->area[0]), TR_MAX(fv.fb[1], p->area[1]), TR_MIN(fv.fb[2], p->area[2]),
+                           TR_MIN(fv.fb[3], p->area[3])};
+        if (rect[0] >= rect[2] || rect[1] >= rect[3])
+            continue;
+        bool first = true; /* the slice that counts the tile's per-bin statistics */
+        if (slices > 1) {
+            const int32_t top = rect[1] & ~7, rows = (rect[3] - top + 7) / 8;
+            const int32_t k0 = rows * (int32_t)slice / (int32_t)slices, k1 = rows * (int32_t)(slice + 1) / (int32_t)slices;
+            if (k0 == k1)
+                continue;
+            first = k0 == 0;
+            rect[1] = TR_MAX(rect[1], top + 8 * k0);
+            rect[3] = TR_MIN(rect[3], top + 8 * k1);
         }
-        if (p->fdm && first)
-            w->stats.fdm_bin_views[log2_area(area.height)][log2_area(area.width)]++;
         const bool scaled = area.width != 1 || area.height != 1;
         tr__raster_bin rb;
         rb.ctx = ctx;
@@ -150,43 +190,50 @@ static void render_bin(tr_context *ctx, const tr__pass *p, const tr__raster_pass
         rb.view_slot = vs;
         memcpy(rb.rect, rect, sizeof rect);
         memcpy(rb.fb_rect, rect, sizeof rect);
-        rb.origin[0] = start[0];
-        rb.origin[1] = start[1];
         rb.gmem_pitch = l->bin_w;
         rb.frag_w = area.width;
         rb.frag_h = area.height;
         rb.fdm = NULL;
-        tr__fdm_view fv;
+        /* At 1 x 1 the bin is drawn in framebuffer space: rendering space
+         * is then the framebuffer moved by the integer o, and GMEM pixel
+         * (0, 0) is b_s. */
+        rb.origin[0] = fv.bs[0];
+        rb.origin[1] = fv.bs[1];
         if (scaled) {
-            /* Rendering space: the bin (this slice of it) at 1 / f, LRZ off
-             * (a6xx without hardware bin scaling does the same). */
-            tr__fdm_view_make(area, start, l->bin_w, l->bin_h, &fv);
+            /* Rendering space: the tile (this slice of it) at 1 / f. */
             tr__fdm_rect(&fv, rect, rb.rect);
             rb.rect[2] = TR_MIN(rb.rect[2], fv.bin[2]);
             rb.rect[3] = TR_MIN(rb.rect[3], fv.bin[3]);
+            rb.origin[0] = bcs[0];
+            rb.origin[1] = bcs[1];
             rb.fdm = &fv;
         }
-        const bool lrz = !scaled && p->lrz.buf && !p->lrz.invalid;
+        /* LRZ is off in scaled bins (a6xx without hardware bin scaling
+         * does the same), and with an FDM offset in the first row and
+         * column (turnip: their LRZ offset o' is not representable). */
+        const bool lrz_edge = p->fdm_offset && (t->x == 0 || t->y == 0);
+        const bool lrz = !scaled && !lrz_edge && p->lrz.buf && !p->lrz.invalid;
         rb.lrz = lrz;
         for (uint32_t i = 0; i < p->att_count; i++)
             rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * view_texels * p->att[i].cpp;
         tr__raster_load(&rb);
-        const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + pipe];
+        const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + t->pipe];
+        const size_t step = 1 + p->mask_words;
         /* The LRZ write of the binning pass, for this bin's blocks: every
          * triangle of the bin in submission order, before any is drawn. */
         tr__lrz_bin_write bw = {0.0f, true};
         if (lrz)
-            for (size_t e = 0; e < s->count; e += 1 + p->mask_words)
-                if (p->lrz_cand[s->words[e]] && ((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1)) {
-                    const tr__tri *t = p->tris[s->words[e]];
-                    if (!(t->flags & TR__TRI_FB_CULLED))
-                        tr__lrz_write_triangle(&p->lrz, &p->draws[t->draw], t, vs, rb.rect, &bw,
+            for (size_t e = 0; e < s->count; e += step)
+                if (p->lrz_cand[s->words[e]] && entry_reaches(&s->words[e + 1], t, bit)) {
+                    const tr__tri *tri = p->tris[s->words[e]];
+                    if (!(tri->flags & TR__TRI_FB_CULLED))
+                        tr__lrz_write_triangle(&p->lrz, &p->draws[tri->draw], tri, vs, rb.rect, &bw,
                                                &w->stats.lrz_blocks_written);
                 }
         /* The bounds are final now: the farthest of them, for rejecting
          * whole triangles in the bin. */
         rb.lrz_far = lrz ? tr__lrz_far_bound(&p->lrz, vs, rb.rect) : 0.0f;
-        const size_t step = 1 + p->mask_words, ahead = TR_PREFETCH_TRIS * step;
+        const size_t ahead = TR_PREFETCH_TRIS * step;
         uint32_t patched_for = UINT32_MAX; /* the draw `patched` holds */
         tr__draw patched;
         for (size_t e = 0; e < s->count; e += step) {
@@ -199,31 +246,77 @@ static void render_bin(tr_context *ctx, const tr__pass *p, const tr__raster_pass
             /* and, half way, the GMEM texels a small one will touch */
             if (!scaled && e + ahead / 2 < s->count)
                 prefetch_gmem(&rb, p->tris[s->words[e + ahead / 2]]);
-            if (!((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1))
+            if (!entry_reaches(&s->words[e + 1], t, bit))
                 continue;
-            w->stats.bin_primitive_refs += first;
-            const tr__tri *t = p->tris[s->words[e]];
-            const tr__draw *d = &p->draws[t->draw];
+            if (first) /* per bin: each of the tile's bins the entry reaches */
+                w->stats.bin_primitive_refs +=
+                    t->ew == 1 && t->eh == 1 ? 1u : (uint32_t)__builtin_popcount(s->words[e + 1] & t->slot_mask);
+            const tr__tri *tri = p->tris[s->words[e]];
+            const tr__draw *d = &p->draws[tri->draw];
             if (!scaled) {
-                if (!(t->flags & TR__TRI_FB_CULLED))
-                    tr__raster_triangle(&rb, t, d);
+                if (!(tri->flags & TR__TRI_FB_CULLED))
+                    tr__raster_triangle(&rb, tri, d);
                 continue;
             }
             /* A scaled bin view sets the triangle up again in rendering
              * space, with the draw's viewport and scissor patched for it,
              * as the hardware rasterizes what the patched state gives. */
-            if (t->draw != patched_for) {
+            if (tri->draw != patched_for) {
                 tr__fdm_patch_draw(&fv, d, &patched);
-                patched_for = t->draw;
+                patched_for = tri->draw;
             }
             if (d->clear_atts)
-                tr__raster_triangle(&rb, t, &patched);
-            else if (tr__raster_setup_again(&patched, t, w->scratch_tri) == TR__SETUP_OK)
+                tr__raster_triangle(&rb, tri, &patched);
+            else if (tr__raster_setup_again(&patched, tri, w->scratch_tri) == TR__SETUP_OK)
                 tr__raster_triangle(&rb, w->scratch_tri, &patched);
         }
-        tr__raster_store(&rb);
+        store_view(p, &rb, t, &fv, vs);
     }
 }
+
+/* The per-bin statistics of the pass (bins with pixels in some view; per
+ * bin and view, its fragment area or invisibility), from the tiles before
+ * merging. */
+static void bin_stats(tr__pass *p)
+{
+    const size_t nbins = (size_t)p->layout.bins_x * p->layout.bins_y;
+    for (size_t b = 0; b < nbins; b++) {
+        const tr__tile *t = &p->tiles[b];
+        p->stats.bins += t->present != 0;
+        for (uint32_t v = 0; v < p->view_count; v++) {
+            if (!(t->present & (1u << v)))
+                continue;
+            const tr_extent2d a = p->fdm ? p->fdm_areas[b * p->view_count + v] : (tr_extent2d){1, 1};
+            if (!a.width)
+                p->stats.fdm_bin_views_invisible++;
+            else if (p->fdm)
+                p->stats.fdm_bin_views[log2_area(a.height)][log2_area(a.width)]++;
+        }
+    }
+}
+
+/* The tiles of the pass: one per bin, merged on a device that merges
+ * bins (src/bin/bin_merge.c); p->tile_list gets those to render (not
+ * merged into another, some view visible), row-major by their last bin.
+ * Counts the bin statistics.  Returns how many. */
+static uint32_t make_tiles(const tr_context *ctx, tr__pass *p)
+{
+    const tr_bin_layout *l = &p->layout;
+    const size_t nbins = (size_t)l->bins_x * l->bins_y;
+    tr__bin_tiles_init(l, p->area, (const int32_t(*)[2])p->fdm_bo, p->fdm ? p->fdm_areas : NULL, p->view_count,
+                       p->tiles);
+    bin_stats(p);
+    if (p->fdm && ctx->features.bin_merging)
+        p->stats.fdm_bins_merged = tr__bin_merge_tiles(
+            l, p->view_count, p->fdm_shared_viewport || (p->desc.flags & TR_PASS_FDM_SHARED_VIEWPORT), p->tiles);
+    uint32_t n = 0;
+    for (size_t b = 0; b < nbins; b++)
+        if (p->tiles[b].merged == TR__TILE_NONE && p->tiles[b].visible)
+            p->tile_list[n++] = (uint32_t)b;
+    p->stats.tiles = n;
+    return n;
+}
+
 
 static void report_visibility(const tr__pass *p)
 {
@@ -248,7 +341,6 @@ static void report_visibility(const tr__pass *p)
 
 static void add_stats(tr_pass_stats *dst, const tr_pass_stats *s)
 {
-    dst->bins += s->bins;
     dst->bin_primitive_refs += s->bin_primitive_refs;
     dst->fragments_rasterized += s->fragments_rasterized;
     dst->fragments_depth_rejected += s->fragments_depth_rejected;
@@ -263,10 +355,6 @@ static void add_stats(tr_pass_stats *dst, const tr_pass_stats *s)
     dst->gmem_bytes_loaded += s->gmem_bytes_loaded;
     dst->gmem_bytes_cleared += s->gmem_bytes_cleared;
     dst->gmem_bytes_stored += s->gmem_bytes_stored;
-    for (int j = 0; j < 3; j++)
-        for (int i = 0; i < 3; i++)
-            dst->fdm_bin_views[j][i] += s->fdm_bin_views[j][i];
-    dst->fdm_bin_views_invisible += s->fdm_bin_views_invisible;
     dst->fdm_fragments_shaded_scaled += s->fdm_fragments_shaded_scaled;
     dst->fdm_pixels_shaded_scaled += s->fdm_pixels_shaded_scaled;
     dst->fdm_gmem_bytes_loaded_full += s->fdm_gmem_bytes_loaded_full;
@@ -294,11 +382,13 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         if (!tr__grow(ctx, (void **)&p->fdm_areas, &p->fdm_areas_cap, n, sizeof(tr_extent2d)))
             r = TR_ERROR_OUT_OF_MEMORY;
         else
-            tr__fdm_bin_areas(ctx, p->desc.density_map.image, p->desc.density_map.base_layer, p->view_ids,
-                              p->view_count, &p->layout, p->fb_w, p->fb_h,
-                              p->fdm_shared_viewport || (p->desc.flags & TR_PASS_FDM_SHARED_VIEWPORT), false,
-                              p->fdm_areas);
+            tr__pass_fdm_areas(ctx, p, p->fdm_shared_viewport || (p->desc.flags & TR_PASS_FDM_SHARED_VIEWPORT),
+                               p->fdm_areas);
     }
+    const size_t nbins = (size_t)p->layout.bins_x * p->layout.bins_y;
+    if (r == TR_OK && (!tr__grow(ctx, (void **)&p->tiles, &p->tiles_cap, nbins, sizeof(tr__tile)) ||
+                       !tr__grow(ctx, (void **)&p->tile_list, &p->tile_list_cap, nbins, sizeof(uint32_t))))
+        r = TR_ERROR_OUT_OF_MEMORY;
     if (r != TR_OK) {
         tr__lrz_end_pass(p, false);
         tr__pass_release_recording(ctx, p);
@@ -308,23 +398,24 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     if (p->desc.visibility_fn)
         report_visibility(p);
     const tr_bin_layout *l = &p->layout;
-    const int nbins = (int)(l->bins_x * l->bins_y);
-    /* With fewer bins than twice the threads, bins are cut into slices of
-     * block rows so that every thread has work (and some to balance). */
-    const uint32_t slices = threads > 1 ? TR_MAX(1u, TR_MIN((2 * threads + (uint32_t)nbins - 1) / (uint32_t)nbins,
-                                                              l->bin_h / 8))
-                                        : 1u;
-    const int tasks = nbins * (int)slices;
+    const int ntiles = (int)make_tiles(ctx, p);
+    /* With fewer tiles than twice the threads, tiles are cut into slices
+     * of block rows so that every thread has work (and some to balance). */
+    const uint32_t slices = threads > 1 && ntiles > 0
+                                ? TR_MAX(1u, TR_MIN((2 * threads + (uint32_t)ntiles - 1) / (uint32_t)ntiles, l->bin_h / 8))
+                                : 1u;
+    const int tasks = ntiles * (int)slices;
     const tr__raster_pass rp = {p->att, p->att_count, p->color_att, p->desc.color_count, p->depth_att,
                                 p->stencil_att, p->view_ids, p->draws, &p->lrz, p->fdm};
     double t0 = tr__now_ms();
 #ifdef TILERAST_HAVE_OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads) if (threads > 1)
     for (int k = 0; k < tasks; k++)
-        render_bin(ctx, p, &rp, &ctx->workers[omp_get_thread_num()], (uint32_t)k / slices, (uint32_t)k % slices, slices);
+        render_tile(ctx, p, &rp, &ctx->workers[omp_get_thread_num()], p->tile_list[k / (int)slices],
+                    (uint32_t)k % slices, slices);
 #else
     for (int k = 0; k < tasks; k++)
-        render_bin(ctx, p, &rp, &ctx->workers[0], (uint32_t)k / slices, (uint32_t)k % slices, slices);
+        render_tile(ctx, p, &rp, &ctx->workers[0], p->tile_list[k / (int)slices], (uint32_t)k % slices, slices);
 #endif
     p->stats.ms_render = tr__now_ms() - t0;
     for (uint32_t i = 0; i < threads; i++)

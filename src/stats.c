@@ -81,6 +81,7 @@ TR_API size_t tr_pass_stats_to_json(const tr_pass_stats *s, char *buf, size_t si
         put(&o, "%s[%u,%u,%u]", j ? "," : "", s->fdm_bin_views[j][0], s->fdm_bin_views[j][1],
             s->fdm_bin_views[j][2]);
     put(&o, "],\"fdm_bin_views_invisible\":%u", s->fdm_bin_views_invisible);
+    put(&o, ",\"tiles\":%u,\"fdm_bins_merged\":%u", s->tiles, s->fdm_bins_merged);
     U64(fdm_fragments_shaded_scaled);
     U64(fdm_pixels_shaded_scaled);
     U64(fdm_gmem_bytes_loaded_full);

@@ -42,6 +42,10 @@ typedef enum tr_simd_level {
 
 /* Context flags */
 #define TR_CONTEXT_NO_LRZ 1u /* never use low-resolution Z (images are identical either way) */
+#define TR_CONTEXT_NO_BIN_MERGING 2u /* never merge FDM bins into one tile (turnip's TU_DEBUG=nobinmerging;
+                                        images are identical either way); no effect on a device
+                                        without bin merging (the a7xx feature) */
+#define TR_CONTEXT_FLAGS_ALL (TR_CONTEXT_NO_LRZ | TR_CONTEXT_NO_BIN_MERGING)
 
 /* Device profiles: the GMEM size, tile alignment and largest tile of an
  * Adreno GPU, and the features that differ between generations (the

@@ -71,6 +71,7 @@
 
 #include "geometry.h"
 #include "image.h"
+#include "pipeline.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,14 +86,29 @@ extern "C" {
 typedef struct tr_density_map {
     tr_image *image;
     uint32_t base_layer;
+    /* VK_EXT_fragment_density_map_offset ("FDM offset" above):
+     * offsets[i] is the offset of layer (view) i, in framebuffer pixels,
+     * each axis a multiple of TR_FDM_OFFSET_GRANULARITY within
+     * +-TR_FDM_MAX_OFFSET.  offset_count 0: no offsets; otherwise it must
+     * be the pass's layer count (its highest view + 1; 1 without
+     * multiview).  Honoured only when the density map and every
+     * attachment were created with TR_IMAGE_FDM_OFFSET; ignored (as (0, 0))
+     * otherwise. */
+    uint32_t offset_count;
+    tr_offset2d offsets[TR_MAX_VIEWS];
 } tr_density_map;
 
 /* The largest fragment area per axis: the hardware's viewport-scaling
  * limit (turnip clamps to 4 for every view count up to 6). */
 #define TR_FDM_MAX_FRAGMENT_AREA 4u
 /* With an FDM offset, areas are first clamped to this
- * (TU_FDM_OFFSET_GRANULARITY), then to TR_FDM_MAX_FRAGMENT_AREA. */
+ * (TU_FDM_OFFSET_GRANULARITY), then to TR_FDM_MAX_FRAGMENT_AREA.  It is
+ * also the offsets' granularity (fragmentDensityOffsetGranularity): each
+ * offset is a multiple of it, so that every shifted bin starts on a
+ * multiple of its fragment area. */
 #define TR_FDM_OFFSET_GRANULARITY 8u
+/* The largest offset per axis, either sign (TR_MAX_IMAGE_SIZE). */
+#define TR_FDM_MAX_OFFSET 16384
 
 /* The fragment area turnip gives a bin for a raw area (1 / density per
  * axis, as floats):
@@ -105,6 +121,59 @@ typedef struct tr_density_map {
  *   5. halved until it divides the bin's width (height).
  * Pure: no context. */
 TR_API tr_extent2d tr_fdm_fragment_area(float area_x, float area_y, tr_extent2d bin, bool fdm_offset);
+
+/* ---- FDM offset ------------------------------------------------------
+ *
+ * The bin offset b_o of a view whose density map is offset by fdm_offset
+ * (tu_bin_offset): per axis the Euclidean remainder of -offset by the bin
+ * size, in [0, bin): the bin grid moves the other way from the map, and
+ * wraps to the next bin once the offset reaches a whole bin.  A bin
+ * extent of 0 on an axis gives 0 there.  Pure: no context. */
+TR_API tr_offset2d tr_fdm_bin_offset(tr_offset2d fdm_offset, tr_extent2d bin);
+
+/* One bin of one view, as tr_fdm_bin_transform takes it.  The grid starts
+ * at framebuffer (0, 0); with an FDM offset it has one more column and row
+ * than the framebuffer needs. */
+typedef struct tr_fdm_bin_desc {
+    uint32_t bin_x, bin_y;       /* the bin's column and row in the grid */
+    tr_extent2d bin;             /* tile0: the size of every bin (GMEM extent at area 1) */
+    tr_extent2d framebuffer;     /* the framebuffer's size */
+    tr_extent2d frag_area;       /* f: the bin's fragment area for the view, 1, 2 or 4 per axis,
+                                    dividing bin and bin_offset (tr_fdm_fragment_area) */
+    tr_offset2d bin_offset;      /* b_o (tr_fdm_bin_offset), each axis in [0, bin); (0, 0)
+                                    without an offset */
+    tr_viewport viewport;        /* a draw's viewport, framebuffer space */
+    tr_rect scissor;             /* a draw's scissor, framebuffer space */
+} tr_fdm_bin_desc;
+
+/* The bin in framebuffer and rendering space, and the draw's state patched
+ * for it (seed 000's symbols; x' = x / f + o maps framebuffer to rendering
+ * space, per axis). */
+typedef struct tr_fdm_bin_transform_result {
+    tr_offset2d b_cs;            /* common bin start: (bin_x * bin.width, bin_y * bin.height), the
+                                    rendering-space position of GMEM pixel (0, 0) for every view */
+    tr_offset2d b_s;             /* the bin's start in framebuffer space: max(0, b_cs - b_o); the
+                                    first column and row only shrink */
+    tr_rect framebuffer_rect;    /* the framebuffer pixels the bin holds: [b_s, b_cs + bin - b_o)
+                                    cut to the framebuffer; width or height 0 when it lies past it
+                                    (the extra column or row with a zero offset) */
+    tr_offset2d o;               /* b_cs - b_s / f (exact: b_s is a multiple of f) */
+    tr_rect rendering_bin;       /* [b_cs, b_cs + (b_cs + bin - b_o - b_s) / f): the bin in
+                                    rendering space, before the cut to the framebuffer */
+    tr_viewport viewport;        /* x' = x / f + o, width / f, likewise y; depth unchanged */
+    tr_rect scissor;             /* [floor(x / f) + o, ceil((x + width) / f) + o) likewise y,
+                                    intersected with rendering_bin; width or height 0 if empty */
+} tr_fdm_bin_transform_result;
+
+/* Computes the transform of one bin and view (tu_fdm_per_bin_offset and the
+ * viewport and scissor patching of fdm_apply_viewports / fdm_apply_scissors
+ * in turnip).  TR_ERROR_INVALID_ARGUMENT for NULL pointers;
+ * TR_ERROR_INVALID_DESCRIPTOR when an extent is 0, a fragment area is not
+ * 1, 2 or 4 or does not divide the bin, b_o is outside [0, bin) or not a
+ * multiple of the area, the viewport is not finite, or the scissor is
+ * negative; TR_ERROR_OUT_OF_RANGE when the bin lies past the grid's extra
+ * column or row.  Pure: no context. */
+TR_API tr_result tr_fdm_bin_transform(const tr_fdm_bin_desc *desc, tr_fdm_bin_transform_result *out);
 
 struct tr_render_pass_desc;
 

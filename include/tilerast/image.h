@@ -47,11 +47,19 @@ typedef enum tr_aspect {
 /* For tr_image_desc.levels and tr_image_load: the whole chain down to 1x1. */
 #define TR_LEVELS_ALL 0xFFFFFFFFu
 
+/* Image creation flags (tr_image_desc.flags), as VkImageCreateFlags. */
+#define TR_IMAGE_FDM_OFFSET 1u /* VK_IMAGE_CREATE_FRAGMENT_DENSITY_MAP_OFFSET_BIT_EXT: the image may be
+                                  an attachment (or the density map) of a pass whose density map
+                                  has offsets; a pass honours its offsets only when all of them have
+                                  it (fdm.h, "FDM offset") */
+#define TR_IMAGE_FLAGS_ALL TR_IMAGE_FDM_OFFSET
+
 typedef struct tr_image_desc {
     tr_format format;
     uint32_t width, height; /* 1..TR_MAX_IMAGE_SIZE */
     uint32_t layers;        /* 0 = 1 */
     uint32_t levels;        /* 0 = 1; at most the full chain; TR_LEVELS_ALL = the full chain */
+    uint32_t flags;         /* TR_IMAGE_*; other bits are refused */
 } tr_image_desc;
 
 /* One level of one layer; NULL in a call means level 0, layer 0, default aspect. */

@@ -10,8 +10,9 @@ static uint32_t div_up(uint32_t a, uint32_t b)
 }
 
 tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t att_count, const int32_t area[4],
-                         uint32_t views, bool single_bin, bool fdm, tr_bin_layout *out)
+                         uint32_t views, uint32_t flags, tr_bin_layout *out)
 {
+    const bool single_bin = flags & TR__LAYOUT_SINGLE_BIN, fdm = flags & TR__LAYOUT_FDM;
     tr_bin_layout l = {0};
     uint32_t align_w = ctx->desc.tile_align_w, align_h = ctx->desc.tile_align_h;
     /* The GMEM block is fixed from the device's alignment before a cpp-1
@@ -102,8 +103,22 @@ tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t
                              "GMEM budget of %u bytes cannot hold one %ux%u bin of %u view(s)",
                              ctx->desc.gmem_bytes, align_w, align_h, views);
     }
-    /* VSC pipes: grow pipe 0 (the narrower side first) until at most 32 pipes. */
+    /* With an FDM offset the grid gets one more column and row, into
+     * which the shifted bins reach (turnip's fdm_offset tile counts). */
+    if (flags & TR__LAYOUT_FDM_OFFSET) {
+        l.bins_x++;
+        l.bins_y++;
+    }
+    /* VSC pipes.  With a density map on a device that merges bins, pipe 0
+     * is 4 x 8 bins (tu_tiling_config_update_pipe_layout), so that merges
+     * have room; where that needs more than 32 pipes (turnip then cannot
+     * bin at all) and otherwise, pipe 0 grows (the narrower side first)
+     * until there are at most 32. */
     l.pipe_w = l.pipe_h = 1;
+    if ((flags & TR__LAYOUT_FDM_PIPES) && div_up(l.bins_x, 4) * div_up(l.bins_y, 8) <= TR_MAX_VSC_PIPES) {
+        l.pipe_w = 4;
+        l.pipe_h = 8;
+    }
     while (div_up(l.bins_x, l.pipe_w) * div_up(l.bins_y, l.pipe_h) > TR_MAX_VSC_PIPES) {
         if (l.pipe_w < l.pipe_h)
             l.pipe_w++;
@@ -116,9 +131,13 @@ tr_result tr__bin_layout(const tr_context *ctx, const tr__bin_att *att, uint32_t
     return TR_OK;
 }
 
-void tr__bin_rect(const tr_bin_layout *l, const int32_t area[4], uint32_t bx, uint32_t by, int32_t rect[4])
+void tr__bin_rect(const tr_bin_layout *l, const int32_t area[4], const int32_t bo[2], uint32_t bx, uint32_t by,
+                  int32_t rect[4])
 {
-    int32_t x0 = l->origin_x + (int32_t)(bx * l->bin_w), y0 = l->origin_y + (int32_t)(by * l->bin_h);
+    /* tu_bin_offset's grid: each bin moves back by b_o, the first column
+     * and row start at the grid's origin (they only shrink) */
+    const int32_t x0 = l->origin_x + (int32_t)(bx * l->bin_w) - bo[0];
+    const int32_t y0 = l->origin_y + (int32_t)(by * l->bin_h) - bo[1];
     rect[0] = TR_MAX(x0, area[0]);
     rect[1] = TR_MAX(y0, area[1]);
     rect[2] = TR_MIN(x0 + (int32_t)l->bin_w, area[2]);

@@ -30,13 +30,16 @@ static bool edges_reach(const tr__tri *t, const int32_t rect[4])
     return true;
 }
 
-int tr__bin_classify(const tr__pass *pass, const tr__tri *t, uint32_t *out, uint32_t cap)
+int tr__bin_classify(const tr__pass *pass, const tr__tri *t, uint32_t view_slot, uint32_t *out, uint32_t cap)
 {
     const tr_bin_layout *l = &pass->layout;
-    int32_t bx0 = (t->bbox[0] - l->origin_x) / (int32_t)l->bin_w;
-    int32_t by0 = (t->bbox[1] - l->origin_y) / (int32_t)l->bin_h;
-    int32_t bx1 = (t->bbox[2] - 1 - l->origin_x) / (int32_t)l->bin_w;
-    int32_t by1 = (t->bbox[3] - 1 - l->origin_y) / (int32_t)l->bin_h;
+    /* With an FDM offset the view's grid is shifted back by b_o: binning
+     * in turnip's shifted space (-b_o .. fb + b_o) */
+    const int32_t *bo = pass->fdm_bo[view_slot];
+    int32_t bx0 = (t->bbox[0] - l->origin_x + bo[0]) / (int32_t)l->bin_w;
+    int32_t by0 = (t->bbox[1] - l->origin_y + bo[1]) / (int32_t)l->bin_h;
+    int32_t bx1 = (t->bbox[2] - 1 - l->origin_x + bo[0]) / (int32_t)l->bin_w;
+    int32_t by1 = (t->bbox[3] - 1 - l->origin_y + bo[1]) / (int32_t)l->bin_h;
     const uint32_t mw = pass->mask_words;
     uint32_t n = 0;
     uint32_t px0 = (uint32_t)bx0 / l->pipe_w, px1 = (uint32_t)bx1 / l->pipe_w;
@@ -53,7 +56,7 @@ int tr__bin_classify(const tr__pass *pass, const tr__tri *t, uint32_t *out, uint
             for (uint32_t by = sy0; by <= sy1; by++) {
                 for (uint32_t bx = sx0; bx <= sx1; bx++) {
                     int32_t rect[4];
-                    tr__bin_rect(l, pass->area, bx, by, rect);
+                    tr__bin_rect(l, pass->area, bo, bx, by, rect);
                     rect[0] = TR_MAX(rect[0], t->bbox[0]);
                     rect[1] = TR_MAX(rect[1], t->bbox[1]);
                     rect[2] = TR_MIN(rect[2], t->bbox[2]);
@@ -99,6 +102,6 @@ int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t
     uint32_t words[TR_MAX_VSC_PIPES * (1 + 64)];
     const tr_bin_layout *l = &pass->layout;
     const uint32_t cap = l->pipes_x * l->pipes_y * (1 + pass->mask_words);
-    int n = tr__bin_classify(pass, t, words, cap);
+    int n = tr__bin_classify(pass, t, view_slot, words, cap);
     return n < 0 ? -1 : tr__bin_append(ctx, pass, tri_index, view_slot, words, (uint32_t)n);
 }

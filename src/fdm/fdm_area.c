@@ -118,9 +118,19 @@ static int64_t sample_coord(int32_t origin, uint32_t index, uint32_t bin, uint32
     return (x1 + TR_MIN(x2, (int64_t)fb)) / 2;
 }
 
+/* The same with an FDM offset (tu_calc_frag_area with offsets): the
+ * centre of the unshifted bin, x2 not cut to the framebuffer, moved back
+ * by the view's offset and its bin offset: (x1 + x2) / 2 - (offset + b_o).
+ * It may leave the map; texel_coord clamps it. */
+static int64_t sample_coord_offset(int32_t origin, uint32_t index, uint32_t bin, int32_t offset, int32_t bo)
+{
+    int64_t x1 = (int64_t)origin + (int64_t)index * bin, x2 = x1 + bin;
+    return (x1 + x2) / 2 - ((int64_t)offset + bo);
+}
+
 void tr__fdm_bin_areas(const tr_context *ctx, const tr_image *map, uint32_t base_layer, const uint32_t *view_ids,
                        uint32_t view_count, const tr_bin_layout *l, uint32_t fb_w, uint32_t fb_h, bool shared_viewport,
-                       bool fdm_offset, tr_extent2d *out)
+                       const tr__fdm_offsets *off, tr_extent2d *out)
 {
     const uint32_t map_w = map->desc.width, map_h = map->desc.height;
     const uint32_t shift_x = texel_shift(fb_w, map_w), shift_y = texel_shift(fb_h, map_h);
@@ -132,11 +142,18 @@ void tr__fdm_bin_areas(const tr_context *ctx, const tr_image *map, uint32_t base
     const tr_extent2d bin = {l->bin_w, l->bin_h};
 
     for (uint32_t by = 0; by < l->bins_y; by++) {
-        const uint32_t j = texel_coord(sample_coord(l->origin_y, by, l->bin_h, fb_h), shift_y, map_h);
         for (uint32_t bx = 0; bx < l->bins_x; bx++) {
-            const uint32_t i = texel_coord(sample_coord(l->origin_x, bx, l->bin_w, fb_w), shift_x, map_w);
             tr_extent2d *a = out + ((size_t)by * l->bins_x + bx) * view_count;
             for (uint32_t v = 0; v < view_count; v++) {
+                int64_t sx, sy;
+                if (off) {
+                    sx = sample_coord_offset(l->origin_x, bx, l->bin_w, off->offset[v].x, off->bo[v][0]);
+                    sy = sample_coord_offset(l->origin_y, by, l->bin_h, off->offset[v].y, off->bo[v][1]);
+                } else {
+                    sx = sample_coord(l->origin_x, bx, l->bin_w, fb_w);
+                    sy = sample_coord(l->origin_y, by, l->bin_h, fb_h);
+                }
+                const uint32_t i = texel_coord(sx, shift_x, map_w), j = texel_coord(sy, shift_y, map_h);
                 uint32_t layer = base_layer + (one_layer ? 0 : view_ids ? view_ids[v] : v);
                 const uint8_t *t = map->data + tr__image_texel_index(map, 0, layer, i, j) * cpp;
                 /* tu_fragment_density_map_sample: the UNORM unpack (c / 255.0f,
@@ -144,7 +161,7 @@ void tr__fdm_bin_areas(const tr_context *ctx, const tr_image *map, uint32_t base
                  * a density of 0 gives +inf, which step 1 makes invisible. */
                 float raw_x = 1.0f / ctx->unorm8_decode[t[0]];
                 float raw_y = 1.0f / ctx->unorm8_decode[t[1]];
-                a[v] = tr_fdm_fragment_area(raw_x, raw_y, bin, fdm_offset);
+                a[v] = tr_fdm_fragment_area(raw_x, raw_y, bin, off != NULL);
             }
             if (!shared_viewport)
                 continue;

@@ -9,6 +9,14 @@
 
 #include "internal.h"
 
+/* A pass's honoured FDM offsets, per view slot: the offset the density
+ * map's sampling moves by, and b_o, the bins' shift (0 in a
+ * shared-viewport pass, where bins cannot move per view). */
+typedef struct tr__fdm_offsets {
+    tr_offset2d offset[TR_MAX_VIEWS];
+    int32_t bo[TR_MAX_VIEWS][2];
+} tr__fdm_offsets;
+
 /* The fragment area of every bin and view of a pass from its density map:
  * out[(by * l->bins_x + bx) * view_count + v], {0, 0} = invisible.
  * View slot v reads layer base_layer + view_ids[v] (view_ids NULL: + v), or
@@ -17,10 +25,11 @@
  * view_count elements.  fb_w x fb_h is the framebuffer, whose size sets the
  * map's texel size.  shared_viewport: every visible view of a bin gets the
  * per-axis minimum over that bin's visible views; invisible views stay
- * {0, 0}.  fdm_offset only selects tr_fdm_fragment_area's clamp: the sample
- * point is always the centre of bin ∩ framebuffer. */
+ * {0, 0}.  off NULL: no FDM offset, the sample point is the centre of
+ * bin ∩ framebuffer; otherwise the centre of the unshifted bin moved back
+ * by (offset + b_o), and tr_fdm_fragment_area's clamp to 8 applies. */
 void tr__fdm_bin_areas(const tr_context *ctx, const tr_image *map, uint32_t base_layer, const uint32_t *view_ids,
                        uint32_t view_count, const tr_bin_layout *l, uint32_t fb_w, uint32_t fb_h, bool shared_viewport,
-                       bool fdm_offset, tr_extent2d *out);
+                       const tr__fdm_offsets *off, tr_extent2d *out);
 
 #endif

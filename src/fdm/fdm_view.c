@@ -1,19 +1,26 @@
 /* tilerast FDM stage: the per-bin, per-view transform, draw patching and
  * the scaled load and store (fdm_view.h states each rule and its source in
  * turnip). */
+#include <math.h>
+#include <string.h>
+
 #include "fdm/fdm_view.h"
 
-void tr__fdm_view_make(tr_extent2d area, const int32_t start[2], uint32_t bin_w, uint32_t bin_h, tr__fdm_view *v)
+void tr__fdm_view_make(tr_extent2d area, const int32_t bcs[2], const int32_t bo[2], const int32_t origin[2],
+                       uint32_t bin_w, uint32_t bin_h, tr__fdm_view *v)
 {
     v->f[0] = area.width;
     v->f[1] = area.height;
     const uint32_t size[2] = {bin_w, bin_h};
     for (int k = 0; k < 2; k++) {
-        /* b_s / f is exact: bins start on multiples of 8 and f divides 4 */
-        v->bs[k] = start[k];
-        v->o[k] = start[k] - v->bs[k] / (int32_t)v->f[k];
-        v->bin[k] = start[k];
-        v->bin[k + 2] = start[k] + (int32_t)(size[k] / v->f[k]);
+        /* tu_bin_offset's grid: every bin moves back by b_o, the first
+         * only shrinks; b_s / f is exact (fdm.h) */
+        v->bs[k] = TR_MAX(origin[k], bcs[k] - bo[k]);
+        v->fb[k] = v->bs[k];
+        v->fb[k + 2] = bcs[k] + (int32_t)size[k] - bo[k];
+        v->o[k] = bcs[k] - v->bs[k] / (int32_t)v->f[k];
+        v->bin[k] = bcs[k];
+        v->bin[k + 2] = bcs[k] + (v->fb[k + 2] - v->bs[k]) / (int32_t)v->f[k];
     }
 }
 
@@ -75,4 +82,92 @@ void tr__fdm_store(const tr__fdm_view *v, const tr__attachment_state *a, uint32_
         for (int32_t x = fb[0]; x < fb[2]; x++, dst += cpp)
             memcpy(dst, row + (size_t)(tr__fdm_store_source(x, v->bin[0], v->bs[0], v->f[0]) - origin[0]) * cpp, cpp);
     }
+}
+
+/* ---- the public pure functions (fdm.h, "FDM offset") ---- */
+
+/* a mod m in [0, m) for m > 0 (turnip's Euclidean remainder) */
+static int32_t eucl_rem(int64_t a, int64_t m)
+{
+    const int64_t r = a % m;
+    return (int32_t)(r < 0 ? r + m : r);
+}
+
+tr_offset2d tr_fdm_bin_offset(tr_offset2d fdm_offset, tr_extent2d bin)
+{
+    tr_offset2d b = {0, 0};
+    if (bin.width)
+        b.x = eucl_rem(-(int64_t)fdm_offset.x, bin.width);
+    if (bin.height)
+        b.y = eucl_rem(-(int64_t)fdm_offset.y, bin.height);
+    return b;
+}
+
+static bool valid_area(uint32_t f, uint32_t bin)
+{
+    return (f == 1 || f == 2 || f == 4) && bin % f == 0;
+}
+
+tr_result tr_fdm_bin_transform(const tr_fdm_bin_desc *desc, tr_fdm_bin_transform_result *out)
+{
+    if (!desc || !out)
+        return TR_ERROR_INVALID_ARGUMENT;
+    const tr_fdm_bin_desc *d = desc;
+    if (!d->bin.width || !d->bin.height || !d->framebuffer.width || !d->framebuffer.height ||
+        d->bin.width > TR_MAX_IMAGE_SIZE || d->bin.height > TR_MAX_IMAGE_SIZE ||
+        d->framebuffer.width > TR_MAX_IMAGE_SIZE || d->framebuffer.height > TR_MAX_IMAGE_SIZE)
+        return TR_ERROR_INVALID_DESCRIPTOR;
+    if (!valid_area(d->frag_area.width, d->bin.width) || !valid_area(d->frag_area.height, d->bin.height))
+        return TR_ERROR_INVALID_DESCRIPTOR;
+    if (d->bin_offset.x < 0 || (uint32_t)d->bin_offset.x >= d->bin.width || d->bin_offset.y < 0 ||
+        (uint32_t)d->bin_offset.y >= d->bin.height || d->bin_offset.x % (int32_t)d->frag_area.width ||
+        d->bin_offset.y % (int32_t)d->frag_area.height)
+        return TR_ERROR_INVALID_DESCRIPTOR;
+    const tr_viewport *vp = &d->viewport;
+    if (!isfinite(vp->x) || !isfinite(vp->y) || !isfinite(vp->width) || !isfinite(vp->height) ||
+        !isfinite(vp->min_depth) || !isfinite(vp->max_depth))
+        return TR_ERROR_INVALID_DESCRIPTOR;
+    if (d->scissor.x < 0 || d->scissor.y < 0 || d->scissor.width > TR_MAX_IMAGE_SIZE ||
+        d->scissor.height > TR_MAX_IMAGE_SIZE)
+        return TR_ERROR_INVALID_DESCRIPTOR;
+    /* the grid, with its extra column and row */
+    const uint32_t cols = (d->framebuffer.width + d->bin.width - 1) / d->bin.width + 1;
+    const uint32_t rows = (d->framebuffer.height + d->bin.height - 1) / d->bin.height + 1;
+    if (d->bin_x >= cols || d->bin_y >= rows)
+        return TR_ERROR_OUT_OF_RANGE;
+
+    const int32_t bcs[2] = {(int32_t)(d->bin_x * d->bin.width), (int32_t)(d->bin_y * d->bin.height)};
+    const int32_t bo[2] = {d->bin_offset.x, d->bin_offset.y}, origin[2] = {0, 0};
+    tr__fdm_view v;
+    tr__fdm_view_make(d->frag_area, bcs, bo, origin, d->bin.width, d->bin.height, &v);
+
+    tr_fdm_bin_transform_result r;
+    memset(&r, 0, sizeof r);
+    r.b_cs = (tr_offset2d){bcs[0], bcs[1]};
+    r.b_s = (tr_offset2d){v.bs[0], v.bs[1]};
+    r.o = (tr_offset2d){v.o[0], v.o[1]};
+    const int32_t fx1 = TR_MIN(v.fb[2], (int32_t)d->framebuffer.width);
+    const int32_t fy1 = TR_MIN(v.fb[3], (int32_t)d->framebuffer.height);
+    r.framebuffer_rect = (tr_rect){v.fb[0], v.fb[1], fx1 > v.fb[0] ? (uint32_t)(fx1 - v.fb[0]) : 0u,
+                                   fy1 > v.fb[1] ? (uint32_t)(fy1 - v.fb[1]) : 0u};
+    r.rendering_bin = (tr_rect){v.bin[0], v.bin[1], (uint32_t)(v.bin[2] - v.bin[0]), (uint32_t)(v.bin[3] - v.bin[1])};
+
+    /* The draw as tr__fdm_patch_draw patches it (one rule for both). */
+    tr__draw draw;
+    memset(&draw, 0, sizeof draw);
+    draw.viewport = *vp;
+    const int64_t sx1 = (int64_t)d->scissor.x + d->scissor.width, sy1 = (int64_t)d->scissor.y + d->scissor.height;
+    draw.area_scissor[0] = d->scissor.x;
+    draw.area_scissor[1] = d->scissor.y;
+    draw.area_scissor[2] = (int32_t)TR_MIN(sx1, (int64_t)INT32_MAX);
+    draw.area_scissor[3] = (int32_t)TR_MIN(sy1, (int64_t)INT32_MAX);
+    tr__draw patched;
+    tr__fdm_patch_draw(&v, &draw, &patched);
+    r.viewport = patched.viewport;
+    const int32_t *s = patched.area_scissor;
+    r.scissor = (tr_rect){s[0], s[1], s[2] > s[0] ? (uint32_t)(s[2] - s[0]) : 0u, s[3] > s[1] ? (uint32_t)(s[3] - s[1]) : 0u};
+    if (!r.scissor.width || !r.scissor.height)
+        r.scissor.width = r.scissor.height = 0;
+    *out = r;
+    return TR_OK;
 }

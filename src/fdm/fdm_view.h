@@ -15,14 +15,19 @@
 typedef struct tr__fdm_view {
     uint32_t f[2];     /* the fragment area (fx, fy): 1, 2 or 4 each */
     int32_t o[2];      /* x' = x / f + o: o = b_cs - b_s / f */
-    int32_t bs[2];     /* b_s: the bin's start in framebuffer space (b_cs until FDM offsets) */
-    int32_t bin[4];    /* the rendering-space bin: [b_cs, b_cs + bin_w / fx) x ... */
+    int32_t bs[2];     /* b_s: the bin's start in framebuffer space, max(grid origin, b_cs - b_o) */
+    int32_t fb[4];     /* the bin in framebuffer space: [b_s, b_cs + bin - b_o), not cut */
+    int32_t bin[4];    /* the rendering-space bin: [b_cs, b_cs + (fb width) / f) x ... */
 } tr__fdm_view;
 
-/* The transform of a bin whose framebuffer-space top-left (the common bin
- * start b_cs, GMEM pixel (0, 0)) is `start` and whose size is bin_w x bin_h,
- * for fragment area `area` (each axis dividing the bin's). */
-void tr__fdm_view_make(tr_extent2d area, const int32_t start[2], uint32_t bin_w, uint32_t bin_h, tr__fdm_view *v);
+/* The transform of one view of the bin whose common start (b_cs, GMEM
+ * pixel (0, 0) in rendering space) is bcs and whose size is bin_w x bin_h,
+ * for fragment area `area` and bin offset bo (b_o, [0, bin), a multiple of
+ * the area; 0 without an FDM offset).  The grid starts at `origin`: the
+ * first column and row start there and only shrink (b_s = max(origin,
+ * b_cs - b_o)).  origin, bcs and bo are multiples of the area. */
+void tr__fdm_view_make(tr_extent2d area, const int32_t bcs[2], const int32_t bo[2], const int32_t origin[2],
+                       uint32_t bin_w, uint32_t bin_h, tr__fdm_view *v);
 
 /* A framebuffer rectangle (x0, y0, x1, y1) in rendering space, rounded
  * outward: [floor(x0 / fx) + ox, ceil(x1 / fx) + ox), likewise y; every

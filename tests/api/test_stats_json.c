@@ -59,6 +59,8 @@ static tr_pass_stats numbered_stats(void)
         for (int i = 0; i < 3; i++)
             s.fdm_bin_views[j][i] = (uint32_t)(50 + 3 * j + i);
     s.fdm_bin_views_invisible = 60;
+    s.tiles = 66;
+    s.fdm_bins_merged = 67;
     s.fdm_fragments_shaded_scaled = 61;
     s.fdm_pixels_shaded_scaled = 62;
     s.fdm_gmem_bytes_loaded_full = 63;
@@ -84,6 +86,7 @@ static const char expected[] =
     "\"lrz_state\":33,\"lrz_direction\":34,\"lrz_blocks_written\":35,\"lrz_blocks_tested\":36,"
     "\"lrz_blocks_rejected\":37,"
     "\"fdm_bin_views\":[[50,51,52],[53,54,55],[56,57,58]],\"fdm_bin_views_invisible\":60,"
+    "\"tiles\":66,\"fdm_bins_merged\":67,"
     "\"fdm_fragments_shaded_scaled\":61,\"fdm_pixels_shaded_scaled\":62,"
     "\"fdm_gmem_bytes_loaded_full\":63,\"fdm_gmem_bytes_cleared_full\":64,"
     "\"fdm_gmem_bytes_stored_full\":65,"

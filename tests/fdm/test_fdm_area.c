@@ -227,7 +227,7 @@ Test(fdm, bins_texel_size_rounds_the_division_up)
     tr_image *map = pattern_map(ctx, 1, 33, 1);
     tr_bin_layout l = layout(64, 32, 1, 34, 0, 0);
     tr_extent2d out[34];
-    tr__fdm_bin_areas(ctx, map, 0, NULL, 1, &l, 64, 1080, false, false, out);
+    tr__fdm_bin_areas(ctx, map, 0, NULL, 1, &l, 64, 1080, false, NULL, out);
     uint32_t differs_from_32 = 0;
     for (uint32_t by = 0; by < 34; by++) {
         uint32_t j = ref_texel(0, by, 32, 1080, 64, 33);
@@ -252,7 +252,7 @@ Test(fdm, bins_texel_size_clamps_to_32)
     tr_image *map = pattern_map(ctx, 64, 64, 1);
     tr_bin_layout l = layout(16, 16, 16, 16, 0, 0);
     tr_extent2d out[256];
-    tr__fdm_bin_areas(ctx, map, 0, NULL, 1, &l, 256, 256, false, false, out);
+    tr__fdm_bin_areas(ctx, map, 0, NULL, 1, &l, 256, 256, false, NULL, out);
     for (uint32_t by = 0; by < 16; by++) {
         for (uint32_t bx = 0; bx < 16; bx++) {
             /* centre (16 bx + 8) >> 5 = bx / 2 */
@@ -274,7 +274,7 @@ Test(fdm, bins_texel_size_clamps_to_1024_and_to_the_map)
     tr_image *map = pattern_map(ctx, 2, 1, 1); /* R: texel 0 -> 1, texel 1 -> 2 */
     tr_bin_layout l = layout(256, 64, 16, 1, 0, 0);
     tr_extent2d out[16];
-    tr__fdm_bin_areas(ctx, map, 0, NULL, 1, &l, 4096, 64, false, false, out);
+    tr__fdm_bin_areas(ctx, map, 0, NULL, 1, &l, 4096, 64, false, NULL, out);
     for (uint32_t bx = 0; bx < 16; bx++) {
         char what[32];
         snprintf(what, sizeof what, "bin column %u", bx);
@@ -296,7 +296,7 @@ Test(fdm, bins_sample_the_centre_of_bin_within_framebuffer)
     tr_image *map = pattern_map(ctx, 4, 4, 1);
     tr_bin_layout l = layout(64, 48, 2, 2, 0, 8);
     tr_extent2d out[4];
-    tr__fdm_bin_areas(ctx, map, 0, NULL, 1, &l, 100, 70, false, false, out);
+    tr__fdm_bin_areas(ctx, map, 0, NULL, 1, &l, 100, 70, false, NULL, out);
     EXPECT_AREA(out[0], PAT_AREA[1], PAT_AREA[1], "bin (0, 0)");
     EXPECT_AREA(out[1], PAT_AREA[2], PAT_AREA[1], "bin (1, 0)");
     EXPECT_AREA(out[2], PAT_AREA[1], PAT_AREA[1], "bin (0, 1)");
@@ -319,15 +319,15 @@ Test(fdm, bins_multiview_reads_a_layer_per_view)
     tr_extent2d out[4];
 
     /* base 1, views 0 and 2: layers 1 and 3. */
-    tr__fdm_bin_areas(ctx, map, 1, (const uint32_t[]){0, 2}, 2, &l, 64, 64, false, false, out);
+    tr__fdm_bin_areas(ctx, map, 1, (const uint32_t[]){0, 2}, 2, &l, 64, 64, false, NULL, out);
     EXPECT_AREA(out[0], 2, 1, "base 1, view 0");
     EXPECT_AREA(out[1], 1, 2, "base 1, view 2");
     /* The slots follow view_ids' order. */
-    tr__fdm_bin_areas(ctx, map, 1, (const uint32_t[]){2, 0}, 2, &l, 64, 64, false, false, out);
+    tr__fdm_bin_areas(ctx, map, 1, (const uint32_t[]){2, 0}, 2, &l, 64, 64, false, NULL, out);
     EXPECT_AREA(out[0], 1, 2, "base 1, slot 0 = view 2");
     EXPECT_AREA(out[1], 2, 1, "base 1, slot 1 = view 0");
     /* base 0, views 0..3: every layer. */
-    tr__fdm_bin_areas(ctx, map, 0, (const uint32_t[]){0, 1, 2, 3}, 4, &l, 64, 64, false, false, out);
+    tr__fdm_bin_areas(ctx, map, 0, (const uint32_t[]){0, 1, 2, 3}, 4, &l, 64, 64, false, NULL, out);
     EXPECT_AREA(out[0], 1, 1, "layer 0");
     EXPECT_AREA(out[1], 2, 1, "layer 1");
     EXPECT_AREA(out[2], 4, 4, "layer 2");
@@ -361,7 +361,7 @@ Test(fdm, bins_one_layer_map_serves_every_view)
     tr_bin_layout l = layout(64, 64, 1, 1, 0, 0);
     tr_extent2d out[3];
     /* View 3 would be past the only layer: it reads layer 0 like the rest. */
-    tr__fdm_bin_areas(ctx, map, 0, (const uint32_t[]){0, 1, 3}, 3, &l, 64, 64, false, false, out);
+    tr__fdm_bin_areas(ctx, map, 0, (const uint32_t[]){0, 1, 3}, 3, &l, 64, 64, false, NULL, out);
     for (uint32_t v = 0; v < 3; v++)
         EXPECT_AREA(out[v], 2, 4, "one-layer map");
     tr_image_destroy(map);
@@ -379,11 +379,11 @@ Test(fdm, bins_shared_viewport_takes_the_minimum_of_visible_views)
      * invisible view's {0, 0} does not count and stays. */
     static const uint8_t a[3][2] = {{127, 255}, {255, 63}, {0, 0}};
     tr_image *map = texel_map(ctx, 3, a);
-    tr__fdm_bin_areas(ctx, map, 0, views, 3, &l, 64, 64, false, false, out);
+    tr__fdm_bin_areas(ctx, map, 0, views, 3, &l, 64, 64, false, NULL, out);
     EXPECT_AREA(out[0], 2, 1, "own, view 0");
     EXPECT_AREA(out[1], 1, 4, "own, view 1");
     EXPECT_AREA(out[2], 0, 0, "own, view 2");
-    tr__fdm_bin_areas(ctx, map, 0, views, 3, &l, 64, 64, true, false, out);
+    tr__fdm_bin_areas(ctx, map, 0, views, 3, &l, 64, 64, true, NULL, out);
     EXPECT_AREA(out[0], 1, 1, "shared, view 0");
     EXPECT_AREA(out[1], 1, 1, "shared, view 1");
     EXPECT_AREA(out[2], 0, 0, "shared, view 2 (invisible)");
@@ -392,7 +392,7 @@ Test(fdm, bins_shared_viewport_takes_the_minimum_of_visible_views)
     /* 4x4, invisible (x density 0), 2x2: the invisible view sits between. */
     static const uint8_t b[3][2] = {{63, 63}, {0, 255}, {127, 127}};
     map = texel_map(ctx, 3, b);
-    tr__fdm_bin_areas(ctx, map, 0, views, 3, &l, 64, 64, true, false, out);
+    tr__fdm_bin_areas(ctx, map, 0, views, 3, &l, 64, 64, true, NULL, out);
     EXPECT_AREA(out[0], 2, 2, "shared, view 0");
     EXPECT_AREA(out[1], 0, 0, "shared, view 1 (invisible)");
     EXPECT_AREA(out[2], 2, 2, "shared, view 2");
@@ -401,7 +401,7 @@ Test(fdm, bins_shared_viewport_takes_the_minimum_of_visible_views)
     /* Every view invisible: all stay {0, 0}. */
     static const uint8_t c[2][2] = {{0, 0}, {255, 0}};
     map = texel_map(ctx, 2, c);
-    tr__fdm_bin_areas(ctx, map, 0, views, 2, &l, 64, 64, true, false, out);
+    tr__fdm_bin_areas(ctx, map, 0, views, 2, &l, 64, 64, true, NULL, out);
     EXPECT_AREA(out[0], 0, 0, "all invisible, view 0");
     EXPECT_AREA(out[1], 0, 0, "all invisible, view 1");
     tr_image_destroy(map);
@@ -416,7 +416,9 @@ Test(fdm, bins_halve_areas_to_divide_the_bin)
     tr_image *map = texel_map(ctx, 1, rg);
     tr_bin_layout l = layout(40, 18, 2, 2, 0, 0);
     tr_extent2d out[4];
-    tr__fdm_bin_areas(ctx, map, 0, NULL, 1, &l, 80, 36, false, true, out);
+    /* with a zero FDM offset: the clamp to 8 comes first, then to 4 */
+    const tr__fdm_offsets zero = {0};
+    tr__fdm_bin_areas(ctx, map, 0, NULL, 1, &l, 80, 36, false, &zero, out);
     for (uint32_t b = 0; b < 4; b++)
         EXPECT_AREA(out[b], 4, 2, "40x18 bins");
     tr_image_destroy(map);

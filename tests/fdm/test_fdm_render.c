@@ -502,7 +502,7 @@ static void fs_texture(tr_fs_block *b)
 
 static void prep_texture(scene_env *e)
 {
-    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, TR_LEVELS_ALL};
+    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, TR_LEVELS_ALL, 0};
     TRT_OK(tr_image_create(e->ctx, &d, &e->tex));
     d = tr_image_get_desc(e->tex);
     trt_rng rng = {21};

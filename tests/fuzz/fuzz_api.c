@@ -148,7 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tr_image *img[NIMG] = {0};
     for (int i = 0; i < NIMG; i++) {
         tr_image_desc d = {(tr_format)size_val(&r, TR_FORMAT_COUNT + 1), 1 + size_val(&r, 48),
-                           1 + size_val(&r, 48), size_val(&r, 3), size_val(&r, 8)};
+                           1 + size_val(&r, 48), size_val(&r, 3), size_val(&r, 8), 0};
         if (u8(&r) > 250)
             d.levels = TR_LEVELS_ALL;
         if (tr_image_create(ctx, &d, &img[i]) == TR_OK && u8(&r) & 1) {
@@ -299,7 +299,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* Still usable: a fresh pass on a fresh image renders. */
     tr_image *check = NULL;
-    tr_image_desc cdsc = {TR_FORMAT_R8G8B8A8_UNORM, 8, 8, 1, 1};
+    tr_image_desc cdsc = {TR_FORMAT_R8G8B8A8_UNORM, 8, 8, 1, 1, 0};
     if (tr_image_create(ctx, &cdsc, &check) == TR_OK) {
         tr_render_pass_desc rp;
         memset(&rp, 0, sizeof rp);

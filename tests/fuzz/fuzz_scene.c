@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             __builtin_trap();
     }
     tr_image *color = NULL;
-    tr_image_desc id = {TR_FORMAT_R8G8B8A8_UNORM, scene.width, scene.height, 1, 1};
+    tr_image_desc id = {TR_FORMAT_R8G8B8A8_UNORM, scene.width, scene.height, 1, 1, 0};
     if (tr_image_create(ctx, &id, &color) != TR_OK)
         __builtin_trap();
     tr_pass_stats st;

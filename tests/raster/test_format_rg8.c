@@ -26,7 +26,7 @@ static uint8_t ref_unorm8(double x)
 
 static tr_image *rg8_image(tr_context *ctx, uint32_t w, uint32_t h, uint32_t layers, uint32_t levels)
 {
-    tr_image_desc d = {TR_FORMAT_R8G8_UNORM, w, h, layers, levels};
+    tr_image_desc d = {TR_FORMAT_R8G8_UNORM, w, h, layers, levels, 0};
     tr_image *img = NULL;
     TRT_OK(tr_image_create(ctx, &d, &img));
     return img;

@@ -27,7 +27,7 @@ static tr_sampler *make_sampler(tr_context *ctx, const tr_sampler_desc *d)
 
 static tr_image *make_texture(tr_context *ctx, tr_format f, uint32_t w, uint32_t h, uint32_t levels)
 {
-    tr_image_desc d = {f, w, h, 1, levels};
+    tr_image_desc d = {f, w, h, 1, levels, 0};
     tr_image *img = NULL;
     TRT_OK(tr_image_create(ctx, &d, &img));
     return img;

@@ -13,7 +13,7 @@ enum { W = 96, H = 72 };
 static tr_image *texture(tr_context *ctx, tr_format f, uint32_t w, uint32_t h, uint32_t layers, uint32_t levels,
                          uint64_t seed)
 {
-    tr_image_desc d = {f, w, h, layers, levels};
+    tr_image_desc d = {f, w, h, layers, levels, 0};
     tr_image *img = NULL;
     TRT_OK(tr_image_create(ctx, &d, &img));
     trt_rng rng = {seed};
