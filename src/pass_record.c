@@ -298,30 +298,111 @@ void tr__pass_fdm_areas(const tr_context *ctx, const tr__pass *p, bool shared_vi
                       &p->layout, p->fb_w, p->fb_h, shared_viewport, p->fdm_offset ? &off : NULL, out);
 }
 
-tr_result tr_compute_fdm_areas(tr_context *ctx, const tr_render_pass_desc *desc, tr_extent2d *areas, size_t count)
+/* The start of every tr_compute_fdm_* call: the arguments, then the pass
+ * the descriptor would make (its layout, views and offsets), in *out
+ * (tr__free it). */
+static tr_result fdm_query(tr_context *ctx, const tr_render_pass_desc *desc, const void *dst, const char *fn,
+                           const char *dst_name, tr__pass **out)
 {
+    *out = NULL;
     if (!ctx)
         return TR_ERROR_INVALID_ARGUMENT;
-    if (!desc || !areas)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_compute_fdm_areas: %s is NULL", desc ? "areas" : "desc");
+    if (!desc || !dst)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, desc ? dst_name : "desc");
     if (!desc->density_map.image)
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                         "tr_compute_fdm_areas: tr_render_pass_desc.density_map.image is NULL (no FDM)");
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "%s: tr_render_pass_desc.density_map.image is NULL (no FDM)",
+                         fn);
     tr__pass *tmp = tr__calloc(ctx, sizeof(tr__pass));
     if (!tmp)
-        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_compute_fdm_areas: out of memory");
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
     tr_result r = prepare_pass(ctx, desc, tmp);
-    if (r == TR_OK) {
-        const size_t need = (size_t)tmp->layout.bins_x * tmp->layout.bins_y * tmp->view_count;
-        if (count < need)
-            r = tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
-                          "tr_compute_fdm_areas: count = %zu, the pass needs %zu (%u x %u bins, %u view(s))", count,
-                          need, tmp->layout.bins_x, tmp->layout.bins_y, tmp->view_count);
-        else {
-            tmp->desc = *desc;
-            tr__pass_fdm_areas(ctx, tmp, (desc->flags & TR_PASS_FDM_SHARED_VIEWPORT) != 0, areas);
-        }
+    if (r != TR_OK) {
+        tr__free(ctx, tmp);
+        return r;
     }
+    tmp->desc = *desc;
+    *out = tmp;
+    return TR_OK;
+}
+
+tr_result tr_compute_fdm_areas(tr_context *ctx, const tr_render_pass_desc *desc, tr_extent2d *areas, size_t count)
+{
+    tr__pass *tmp;
+    tr_result r = fdm_query(ctx, desc, areas, "tr_compute_fdm_areas", "areas", &tmp);
+    if (r != TR_OK)
+        return r;
+    const size_t need = (size_t)tmp->layout.bins_x * tmp->layout.bins_y * tmp->view_count;
+    if (count < need)
+        r = tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
+                      "tr_compute_fdm_areas: count = %zu, the pass needs %zu (%u x %u bins, %u view(s))", count, need,
+                      tmp->layout.bins_x, tmp->layout.bins_y, tmp->view_count);
+    else
+        tr__pass_fdm_areas(ctx, tmp, (desc->flags & TR_PASS_FDM_SHARED_VIEWPORT) != 0, areas);
+    tr__free(ctx, tmp);
+    return r;
+}
+
+tr_result tr_compute_fdm_bin_offsets(tr_context *ctx, const tr_render_pass_desc *desc, tr_offset2d *bin_offsets,
+                                     size_t count)
+{
+    tr__pass *tmp;
+    tr_result r = fdm_query(ctx, desc, bin_offsets, "tr_compute_fdm_bin_offsets", "bin_offsets", &tmp);
+    if (r != TR_OK)
+        return r;
+    if (count < tmp->view_count)
+        r = tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_compute_fdm_bin_offsets: count = %zu, the pass has %u view(s)",
+                      count, tmp->view_count);
+    else
+        for (uint32_t v = 0; v < tmp->view_count; v++)
+            bin_offsets[v] = (tr_offset2d){tmp->fdm_bo[v][0], tmp->fdm_bo[v][1]};
+    tr__free(ctx, tmp);
+    return r;
+}
+
+tr_result tr_compute_fdm_tiles(tr_context *ctx, const tr_render_pass_desc *desc, tr_fdm_tile *tiles, size_t capacity,
+                               size_t *count)
+{
+    tr__pass *tmp;
+    tr_result r = fdm_query(ctx, desc, count, "tr_compute_fdm_tiles", "count", &tmp);
+    if (r != TR_OK)
+        return r;
+    const tr_bin_layout *l = &tmp->layout;
+    const size_t nbins = (size_t)l->bins_x * l->bins_y;
+    const bool shared = (desc->flags & TR_PASS_FDM_SHARED_VIEWPORT) != 0;
+    tr_extent2d *areas = tr__alloc(ctx, nbins * tmp->view_count * sizeof *areas);
+    tr__tile *t = tr__alloc(ctx, nbins * sizeof *t);
+    if (!areas || !t) {
+        r = tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_compute_fdm_tiles: out of memory");
+    } else {
+        tr__pass_fdm_areas(ctx, tmp, shared, areas);
+        tr__bin_tiles_init(l, tmp->area, (const int32_t(*)[2])tmp->fdm_bo, areas, tmp->view_count, t);
+        if (ctx->features.bin_merging)
+            tr__bin_merge_tiles(l, tmp->view_count, shared, t);
+        size_t n = 0;
+        for (size_t b = 0; b < nbins; b++) {
+            if (t[b].merged != TR__TILE_NONE || !t[b].visible)
+                continue;
+            if (tiles && n < capacity) {
+                tr_fdm_tile *o = &tiles[n];
+                memset(o, 0, sizeof *o);
+                o->bin_x = t[b].x;
+                o->bin_y = t[b].y;
+                o->bins_w = t[b].ew;
+                o->bins_h = t[b].eh;
+                o->gmem_bins_h = t[b].gmem_h;
+                o->visible_views = t[b].visible;
+                for (uint32_t v = 0; v < tmp->view_count; v++)
+                    o->area[v] = t[b].visible & (1u << v) ? t[b].area[v] : (tr_extent2d){0, 0};
+            }
+            n++;
+        }
+        *count = n;
+        if (tiles && n > capacity)
+            r = tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_compute_fdm_tiles: capacity = %zu, the pass renders %zu tiles",
+                          capacity, n);
+    }
+    tr__free(ctx, areas);
+    tr__free(ctx, t);
     tr__free(ctx, tmp);
     return r;
 }

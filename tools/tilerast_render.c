@@ -31,6 +31,8 @@ typedef struct render_options {
     tr_device device;        /* TR_DEVICE_DEFAULT unless --device */
     const char *density_map; /* PNG whose red and green channels are the density map */
     const char *fdm_png;
+    int fdm_offset;          /* --fdm-offset given */
+    int32_t fdm_offset_x, fdm_offset_y;
 } render_options;
 
 static void short_usage(FILE *f)
@@ -39,7 +41,7 @@ static void short_usage(FILE *f)
             "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
             "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
-            "                       [--fdm-png FILE]\n"
+            "                       [--fdm-png FILE] [--fdm-offset X,Y]\n"
             "Try '" PROG " --help' for more.\n");
 }
 
@@ -49,7 +51,7 @@ static void usage(FILE *f)
             "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
             "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
-            "                       [--fdm-png FILE]\n"
+            "                       [--fdm-png FILE] [--fdm-offset X,Y]\n"
             "\n"
             "Renders a SRSCENE1 scene file with tilerast.\n"
             "  -o, --output FILE  write the image as PNG\n"
@@ -68,6 +70,9 @@ static void usage(FILE *f)
             "                     rate, 127 = half, 63 = a quarter, 0 = skip).  A texel\n"
             "                     covers at least 32x32 pixels: a map of ceil(W/32) x\n"
             "                     ceil(H/32) texels covers a W x H scene\n"
+            "  --fdm-offset X,Y   offset the density map by X,Y pixels (multiples of 8,\n"
+            "                     within +-16384; VK_EXT_fragment_density_map_offset:\n"
+            "                     the bins follow it; needs --density-map)\n"
             "  --fdm-png FILE     write the image with the bin grid and each bin's\n"
             "                     fragment area drawn over it (needs --density-map)\n"
             "  -h, --help         show this help\n"
@@ -111,7 +116,7 @@ static int parse_args(int argc, char **argv, render_options *o)
                           strcmp(a, "--raw") == 0 || strcmp(a, "--threads") == 0 ||
                           strcmp(a, "--gmem") == 0 || strcmp(a, "--lrz-png") == 0 ||
                           strcmp(a, "--device") == 0 || strcmp(a, "--density-map") == 0 ||
-                          strcmp(a, "--fdm-png") == 0;
+                          strcmp(a, "--fdm-png") == 0 || strcmp(a, "--fdm-offset") == 0;
         if (takes_value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, PROG ": %s needs a value\n", a);
@@ -148,6 +153,25 @@ static int parse_args(int argc, char **argv, render_options *o)
             o->density_map = val;
         } else if (strcmp(a, "--fdm-png") == 0) {
             o->fdm_png = val;
+        } else if (strcmp(a, "--fdm-offset") == 0) {
+            char *end = NULL;
+            errno = 0;
+            long x = strtol(val, &end, 10), y = 0;
+            int ok = errno == 0 && end != val && *end == ',';
+            if (ok) {
+                const char *ys = end + 1;
+                y = strtol(ys, &end, 10);
+                ok = errno == 0 && end != ys && *end == '\0';
+            }
+            if (!ok || x < -TR_FDM_MAX_OFFSET || x > TR_FDM_MAX_OFFSET || y < -TR_FDM_MAX_OFFSET ||
+                y > TR_FDM_MAX_OFFSET) {
+                fprintf(stderr, PROG ": --fdm-offset wants X,Y (integers within +-%d), not '%s'\n",
+                        TR_FDM_MAX_OFFSET, val);
+                return 2;
+            }
+            o->fdm_offset = 1;
+            o->fdm_offset_x = (int32_t)x;
+            o->fdm_offset_y = (int32_t)y;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, PROG ": unknown option '%s'\n", a);
             return 2;
@@ -160,6 +184,10 @@ static int parse_args(int argc, char **argv, render_options *o)
     }
     if (o->scene_path == NULL) {
         fprintf(stderr, PROG ": no scene file given\n");
+        return 2;
+    }
+    if (o->fdm_offset && o->density_map == NULL) {
+        fprintf(stderr, PROG ": --fdm-offset moves a density map: give --density-map\n");
         return 2;
     }
     if (o->fdm_png != NULL && o->density_map == NULL) {
@@ -186,6 +214,10 @@ static void print_stats_json(FILE *f, const render_options *o, const tr_scene *s
         tool_json_string(f, o->density_map);
     else
         fputs("null", f);
+    if (o->fdm_offset)
+        fprintf(f, ",\"fdm_offset\":[%d,%d]", o->fdm_offset_x, o->fdm_offset_y);
+    else
+        fputs(",\"fdm_offset\":null", f);
     fprintf(f, ",\"wall_ms\":%.3f,\"stats\":", wall_ms);
     tool_json_stats(f, s);
     fputs("}\n", f);
@@ -278,6 +310,10 @@ int main(int argc, char **argv)
     idesc.format = TR_FORMAT_R8G8B8A8_UNORM;
     idesc.width = scene.width;
     idesc.height = scene.height;
+    /* With an FDM offset every attachment and the map carry the flag
+     * that lets the pass honour it (fdm.h). */
+    const uint32_t image_flags = o.fdm_offset ? TR_IMAGE_FDM_OFFSET : 0u;
+    idesc.flags = image_flags;
     r = tr_image_create(ctx, &idesc, &image);
     if (r != TR_OK) {
         report(ctx, "creating the image", r);
@@ -289,12 +325,20 @@ int main(int argc, char **argv)
     if (o.density_map != NULL) {
         /* Red and green of the file, one layer, level 0 only. */
         r = tr_image_load(ctx, o.density_map, TR_FORMAT_R8G8_UNORM, 1, &ropts.density_map.image);
+        if (r == TR_OK && o.fdm_offset)
+            r = tool_copy_with_flags(ctx, &ropts.density_map.image, TR_IMAGE_FDM_OFFSET);
         if (r != TR_OK) {
             char what[300];
             snprintf(what, sizeof what, "%s: loading the density map", o.density_map);
             report(ctx, what, r);
             goto done;
         }
+    }
+
+    ropts.image_flags = image_flags;
+    if (o.fdm_offset) {
+        ropts.density_map.offset_count = 1;
+        ropts.density_map.offsets[0] = (tr_offset2d){o.fdm_offset_x, o.fdm_offset_y};
     }
 
     /* The caller's depth image: to draw its LRZ buffer, and so that

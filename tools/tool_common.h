@@ -4,6 +4,7 @@
 #define TILERAST_TOOL_COMMON_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -59,6 +60,32 @@ static inline int tool_parse_device(const char *s, tr_device *out)
     return -1;
 }
 
+
+/* Replaces *img by a copy of its level 0 (one layer) created with the
+ * extra creation flags (tr_image_load takes none); the old image is
+ * destroyed either way, *img is NULL on failure. */
+static inline tr_result tool_copy_with_flags(tr_context *ctx, tr_image **img, uint32_t flags)
+{
+    tr_image_desc d = tr_image_get_desc(*img);
+    const size_t bytes = (size_t)d.width * d.height * tr_format_texel_size(d.format, TR_ASPECT_COLOR);
+    void *texels = malloc(bytes ? bytes : 1);
+    tr_image *copy = NULL;
+    tr_result r = texels ? tr_image_download(*img, NULL, texels, 0) : TR_ERROR_OUT_OF_MEMORY;
+    d.layers = d.levels = 1;
+    d.flags |= flags;
+    if (r == TR_OK)
+        r = tr_image_create(ctx, &d, &copy);
+    if (r == TR_OK)
+        r = tr_image_upload(copy, NULL, texels, 0);
+    free(texels);
+    tr_image_destroy(*img);
+    if (r != TR_OK) {
+        tr_image_destroy(copy);
+        copy = NULL;
+    }
+    *img = copy;
+    return r;
+}
 
 static inline double tool_now_ms(void)
 {

@@ -61,7 +61,51 @@
  *   - The tile search adds 1000 bins to a bin more than twice as long as
  *     it is wide or the reverse (tu_tiling_config_update_tile_layout), so
  *     tr_compute_bin_layout gives a pass with a density map its own grid.
- *   - TR_PASS_SINGLE_BIN cannot have a density map (no FDM without bins). */
+ *   - TR_PASS_SINGLE_BIN cannot have a density map (no FDM without bins).
+ *
+ * FDM offset (VK_EXT_fragment_density_map_offset; tr_density_map.offsets):
+ *   - Honoured when the density map and every attachment were created with
+ *     TR_IMAGE_FDM_OFFSET; otherwise the offsets are ignored, as if (0, 0)
+ *     (Vulkan makes the flag a requirement; here its absence is a rule).
+ *   - The grid gets one more column and row.  View v's bins move back by
+ *     b_o = tr_fdm_bin_offset(offset[v], bin) (tu_bin_offset): bin (i, j)
+ *     covers [b_cs - b_o, b_cs + bin - b_o), the first column and row
+ *     start at the grid's origin and only shrink; b_s = max(origin,
+ *     b_cs - b_o), o = b_cs - b_s / f (tu_fdm_per_bin_offset).
+ *   - Binning uses each view's shifted bins (turnip bins with the
+ *     viewport moved by +b_o), so the visibility streams match them.
+ *   - The density map is sampled at ((x1 + x2) / 2 - (offset + b_o)) for
+ *     the unshifted bin [x1, x2 = x1 + bin) (x2 not cut to the
+ *     framebuffer; the texel index clamped to the map); areas are
+ *     clamped to 8, then to 4 (tu_calc_frag_area).
+ *   - A shared viewport (TR_PASS_FDM_SHARED_VIEWPORT, or a draw whose
+ *     pipeline writes the viewport index) cannot move bins per view: b_o
+ *     is 0 and only the sampling position moves by the offset.  A draw
+ *     that makes the pass share its viewport after others were binned in
+ *     shifted bins has them binned again.
+ *   - A bin at 1 x 1 is drawn in framebuffer space (its rendering space
+ *     is the framebuffer moved by the integer o); scaled bins as above.
+ *   - LRZ is off in the first column and row (turnip: their LRZ offset
+ *     o' is not representable).
+ *
+ * Bin merging (a7xx: a device with bin masks, TR_DEVICE_A740; off with
+ * TR_CONTEXT_NO_BIN_MERGING), turnip's tu_merge_tiles / try_merge_tiles:
+ *   - Under FDM the VSC pipes are 4 x 8 bins (when that needs at most 32
+ *     pipes).  Within each pipe, bins row-major, each tile tries to absorb
+ *     its left neighbour, then its upper one (unless that one was merged
+ *     into its right neighbour).  A merge needs: the same fragment area in
+ *     every view visible in both; the same column and width, or the same
+ *     row and height; the same GMEM height; the combined slot mask,
+ *     shifted down to its first slot, within 16 bits (no absolute bin
+ *     mask on an a740); and per visible view an extent in bins at most the
+ *     area, per axis.  When view 0 alone is visible (of several views, no
+ *     shared viewport) the height budget is multiplied by the view count
+ *     and the tile uses the other views' GMEM.
+ *   - A merged tile is rendered once, as one bin whose b_cs is its
+ *     top-left bin's, drawing every triangle any of its bins' streams
+ *     holds.  Its store writes only the bins where the view is visible
+ *     (turnip would also write the merged-in bins of density 0; here
+ *     density 0 keeps the image's pixels with and without merging). */
 #ifndef TILERAST_FDM_H
 #define TILERAST_FDM_H
 
@@ -200,12 +244,41 @@ struct tr_render_pass_desc;
 TR_API tr_result tr_compute_fdm_areas(tr_context *ctx, const struct tr_render_pass_desc *desc,
                                       tr_extent2d *areas, size_t count);
 
+/* The bin offset b_o (tr_fdm_bin_offset) of each view slot of a pass with
+ * this descriptor: bin_offsets[v]; (0, 0) when the pass does not honour
+ * offsets or shares one viewport (TR_PASS_FDM_SHARED_VIEWPORT).  count is
+ * the number of elements bin_offsets holds, at least the views
+ * (TR_ERROR_OUT_OF_RANGE otherwise). */
+TR_API tr_result tr_compute_fdm_bin_offsets(tr_context *ctx, const struct tr_render_pass_desc *desc,
+                                            tr_offset2d *bin_offsets, size_t count);
+
+/* One tile of an FDM pass: the bins rendered as one.  Without bin merging
+ * (a device without it, or TR_CONTEXT_NO_BIN_MERGING) every bin with a
+ * visible view is a tile of 1 x 1 bins. */
+typedef struct tr_fdm_tile {
+    uint32_t bin_x, bin_y;     /* its top-left bin */
+    uint32_t bins_w, bins_h;   /* the bins it covers (turnip's sysmem_extent) */
+    uint32_t gmem_bins_h;      /* GMEM height in bins (gmem_extent): above 1 only when view 0 alone
+                                  is visible and uses the GMEM of the other views */
+    uint32_t visible_views;    /* bit v: view slot v is rendered */
+    tr_extent2d area[TR_MAX_VIEWS]; /* per view slot; {0, 0} where invisible */
+} tr_fdm_tile;
+
+/* The tiles a pass with this descriptor renders, in row-major order of
+ * their last bin: *count of them, written to tiles[0..capacity) (tiles
+ * may be NULL to learn the count; TR_ERROR_OUT_OF_RANGE, with *count set,
+ * when more than capacity).  Merging follows "Bin merging" above. */
+TR_API tr_result tr_compute_fdm_tiles(tr_context *ctx, const struct tr_render_pass_desc *desc, tr_fdm_tile *tiles,
+                                      size_t capacity, size_t *count);
+
 /* A debugging picture of a pass's fragment areas, as a PNG: `image`
  * (level 0, layer `layer`, as tr_image_read_rgba8 converts it; it must be
  * the framebuffer's size) with the bin grid drawn over it and each bin
  * tinted by its fragment area in view slot `view_slot`, the area written in
- * the bin's corner; invisible bins are hatched.  The areas are those
- * tr_compute_fdm_areas gives for desc. */
+ * the bin's corner; invisible bins are hatched; with an FDM offset the
+ * view's bins are drawn shifted, and merged tiles get a yellow frame.  The
+ * areas, offsets and tiles are those tr_compute_fdm_areas,
+ * tr_compute_fdm_bin_offsets and tr_compute_fdm_tiles give for desc. */
 TR_API tr_result tr_fdm_write_png(tr_context *ctx, const struct tr_render_pass_desc *desc, uint32_t view_slot,
                                   const tr_image *image, uint32_t layer, const char *path);
 

@@ -53,6 +53,10 @@ typedef struct tr_scene_render_options {
     /* The pass's TR_PASS_* flags (0 = none); the pass validates them (a
      * density map with TR_PASS_SINGLE_BIN is refused, for one). */
     uint32_t pass_flags;
+    /* Creation flags (TR_IMAGE_*) of the temporary depth image, e.g.
+     * TR_IMAGE_FDM_OFFSET so that a density map's offsets are honoured
+     * (the caller's images need the flag too). */
+    uint32_t image_flags;
 } tr_scene_render_options;
 
 /* Renders the scene into `color` (R8G8B8A8_UNORM, scene size) in one render

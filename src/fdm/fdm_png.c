@@ -138,12 +138,19 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
 
     const size_t count = (size_t)l.bins_x * l.bins_y * l.views;
     tr_extent2d *areas = tr__alloc(ctx, count * sizeof *areas);
+    tr_fdm_tile *tiles = tr__alloc(ctx, (size_t)l.bins_x * l.bins_y * sizeof *tiles);
     uint8_t *px = tr__alloc(ctx, (size_t)W * H * 4);
-    if (!areas || !px) {
+    size_t ntiles = 0;
+    tr_offset2d bo[TR_MAX_VIEWS];
+    if (!areas || !tiles || !px) {
         r = tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_fdm_write_png: out of memory");
         goto done;
     }
     r = tr_compute_fdm_areas(ctx, desc, areas, count);
+    if (r == TR_OK)
+        r = tr_compute_fdm_bin_offsets(ctx, desc, bo, TR_MAX_VIEWS);
+    if (r == TR_OK)
+        r = tr_compute_fdm_tiles(ctx, desc, tiles, (size_t)l.bins_x * l.bins_y, &ntiles);
     if (r != TR_OK)
         goto done;
     r = tr_image_read_rgba8(image, &(tr_subresource){.level = 0, .layer = layer}, px);
@@ -168,8 +175,9 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
 
     for (uint32_t by = 0; by < l.bins_y; by++)
         for (uint32_t bx = 0; bx < l.bins_x; bx++) {
-            const int64_t bx0 = (int64_t)l.origin_x + (int64_t)bx * l.bin_w;
-            const int64_t by0 = (int64_t)l.origin_y + (int64_t)by * l.bin_h;
+            /* the view's bins, shifted back by its b_o (FDM offset) */
+            const int64_t bx0 = (int64_t)l.origin_x + (int64_t)bx * l.bin_w - bo[view_slot].x;
+            const int64_t by0 = (int64_t)l.origin_y + (int64_t)by * l.bin_h - bo[view_slot].y;
             const uint32_t x0 = (uint32_t)TR_MAX(bx0, (int64_t)ax0), y0 = (uint32_t)TR_MAX(by0, (int64_t)ay0);
             const uint32_t x1 = (uint32_t)TR_MIN(bx0 + l.bin_w, (int64_t)ax1);
             const uint32_t y1 = (uint32_t)TR_MIN(by0 + l.bin_h, (int64_t)ay1);
@@ -200,11 +208,31 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
             draw_label(px, W, x0 + 2, y0 + 2, x1, y1, a, scale); /* "0x0" when invisible */
         }
 
+    /* Merged tiles (bin merging): a yellow frame, 2 pixels wide, inside
+     * the bins they cover. */
+    for (size_t i = 0; i < ntiles; i++) {
+        const tr_fdm_tile *t = &tiles[i];
+        if ((t->bins_w == 1 && t->bins_h == 1) || !(t->visible_views & (1u << view_slot)))
+            continue;
+        const int64_t tx0 = (int64_t)l.origin_x + (int64_t)t->bin_x * l.bin_w - bo[view_slot].x;
+        const int64_t ty0 = (int64_t)l.origin_y + (int64_t)t->bin_y * l.bin_h - bo[view_slot].y;
+        const int64_t x0 = TR_MAX(tx0, (int64_t)ax0), y0 = TR_MAX(ty0, (int64_t)ay0);
+        const int64_t x1 = TR_MIN(tx0 + (int64_t)t->bins_w * l.bin_w, (int64_t)ax1);
+        const int64_t y1 = TR_MIN(ty0 + (int64_t)t->bins_h * l.bin_h, (int64_t)ay1);
+        for (int64_t y = y0; y < y1; y++)
+            for (int64_t x = x0; x < x1; x++)
+                if (x < x0 + 2 || y < y0 + 2 || x >= x1 - 2 || y >= y1 - 2) {
+                    uint8_t *o = px + ((size_t)y * W + (size_t)x) * 4;
+                    o[0] = 255, o[1] = 220, o[2] = 0;
+                }
+    }
+
     r = tr__write_png_rgba8(path, W, H, px);
     if (r != TR_OK)
         r = tr__error(ctx, r, "tr_fdm_write_png: cannot write %s", path);
 done:
     tr__free(ctx, areas);
+    tr__free(ctx, tiles);
     tr__free(ctx, px);
     return r;
 }

@@ -166,6 +166,7 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
         dd.format = TR_FORMAT_D32_SFLOAT;
         dd.width = scene->width;
         dd.height = scene->height;
+        dd.flags = options ? options->image_flags : 0u;
         r = tr_image_create(ctx, &dd, &depth);
         if (r != TR_OK)
             return r;

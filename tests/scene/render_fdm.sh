@@ -109,6 +109,31 @@ fi
 if "$render" "$dir/scene.scn" --density-map "$dir/zero.png" --fdm-png "$dir/zero_fdm.png" >/dev/null &&
    [[ -s "$dir/zero_fdm.png" ]]; then ok "all-0 map renders"; else bad "all-0 map"; fi
 
+# --fdm-offset: refused without a map, badly formed, off the granularity
+# or out of range; with an all-255 map the shifted bins still give the
+# image without a map; the JSON names the offset.
+expect_refused offset_without_map 2 "density-map" -- "$dir/scene.scn" -o "$dir/out.png" --fdm-offset 8,8
+expect_refused offset_malformed 2 "fdm-offset" "8x8" -- "$dir/scene.scn" -o "$dir/out.png" \
+    --density-map "$dir/full.png" --fdm-offset 8x8
+expect_refused offset_out_of_range 2 "fdm-offset" -- "$dir/scene.scn" -o "$dir/out.png" \
+    --density-map "$dir/full.png" --fdm-offset 16392,0
+expect_refused offset_granularity any "multiple" "granularity" -- "$dir/scene.scn" -o "$dir/out.png" \
+    --density-map "$dir/full.png" --fdm-offset 12,0
+off_stats="$("$render" "$dir/scene.scn" --raw "$dir/full_off.rgba" --stats --density-map "$dir/full.png" \
+    --fdm-offset 40,-24 --fdm-png "$dir/off_fdm.png")"
+if [[ $? -eq 0 && -s "$dir/off_fdm.png" ]] && cmp -s "$dir/plain.rgba" "$dir/full_off.rgba"; then
+    ok "all-255 map with --fdm-offset 40,-24: the image without a map"
+else
+    bad "all-255 map with --fdm-offset 40,-24"
+fi
+grep -q '"fdm_offset":\[40,-24\]' <<<"$off_stats" && ok "--stats names the offset" || bad "--stats: $off_stats"
+if "$render" "$dir/scene.scn" --stats --density-map "$dir/half.png" --fdm-offset -64,32 --device a740 \
+       --fdm-png "$dir/half_off.png" >/dev/null && [[ -s "$dir/half_off.png" ]]; then
+    ok "half-density map with an offset on a740"
+else
+    bad "half-density map with an offset on a740"
+fi
+
 # Every device profile renders the scene (the same image: FDM is off).
 for d in a630 a660 a740; do
     if "$render" "$dir/scene.scn" --device "$d" --raw "$dir/$d.rgba" >/dev/null &&
