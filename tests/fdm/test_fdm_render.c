@@ -91,9 +91,18 @@ static map_spec map_radial(void)
     return m;
 }
 
-static tr_image *map_image(tr_context *ctx, const map_spec *m)
+/* An image of `layers` layers created with creation flags. */
+static tr_image *flagged_image(tr_context *ctx, tr_format f, uint32_t w, uint32_t h, uint32_t layers, uint32_t flags)
 {
-    tr_image *img = trt_image_layers(ctx, TR_FORMAT_R8G8_UNORM, m->w, m->h, m->layers);
+    tr_image *img = NULL;
+    tr_image_desc d = {f, w, h, layers, 1, flags};
+    TRT_OK(tr_image_create(ctx, &d, &img));
+    return img;
+}
+
+static tr_image *map_image(tr_context *ctx, const map_spec *m, uint32_t flags)
+{
+    tr_image *img = flagged_image(ctx, TR_FORMAT_R8G8_UNORM, m->w, m->h, m->layers, flags);
     uint8_t buf[MAP_H * MAP_W * 2];
     for (uint32_t l = 0; l < m->layers; l++) {
         for (uint32_t j = 0; j < m->h; j++)
@@ -124,6 +133,11 @@ typedef struct run_cfg {
     float clear_depth;
     uint64_t init_seed;          /* != 0: attachments start with random contents */
     const scene *sc;             /* NULL: no commands */
+    /* FDM offset: offsets per view (offset_count 0: none) and the images'
+     * creation flags (TR_IMAGE_FDM_OFFSET on every attachment and the map) */
+    uint32_t offset_count;
+    tr_offset2d offsets[2];
+    uint32_t image_flags;
     uint32_t ref_fx, ref_fy;     /* the scene's viewport and scissors scaled down by this */
     tr_tie_rule tie;
 } run_cfg;
@@ -180,11 +194,11 @@ static void objs_create(const run_cfg *c, pass_objs *p)
     cd.gmem_bytes = c->gmem;
     cd.simd = c->simd;
     p->ctx = trt_context_desc(&cd);
-    p->color = trt_image_layers(p->ctx, c->color_format, c->fb_w, c->fb_h, c->views);
+    p->color = flagged_image(p->ctx, c->color_format, c->fb_w, c->fb_h, c->views, c->image_flags);
     if (c->depth)
-        p->depth = trt_image_layers(p->ctx, TR_FORMAT_D32_SFLOAT, c->fb_w, c->fb_h, c->views);
+        p->depth = flagged_image(p->ctx, TR_FORMAT_D32_SFLOAT, c->fb_w, c->fb_h, c->views, c->image_flags);
     if (c->map)
-        p->map = map_image(p->ctx, c->map);
+        p->map = map_image(p->ctx, c->map, c->image_flags);
     tr_render_pass_desc *rp = &p->rp;
     rp->color_count = 1;
     rp->color[0].image = p->color;
@@ -201,6 +215,8 @@ static void objs_create(const run_cfg *c, pass_objs *p)
     rp->flags = c->pass_flags;
     rp->density_map.image = p->map;
     rp->density_map.base_layer = c->map_base_layer;
+    rp->density_map.offset_count = c->offset_count;
+    memcpy(rp->density_map.offsets, c->offsets, sizeof c->offsets);
 }
 
 /* The bin layout the pass of c gets. */
@@ -673,6 +689,20 @@ static float raw_area(uint8_t byte)
     return 1.0f / ((float)byte / 255.0f);
 }
 
+/* Does the pass of c honour its FDM offsets (offsets given, every image
+ * flagged)? */
+static bool model_offsets(const run_cfg *c)
+{
+    return c->map && c->offset_count && (c->image_flags & TR_IMAGE_FDM_OFFSET);
+}
+
+/* b_o along an axis: (-offset) mod bin, in [0, bin). */
+static int32_t model_bo(int32_t offset, uint32_t bin)
+{
+    const int64_t r = -(int64_t)offset % (int64_t)bin;
+    return (int32_t)(r < 0 ? r + bin : r);
+}
+
 static tr_extent2d *model_areas(const run_cfg *c, const tr_bin_layout *L)
 {
     const uint32_t views = c->views;
@@ -683,20 +713,29 @@ static tr_extent2d *model_areas(const run_cfg *c, const tr_bin_layout *L)
     const bool shared = (c->pass_flags & TR_PASS_FDM_SHARED_VIEWPORT) ||
                         (c->pipeline_flags & TR_PIPELINE_WRITES_VIEWPORT_INDEX);
     const tr_extent2d bin = {L->bin_w, L->bin_h};
+    const bool offsets = model_offsets(c);
     for (uint32_t by = 0; by < L->bins_y; by++)
         for (uint32_t bx = 0; bx < L->bins_x; bx++) {
             const int64_t x1 = L->origin_x + (int64_t)bx * L->bin_w, y1 = L->origin_y + (int64_t)by * L->bin_h;
             const int64_t x2 = x1 + L->bin_w, y2 = y1 + L->bin_h;
-            const int64_t cx = (x1 + (x2 < c->fb_w ? x2 : c->fb_w)) / 2;
-            const int64_t cy = (y1 + (y2 < c->fb_h ? y2 : c->fb_h)) / 2;
-            int64_t ti = cx >> sx, tj = cy >> sy;
-            ti = ti < 0 ? 0 : ti >= m->w ? m->w - 1 : ti;
-            tj = tj < 0 ? 0 : tj >= m->h ? m->h - 1 : tj;
             tr_extent2d *a = out + ((size_t)by * L->bins_x + bx) * views;
             for (uint32_t v = 0; v < views; v++) {
+                /* the centre of bin and framebuffer; with offsets, of the
+                 * unshifted bin moved back by offset + b_o */
+                int64_t cx = (x1 + (x2 < c->fb_w ? x2 : c->fb_w)) / 2;
+                int64_t cy = (y1 + (y2 < c->fb_h ? y2 : c->fb_h)) / 2;
+                if (offsets) {
+                    const int32_t bo[2] = {shared ? 0 : model_bo(c->offsets[v].x, L->bin_w),
+                                           shared ? 0 : model_bo(c->offsets[v].y, L->bin_h)};
+                    cx = (x1 + x2) / 2 - (c->offsets[v].x + bo[0]);
+                    cy = (y1 + y2) / 2 - (c->offsets[v].y + bo[1]);
+                }
+                int64_t ti = cx < 0 ? 0 : cx >> sx, tj = cy < 0 ? 0 : cy >> sy;
+                ti = ti >= m->w ? m->w - 1 : ti;
+                tj = tj >= m->h ? m->h - 1 : tj;
                 const uint32_t layer = m->layers == 1 ? c->map_base_layer : c->map_base_layer + v;
                 const uint8_t *t = m->bytes[layer][tj][ti];
-                a[v] = tr_fdm_fragment_area(raw_area(t[0]), raw_area(t[1]), bin, false);
+                a[v] = tr_fdm_fragment_area(raw_area(t[0]), raw_area(t[1]), bin, offsets);
             }
             if (shared && views > 1) {
                 uint32_t mw = 0, mh = 0;
@@ -1859,4 +1898,310 @@ Test(fdm, stats_density_one_and_no_fdm)
     cr_expect_eq(p.stats.gmem_bytes_stored, (uint64_t)W * H * 4);
     cr_expect_eq(p.stats.fragments_shaded, (uint64_t)W * H);
     run_free(&p);
+}
+
+/* ---- 11. FDM offset ------------------------------------------------------------------------------ */
+
+/* Offsets the tests use: multiples of the granularity, 8 (view 0; view 1
+ * of multiview passes gets the second). */
+static const tr_offset2d OFFSETS[2] = {{40, -24}, {-72, 48}};
+
+static run_cfg cfg_offsets(uint32_t views)
+{
+    run_cfg c = cfg_default();
+    c.sc = &SC_LATTICE;
+    c.depth = 1;
+    c.views = views;
+    c.offset_count = views;
+    memcpy(c.offsets, OFFSETS, sizeof OFFSETS);
+    c.image_flags = TR_IMAGE_FDM_OFFSET;
+    return c;
+}
+
+/* View v's bin (bx, by) in the framebuffer: the grid moved back by b_o,
+ * the first column and row starting at 0 (they only shrink), cut to the
+ * framebuffer; empty (x0 == x1) past it. */
+static bin_rect bin_shifted(const run_out *o, uint32_t bx, uint32_t by, int32_t box, int32_t boy)
+{
+    const tr_bin_layout *L = &o->layout;
+    int64_t x0 = L->origin_x + (int64_t)bx * L->bin_w - box, y0 = L->origin_y + (int64_t)by * L->bin_h - boy;
+    int64_t x1 = x0 + L->bin_w, y1 = y0 + L->bin_h;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > o->w ? o->w : x1;
+    y1 = y1 > o->h ? o->h : y1;
+    if (x0 >= x1 || y0 >= y1)
+        return (bin_rect){0, 0, 0, 0};
+    return (bin_rect){(uint32_t)x0, (uint32_t)y0, (uint32_t)x1, (uint32_t)y1};
+}
+
+/* b_o of view v of the pass of c, as the rules give it (0 without honoured
+ * offsets or with a shared viewport). */
+static void model_view_bo(const run_cfg *c, const tr_bin_layout *L, uint32_t v, int32_t bo[2])
+{
+    const bool shared = (c->pass_flags & TR_PASS_FDM_SHARED_VIEWPORT) ||
+                        (c->pipeline_flags & TR_PIPELINE_WRITES_VIEWPORT_INDEX);
+    bo[0] = bo[1] = 0;
+    if (model_offsets(c) && !shared) {
+        bo[0] = model_bo(c->offsets[v].x, L->bin_w);
+        bo[1] = model_bo(c->offsets[v].y, L->bin_h);
+    }
+}
+
+/* Every view's shifted bin holds its area's reference (or, invisible, the
+ * old pixels); returns how many bin views had pixels. */
+static uint32_t expect_shifted_bins(const run_out *got, const run_cfg *c, const tr_extent2d *areas, ref_set *refs,
+                                    const char *what)
+{
+    const tr_bin_layout *L = &got->layout;
+    uint32_t seen = 0;
+    for (uint32_t v = 0; v < got->layers; v++) {
+        int32_t bo[2];
+        model_view_bo(c, L, v, bo);
+        for (uint32_t by = 0; by < L->bins_y; by++)
+            for (uint32_t bx = 0; bx < L->bins_x; bx++) {
+                const bin_rect r = bin_shifted(got, bx, by, bo[0], bo[1]);
+                if (r.x0 == r.x1)
+                    continue;
+                seen++;
+                const tr_extent2d a = areas[((size_t)by * L->bins_x + bx) * got->layers + v];
+                if (a.width == 0)
+                    expect_unchanged(got, v, r, what);
+                else
+                    expect_scaled(got, v, ref_get(refs, a.width, a.height), v, a.width, a.height, r, what);
+            }
+    }
+    return seen;
+}
+
+/* tr_compute_fdm_areas and tr_compute_fdm_bin_offsets give the model's. */
+static void expect_offset_queries(const run_cfg *c, const tr_bin_layout *L, const tr_extent2d *want, const char *what)
+{
+    pass_objs p;
+    objs_create(c, &p);
+    const size_t n = (size_t)L->bins_x * L->bins_y * c->views;
+    tr_extent2d *got = calloc(n, sizeof *got);
+    cr_assert_not_null(got);
+    TRT_OK(tr_compute_fdm_areas(p.ctx, &p.rp, got, n));
+    for (size_t k = 0; k < n; k++)
+        cr_expect(got[k].width == want[k].width && got[k].height == want[k].height,
+                  "%s: bin view %zu: area %ux%u, the rule gives %ux%u", what, k, got[k].width, got[k].height,
+                  want[k].width, want[k].height);
+    tr_offset2d bo[2];
+    TRT_OK(tr_compute_fdm_bin_offsets(p.ctx, &p.rp, bo, c->views));
+    for (uint32_t v = 0; v < c->views; v++) {
+        int32_t m[2];
+        model_view_bo(c, L, v, m);
+        cr_expect(bo[v].x == m[0] && bo[v].y == m[1], "%s: view %u: b_o (%d, %d), the rule gives (%d, %d)", what, v,
+                  bo[v].x, bo[v].y, m[0], m[1]);
+    }
+    free(got);
+    tr_context_destroy(p.ctx);
+}
+
+Test(fdm, offsets_with_density_one_give_the_image_without_a_map)
+{
+    for (uint32_t views = 1; views <= 2; views++) {
+        run_cfg c = cfg_offsets(views);
+        c.threads = 2;
+        /* without LRZ, which an offset turns off in the first row and
+         * column, the same fragments are shaded too */
+        c.pass_flags = views == 2 ? TR_PASS_NO_LRZ : 0;
+        map_spec one = map_uniform(255, 255);
+        run_out plain, got;
+        run_cfg pc = c;
+        pc.offset_count = 0;
+        run(&pc, &plain);
+        c.map = &one;
+        run(&c, &got);
+        char what[64];
+        snprintf(what, sizeof what, "density 1, offsets, %u view(s)", views);
+        expect_same_bytes(&got, &plain, what);
+        /* one more column and row, into which the shifted bins reach */
+        cr_expect_eq(got.layout.bins_x, plain.layout.bins_x + 1, "%s: bins_x %u", what, got.layout.bins_x);
+        cr_expect_eq(got.layout.bins_y, plain.layout.bins_y + 1, "%s: bins_y %u", what, got.layout.bins_y);
+        if (views == 2)
+            cr_expect_eq(got.stats.fragments_shaded, plain.stats.fragments_shaded, "%s", what);
+        else
+            cr_expect_geq(got.stats.fragments_shaded, plain.stats.fragments_shaded, "%s", what);
+        /* every view's shifted bins with pixels were rendered at 1x1 */
+        ref_set refs;
+        memset(&refs, 0, sizeof refs);
+        refs.base = c;
+        refs.base.offset_count = 0;
+        tr_extent2d *areas = model_areas(&c, &got.layout);
+        const uint32_t seen = expect_shifted_bins(&got, &c, areas, &refs, what);
+        cr_expect_eq(got.stats.fdm_bin_views[0][0], seen, "%s: fdm_bin_views[0][0] = %u, %u bin views have pixels",
+                     what, got.stats.fdm_bin_views[0][0], seen);
+        free(areas);
+        refs_free(&refs);
+        run_free(&plain);
+        run_free(&got);
+    }
+}
+
+Test(fdm, offsets_uniform_area_equals_downscaled_reference)
+{
+    for (uint32_t fy = 1; fy <= 4; fy *= 2)
+        for (uint32_t fx = 1; fx <= 4; fx *= 2) {
+            run_cfg c = cfg_offsets(1);
+            map_spec m = map_area(fx, fy);
+            c.map = &m;
+            run_out got, ref;
+            run(&c, &got);
+            run_cfg rc = cfg_ref(&c, fx, fy);
+            rc.offset_count = 0;
+            run(&rc, &ref);
+            char what[64];
+            snprintf(what, sizeof what, "uniform %ux%u, offset (40, -24)", fx, fy);
+            /* b_s is a multiple of 8: the coarse fragments of the shifted
+             * bins lie on the same grid as without an offset */
+            expect_scaled(&got, 0, &ref, 0, fx, fy, (bin_rect){0, 0, W, H}, what);
+            run_free(&got);
+            run_free(&ref);
+        }
+}
+
+Test(fdm, offsets_radial_bins_follow_the_offset, .timeout = 300)
+{
+    map_spec m = map_radial();
+    for (uint32_t views = 1; views <= 2; views++) {
+        run_cfg c = cfg_offsets(views);
+        c.map = &m;
+        c.gmem = 32 * 1024;
+        run_out want;
+        run(&c, &want);
+        char what[64];
+        snprintf(what, sizeof what, "radial, offsets, %u view(s)", views);
+        tr_extent2d *areas = model_areas(&c, &want.layout);
+        expect_offset_queries(&c, &want.layout, areas, what);
+        ref_set refs;
+        memset(&refs, 0, sizeof refs);
+        refs.base = c;
+        refs.base.offset_count = 0;
+        expect_shifted_bins(&want, &c, areas, &refs, what);
+        /* the same bytes for other thread counts and SIMD levels */
+        static const struct {
+            uint32_t threads;
+            tr_simd_level simd;
+        } k[] = {{3, TR_SIMD_DEFAULT}, {2, TR_SIMD_SCALAR}};
+        for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+            run_cfg o = c;
+            o.threads = k[i].threads;
+            o.simd = k[i].simd;
+            run_out got;
+            run(&o, &got);
+            expect_same_bytes(&got, &want, what);
+            cr_expect_eq(got.stats.fragments_shaded, want.stats.fragments_shaded, "%s", what);
+            run_free(&got);
+        }
+        free(areas);
+        refs_free(&refs);
+        run_free(&want);
+    }
+}
+
+Test(fdm, offsets_ignored_without_the_image_flag)
+{
+    map_spec m = map_radial();
+    run_cfg c = cfg_offsets(1);
+    c.map = &m;
+    c.image_flags = 0; /* Vulkan asks for the flag; without it the offsets are (0, 0) */
+    run_cfg none = c;
+    none.offset_count = 0;
+    run_out got, want;
+    run(&c, &got);
+    run(&none, &want);
+    expect_same_bytes(&got, &want, "offsets without TR_IMAGE_FDM_OFFSET");
+    cr_expect(same_bins(&got.layout, &want.layout), "no extra column and row");
+    tr_extent2d *areas = model_areas(&c, &got.layout);
+    expect_offset_queries(&c, &got.layout, areas, "offsets without the flag");
+    free(areas);
+    /* the flag on the attachments alone is not enough: the map needs it too */
+    pass_objs p;
+    objs_create(&c, &p);
+    tr_image *flagged = flagged_image(p.ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, TR_IMAGE_FDM_OFFSET);
+    p.rp.color[0].image = flagged;
+    tr_bin_layout l;
+    TRT_OK(tr_compute_bin_layout(p.ctx, &p.rp, &l));
+    cr_expect(same_bins(&l, &want.layout), "offsets honoured without the flag on the map and the depth image");
+    tr_context_destroy(p.ctx);
+    run_free(&got);
+    run_free(&want);
+}
+
+Test(fdm, offsets_with_a_shared_viewport_move_only_the_sampling)
+{
+    map_spec m = map_radial();
+    run_cfg c = cfg_offsets(2);
+    c.map = &m;
+    c.pass_flags = TR_PASS_FDM_SHARED_VIEWPORT;
+    run_out got;
+    run(&c, &got);
+    tr_extent2d *areas = model_areas(&c, &got.layout);
+    /* b_o is 0 for both views; the sampling moved by each view's offset */
+    expect_offset_queries(&c, &got.layout, areas, "shared viewport, offsets");
+    ref_set refs;
+    memset(&refs, 0, sizeof refs);
+    refs.base = c;
+    refs.base.offset_count = 0;
+    expect_shifted_bins(&got, &c, areas, &refs, "shared viewport, offsets");
+    /* and the areas differ from those without offsets somewhere */
+    run_cfg none = c;
+    none.offset_count = 0;
+    tr_extent2d *plain = model_areas(&none, &got.layout);
+    size_t differ = 0;
+    for (size_t k = 0; k < (size_t)got.layout.bins_x * got.layout.bins_y * 2; k++)
+        differ += areas[k].width != plain[k].width || areas[k].height != plain[k].height;
+    cr_expect_gt(differ, 0u, "the offsets move no area");
+    free(plain);
+    free(areas);
+    refs_free(&refs);
+    run_free(&got);
+}
+
+/* The lattice in two draws, the second with a pipeline that writes the
+ * viewport index: recorded after the first was binned in shifted bins. */
+static void prep_late_viewport_index(scene_env *e)
+{
+    e->pl[0] = pipe_gouraud_depth(e, TR_COMPARE_LESS, 0);
+    tr_pipeline_desc pd = {0};
+    pd.fragment_shader = trt_fs_varying;
+    pd.tie_rule = e->cfg->tie;
+    pd.flags = TR_PIPELINE_WRITES_VIEWPORT_INDEX;
+    pd.depth_test = 1;
+    pd.depth_write = 1;
+    pd.depth_compare = TR_COMPARE_LESS;
+    e->pl[1] = trt_pipeline(e->ctx, &pd);
+}
+
+static void rec_late_viewport_index(scene_env *e)
+{
+    trt_vertex v[LAT_VERTS];
+    const uint32_t n = lattice_scene(v);
+    scene_viewport(e);
+    TRT_OK(tr_cmd_bind_pipeline(e->ctx, e->pl[0]));
+    scene_draw(e, v, LAT_BG + LAT_GRID, NULL);
+    TRT_OK(tr_cmd_bind_pipeline(e->ctx, e->pl[1]));
+    scene_draw(e, v + LAT_BG + LAT_GRID, n - (LAT_BG + LAT_GRID), NULL);
+}
+
+static const scene SC_LATE_VIEWPORT_INDEX = {prep_late_viewport_index, rec_late_viewport_index};
+
+Test(fdm, offsets_late_viewport_index_draw_unshifts_the_bins)
+{
+    map_spec m = map_radial();
+    run_cfg late = cfg_offsets(2);
+    late.map = &m;
+    late.sc = &SC_LATE_VIEWPORT_INDEX;
+    late.threads = 2;
+    run_cfg early = late;
+    early.pass_flags = TR_PASS_FDM_SHARED_VIEWPORT;
+    run_out a, b;
+    run(&late, &a);
+    run(&early, &b);
+    expect_same_bytes(&a, &b, "a viewport-index draw after shifted binning, and the pass flag from the start");
+    cr_expect_eq(a.stats.fragments_shaded, b.stats.fragments_shaded);
+    run_free(&a);
+    run_free(&b);
 }
