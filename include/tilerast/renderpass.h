@@ -164,8 +164,10 @@ typedef struct tr_pass_stats {
     uint32_t fdm_bin_views_invisible; /* bin views a density of 0 skipped (nothing rendered) */
     uint32_t tiles;                   /* tiles rendered: bins with a visible view, one for each
                                          group of merged bins (a7xx bin merging, fdm.h) */
-    uint32_t fdm_bins_merged;         /* bins merged into a neighbour's tile (tiles + merged =
-                                         bins with a visible view) */
+    uint32_t fdm_bins_merged;         /* bins merged into a neighbour's tile; as in turnip a bin
+                                         invisible in every view may be absorbed (drawn, not
+                                         stored), so tiles + merged = the bins with a visible
+                                         view plus such absorbed bins */
     uint64_t fdm_fragments_shaded_scaled; /* of fragments_shaded: coarse fragments, in bins of an
                                          area above 1x1 */
     uint64_t fdm_pixels_shaded_scaled;    /* the framebuffer pixels those stand for (fx * fy each) */
