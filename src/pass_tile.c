@@ -53,6 +53,7 @@ static tr_result prepare_workers(tr_context *ctx, uint32_t threads, size_t tile_
 void tr__pass_release_workers(tr_context *ctx)
 {
     for (uint32_t i = 0; i < ctx->worker_count; i++) {
+        tr__lrz_scratch_free(ctx, &ctx->workers[i].lrz_scratch);
         tr__free(ctx, ctx->workers[i].tile);
         tr__free(ctx, ctx->workers[i].fs);
         tr__free(ctx, ctx->workers[i].scratch_tri);
@@ -208,12 +209,21 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
             rb.origin[1] = bcs[1];
             rb.fdm = &fv;
         }
-        /* LRZ is off in scaled bins (a6xx without hardware bin scaling
-         * does the same), and with an FDM offset in the first row and
-         * column (turnip: their LRZ offset o' is not representable). */
+        /* LRZ (fdm.h): a scaled bin has it only with hardware bin scaling
+         * (a7xx), then in rendering space (tr__lrz_scratch); with an FDM
+         * offset the first row and column have none (turnip: their LRZ
+         * offset o' is not representable). */
         const bool lrz_edge = p->fdm_offset && (t->x == 0 || t->y == 0);
-        const bool lrz = !scaled && !lrz_edge && p->lrz.buf && !p->lrz.invalid;
+        const bool lrz = (!scaled || p->fdm_scaled_lrz) && !lrz_edge && p->lrz.buf && !p->lrz.invalid;
         rb.lrz = lrz;
+        rb.lrz_pass = &p->lrz;
+        rb.lrz_view = vs;
+        tr__lrz_pass coarse;
+        if (lrz && scaled) {
+            tr__lrz_scratch_begin(&w->lrz_scratch, &p->lrz, rb.rect, &coarse);
+            rb.lrz_pass = &coarse;
+            rb.lrz_view = 0;
+        }
         for (uint32_t i = 0; i < p->att_count; i++)
             rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * view_texels * p->att[i].cpp;
         tr__raster_load(&rb);
@@ -222,7 +232,9 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
         /* The LRZ write of the binning pass, for this bin's blocks: every
          * triangle of the bin in submission order, before any is drawn. */
         tr__lrz_bin_write bw = {0.0f, true};
-        if (lrz)
+        uint32_t patched_for = UINT32_MAX; /* the draw `patched` holds */
+        tr__draw patched;
+        if (lrz && !scaled) {
             for (size_t e = 0; e < s->count; e += step)
                 if (p->lrz_cand[s->words[e]] && entry_reaches(&s->words[e + 1], t, bit)) {
                     const tr__tri *tri = p->tris[s->words[e]];
@@ -230,12 +242,29 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
                         tr__lrz_write_triangle(&p->lrz, &p->draws[tri->draw], tri, vs, rb.rect, &bw,
                                                &w->stats.lrz_blocks_written);
                 }
+        } else if (lrz) {
+            /* A scaled bin writes its rendering-space LRZ from the
+             * triangles it will draw, set up again as they will be. */
+            for (size_t e = 0; e < s->count; e += step) {
+                if (!entry_reaches(&s->words[e + 1], t, bit))
+                    continue;
+                const tr__tri *tri = p->tris[s->words[e]];
+                const tr__draw *d = &p->draws[tri->draw];
+                if (d->clear_atts || !d->lrz_write)
+                    continue;
+                if (tri->draw != patched_for) {
+                    tr__fdm_patch_draw(&fv, d, &patched);
+                    patched_for = tri->draw;
+                }
+                if (tr__raster_setup_again(&patched, tri, w->scratch_tri) == TR__SETUP_OK)
+                    tr__lrz_write_triangle(&coarse, &patched, w->scratch_tri, 0, rb.rect, &bw,
+                                           &w->stats.lrz_blocks_written);
+            }
+        }
         /* The bounds are final now: the farthest of them, for rejecting
          * whole triangles in the bin. */
-        rb.lrz_far = lrz ? tr__lrz_far_bound(&p->lrz, vs, rb.rect) : 0.0f;
+        rb.lrz_far = lrz ? tr__lrz_far_bound(rb.lrz_pass, rb.lrz_view, rb.rect) : 0.0f;
         const size_t ahead = TR_PREFETCH_TRIS * step;
-        uint32_t patched_for = UINT32_MAX; /* the draw `patched` holds */
-        tr__draw patched;
         for (size_t e = 0; e < s->count; e += step) {
             /* Triangles were written by the front end long ago: fetch the
              * ones a few entries on while this one is drawn. */
@@ -384,6 +413,22 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         else
             tr__pass_fdm_areas(ctx, p, p->fdm_shared_viewport || (p->desc.flags & TR_PASS_FDM_SHARED_VIEWPORT),
                                p->fdm_areas);
+    }
+    /* LRZ in scaled bins (fdm.h): with hardware bin scaling (a7xx, at
+     * most its scaled views, no shared viewport), from a depth clear. */
+    const bool shared = p->fdm_shared_viewport || (p->desc.flags & TR_PASS_FDM_SHARED_VIEWPORT);
+    p->fdm_scaled_lrz = p->fdm && p->lrz.buf && ctx->features.hw_bin_scaling &&
+                        p->view_count <= ctx->features.max_scaled_views && !shared &&
+                        p->att[p->depth_att].load == TR_LOAD_OP_CLEAR;
+    if (r == TR_OK && p->fdm_scaled_lrz) {
+        /* rendering space ends before the last bin's end (views bins
+         * further down for a tile that uses every view's GMEM) */
+        const tr_bin_layout *l = &p->layout;
+        const uint32_t rw = (uint32_t)l->origin_x + l->bins_x * l->bin_w;
+        const uint32_t rh = (uint32_t)l->origin_y + (l->bins_y + p->view_count) * l->bin_h;
+        for (uint32_t i = 0; i < threads && r == TR_OK; i++)
+            if (!tr__lrz_scratch_reserve(ctx, &ctx->workers[i].lrz_scratch, rw, rh))
+                r = TR_ERROR_OUT_OF_MEMORY;
     }
     const size_t nbins = (size_t)p->layout.bins_x * p->layout.bins_y;
     if (r == TR_OK && (!tr__grow(ctx, (void **)&p->tiles, &p->tiles_cap, nbins, sizeof(tr__tile)) ||

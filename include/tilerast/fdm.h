@@ -34,8 +34,8 @@
  *     Derivatives, and so texture LOD, come from neighbouring coarse
  *     fragments.  Depth, stencil and blending happen at the coarse
  *     resolution in GMEM.
- *   - LRZ is off in scaled bin views (an a6xx without hardware bin
- *     scaling cannot use it there); bins at 1 x 1 keep it.
+ *   - LRZ in scaled bin views: off without hardware bin scaling (a6xx),
+ *     in rendering space with it (a740); lrz.h has the rules.
  *   - LOAD (restore) into a scaled bin: coarse fragment k (x' = b + k)
  *     reads framebuffer texel b + k * fx + fx / 2, clamped to the image:
  *     turnip's load_3d_blit samples the unscaled bin with NEAREST at the

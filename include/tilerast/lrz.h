@@ -26,10 +26,26 @@
  * depth or stencil could reach the image: images are bit-identical with LRZ
  * on and off (the tests check this with every rule below in play).
  *
- * Fragment density maps (fdm.h): a bin view rendered at a reduced scale
- * neither writes nor tests LRZ (turnip on an a6xx, which has no hardware
- * bin scaling, cannot use LRZ there); its blocks keep their bounds, which
- * stay conservative.  Bins at 1 x 1 use LRZ as usual.
+ * Fragment density maps (fdm.h): bins at 1 x 1 use LRZ as usual.  A bin
+ * view rendered at a reduced scale:
+ *   - without hardware bin scaling (a6xx: TR_DEVICE_DEFAULT, A630, A660)
+ *     neither writes nor tests LRZ (turnip cannot use it there); its
+ *     blocks keep their bounds, which stay conservative;
+ *   - with it (TR_DEVICE_A740, at most 6 views, no shared viewport; turnip
+ *     sets GRAS_BIN_FOVEAT and the LRZ offset o' = b_cs - (b_s + b_o) / f
+ *     per view, seed 000) tests LRZ in its scaled space.  tilerast builds
+ *     that LRZ from the bin's own triangles as they are drawn (set up again
+ *     in rendering space, one texel per 8 x 8 coarse fragments, the same
+ *     rules and margins as above), not from the full-scale bounds the
+ *     binning pass wrote: those bound the full-scale depths, not the
+ *     coarse ones a re-snapped triangle gives, and LRZ must never reject
+ *     a fragment the depth test would pass.  It starts from the depth
+ *     clear: a pass that loads depth has no LRZ in scaled bins.  Scaled
+ *     bins' rejections do not show in tr_image_write_lrz_png.
+ *   - With an FDM offset the first bin column and row have no LRZ (o' is
+ *     not representable there), and a depth image created with
+ *     TR_IMAGE_FDM_OFFSET never reuses the previous pass's LRZ (turnip's
+ *     LRZ image of it is shifted by b_o).
  *
  * Direction, per draw with the depth test on (REFERENCE.md section 3):
  *   LESS/LEQUAL -> less, GREATER/GEQUAL -> greater; EQUAL/NEVER -> no LRZ for

@@ -81,6 +81,87 @@ static tr__lrz_buffer *buffer_for(tr_context *ctx, tr__pass *p, tr_image *img)
     return b;
 }
 
+/* ---- the rendering-space scratch of scaled bins ---------------------------------------------- */
+
+bool tr__lrz_scratch_reserve(tr_context *ctx, tr__lrz_scratch *s, uint32_t w, uint32_t h)
+{
+    tr__lrz_buffer *b = &s->buf;
+    const uint32_t tw = (w + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK, th = (h + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK;
+    const uint32_t gw = (tw + TR_LRZ_GROUP_W - 1) / TR_LRZ_GROUP_W, gh = (th + TR_LRZ_GROUP_H - 1) / TR_LRZ_GROUP_H;
+    const size_t texels = (size_t)tw * th, groups = (size_t)gw * gh;
+    if (texels > b->texel_cap) {
+        float *nb = tr__alloc(ctx, texels * sizeof(float));
+        uint32_t *nr = tr__alloc(ctx, texels * sizeof(uint32_t));
+        uint64_t *nm = tr__alloc(ctx, texels * sizeof(uint64_t));
+        float *np = tr__alloc(ctx, texels * sizeof(float));
+        if (!nb || !nr || !nm || !np) {
+            tr__free(ctx, nb);
+            tr__free(ctx, nr);
+            tr__free(ctx, nm);
+            tr__free(ctx, np);
+            return false;
+        }
+        tr__free(ctx, b->bound);
+        tr__free(ctx, b->rejected);
+        tr__free(ctx, s->part_mask);
+        tr__free(ctx, s->part_bound);
+        b->bound = nb;
+        b->rejected = nr;
+        s->part_mask = nm;
+        s->part_bound = np;
+        b->texel_cap = texels;
+    }
+    if (groups > b->group_cap) {
+        _Atomic(uint8_t) *ng = tr__alloc(ctx, groups * sizeof(_Atomic(uint8_t)));
+        if (!ng)
+            return false;
+        tr__free(ctx, (void *)b->group_written);
+        b->group_written = ng;
+        b->group_cap = groups;
+        for (size_t g = 0; g < groups; g++)
+            atomic_init(&b->group_written[g], 0);
+    }
+    b->w = tw;
+    b->h = th;
+    b->gw = gw;
+    b->gh = gh;
+    b->views = 1;
+    return true;
+}
+
+void tr__lrz_scratch_free(tr_context *ctx, tr__lrz_scratch *s)
+{
+    tr__free(ctx, s->buf.bound);
+    tr__free(ctx, s->buf.rejected);
+    tr__free(ctx, (void *)s->buf.group_written);
+    tr__free(ctx, s->part_mask);
+    tr__free(ctx, s->part_bound);
+    memset(s, 0, sizeof *s);
+}
+
+void tr__lrz_scratch_begin(tr__lrz_scratch *s, const tr__lrz_pass *pass, const int32_t rect[4], tr__lrz_pass *out)
+{
+    tr__lrz_buffer *b = &s->buf;
+    b->clear_value = pass->buf->clear_value;
+    b->dir = pass->dir;
+    uint32_t tx0, ty0, tx1, ty1;
+    tr__lrz_texel(rect[0], rect[1], &tx0, &ty0);
+    tr__lrz_texel(rect[2] - 1, rect[3] - 1, &tx1, &ty1);
+    /* fast clear: the groups the rectangle touches (this worker's alone) */
+    for (uint32_t gy = ty0 / TR_LRZ_GROUP_H; gy <= ty1 / TR_LRZ_GROUP_H; gy++)
+        for (uint32_t gx = tx0 / TR_LRZ_GROUP_W; gx <= tx1 / TR_LRZ_GROUP_W; gx++)
+            atomic_store_explicit(&b->group_written[(size_t)gy * b->gw + gx], 0, memory_order_relaxed);
+    for (uint32_t ty = ty0; ty <= ty1; ty++) {
+        memset(&s->part_mask[tr__lrz_texel_index(b, 0, tx0, ty)], 0, (tx1 - tx0 + 1) * sizeof(uint64_t));
+        memset(&b->rejected[tr__lrz_texel_index(b, 0, tx0, ty)], 0, (tx1 - tx0 + 1) * sizeof(uint32_t));
+    }
+    *out = *pass;
+    out->buf = b;
+    out->part_mask = s->part_mask;
+    out->part_bound = s->part_bound;
+    out->part_cap = b->texel_cap;
+}
+
 /* The depth attachment's tr__attachment_state (not the stencil plane). */
 static const tr__attachment_state *depth_state(const tr__pass *p)
 {
@@ -131,8 +212,10 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
         return TR_OK;
     }
     if (da->load == TR_LOAD_OP_LOAD) {
-        /* Reuse only what describes exactly this view of the current texels. */
-        if (!old || !old->valid || old->image_version != img->version || old->level != da->level ||
+        /* Reuse only what describes exactly this view of the current texels;
+         * never for an image made for FDM offsets (turnip's
+         * tu_lrz_init_state: its LRZ image is shifted by b_o). */
+        if (!old || !old->valid || (img->desc.flags & TR_IMAGE_FDM_OFFSET) || old->image_version != img->version || old->level != da->level ||
             old->base_layer != da->base_layer || old->views != p->view_count ||
             old->w != (p->fb_w + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK ||
             old->h != (p->fb_h + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK) {

@@ -53,6 +53,26 @@ typedef struct tr__lrz_pass {
     size_t part_cap;
 } tr__lrz_pass;
 
+/* LRZ in a scaled bin (a device with hardware bin scaling, fdm.h): a
+ * buffer in rendering space, one texel per 8x8 coarse fragments, that the
+ * bin's own rendering-space triangles write before it draws, with the same
+ * rules and arithmetic as the pass's buffer.  One per worker, over the
+ * whole rendering space (tr__lrz_texel's absolute texels); each bin view
+ * resets only its rectangle's texels. */
+typedef struct tr__lrz_scratch {
+    tr__lrz_buffer buf;
+    uint64_t *part_mask;
+    float *part_bound;
+} tr__lrz_scratch;
+
+/* Sizes the scratch for rendering space [0, w) x [0, h) (pixels). */
+bool tr__lrz_scratch_reserve(tr_context *ctx, tr__lrz_scratch *s, uint32_t w, uint32_t h);
+void tr__lrz_scratch_free(tr_context *ctx, tr__lrz_scratch *s);
+/* The LRZ state of one scaled bin view over rect (rendering space): the
+ * pass's direction and rules (pass), the scratch buffer fast-cleared to the
+ * pass buffer's clear value over rect, no partial blocks, no rejections. */
+void tr__lrz_scratch_begin(tr__lrz_scratch *s, const tr__lrz_pass *pass, const int32_t rect[4], tr__lrz_pass *out);
+
 /* Starts LRZ for a pass (after its attachments are prepared): decides
  * whether LRZ is on, and clears or reuses the depth image's buffer. */
 tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p);

@@ -58,6 +58,7 @@ struct tr__worker {
     size_t tile_cap;
     tr_fs_block *fs;
     tr__tri *scratch_tri;   /* a triangle set up again for a scaled bin (tr__tri_bytes(TR_MAX_VARYINGS)) */
+    tr__lrz_scratch lrz_scratch; /* LRZ of a scaled bin in rendering space (a7xx bin scaling) */
     tr_pass_stats stats;
     tr__blend_lut lut;
 };
@@ -93,6 +94,11 @@ typedef struct tr__raster_bin {
     uint32_t gmem_pitch;          /* pixels per GMEM row (the layout's bin width) */
     float lrz_far;                /* tr__lrz_far_bound of this view of the bin (LRZ on) */
     bool lrz;                     /* LRZ tests apply in this bin view */
+    /* The LRZ this bin view tests (LRZ on): the pass's buffer and the view
+     * slot, or for a scaled bin on a device with hardware bin scaling the
+     * worker's rendering-space buffer (tr__lrz_scratch) and slot 0. */
+    const tr__lrz_pass *lrz_pass;
+    uint32_t lrz_view;
     uint32_t frag_w, frag_h;      /* the fragment area (1 x 1 without a density map) */
     /* A bin view at a reduced scale (fdm.h), or NULL.  Then rect, origin
      * and the triangles are in rendering space, and fb_rect is the bin's

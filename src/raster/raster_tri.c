@@ -268,7 +268,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
             for (uint32_t j = 0; j < nq; j++) {
                 uint32_t n = (uint32_t)tr__popcount64((rej >> (4 * j)) & 0xfu);
                 if (n)
-                    tr__lrz_count_rejected(p->lrz, rb->view_slot, ln->qx[j] & ~(BLOCK - 1), ln->qy[j] & ~(BLOCK - 1), n);
+                    tr__lrz_count_rejected(rb->lrz_pass, rb->lrz_view, ln->qx[j] & ~(BLOCK - 1), ln->qy[j] & ~(BLOCK - 1), n);
             }
             live &= ~rej;
             if (!live)
@@ -422,13 +422,12 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                     TR_MIN(box[3], rb->rect[3])};
     if (r[0] >= r[2] || r[1] >= r[3])
         return;
-    const tr__raster_pass *p = rb->rp;
     if (d->clear_atts) {
         clear_rect(rb, d, r);
         return;
     }
-    tr_lrz_direction lrz = rb->lrz && tr__lrz_tests(p->lrz, d) ? (tr_lrz_direction)d->lrz_test_dir
-                                                               : TR_LRZ_DIRECTION_UNKNOWN;
+    tr_lrz_direction lrz = rb->lrz && tr__lrz_tests(rb->lrz_pass, d) ? (tr_lrz_direction)d->lrz_test_dir
+                                                                     : TR_LRZ_DIRECTION_UNKNOWN;
     tr_pass_stats *st = &rb->worker->stats;
     /* The depth plane for the LRZ block test, made on first use: blocks
      * whose bound passes every depth of the viewport's range need none. */
@@ -490,7 +489,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
         }
         tr__lrz_row lrow = {0};
         if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
-            tr__lrz_row_at(p->lrz, rb->view_slot, by, &lrow);
+            tr__lrz_row_at(rb->lrz_pass, rb->lrz_view, by, &lrow);
         for (int32_t bx = xs; bx < xe; bx += BLOCK) {
             if (bx == span0 && span1 - span0 >= 2 * BLOCK) {
                 /* Whole blocks [span0, span1): when the triangle's depths

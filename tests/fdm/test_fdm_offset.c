@@ -252,3 +252,45 @@ Test(fdm_offset, honoured_offsets_add_a_column_and_a_row)
     EXPECT_OFFSET(bo, 0, 0, "shared viewport");
     tr_context_destroy(p.ctx);
 }
+
+/* A depth image made for FDM offsets never reuses the previous pass's LRZ
+ * (turnip's tu_lrz_init_state); one without the flag does. */
+static uint32_t second_pass_lrz_state(uint32_t flags)
+{
+    tr_context *ctx = trt_context(1);
+    tr_image *color = NULL, *depth = NULL;
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1, flags}, &color));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_D32_SFLOAT, 64, 64, 1, 1, flags}, &depth));
+    tr_pipeline_desc pd = {0};
+    pd.fragment_shader = trt_fs_varying;
+    pd.depth_test = 1;
+    pd.depth_write = 1;
+    pd.depth_compare = TR_COMPARE_LESS;
+    tr_pipeline *pl = trt_pipeline(ctx, &pd);
+    const float col[4] = {1, 0, 0, 1};
+    trt_vertex v[3] = {trt_vpx(0, 0, 0.5f, 64, 64, col), trt_vpx(128, 0, 0.5f, 64, 64, col),
+                       trt_vpx(0, 128, 0.5f, 64, 64, col)};
+    tr_pass_stats st[2];
+    for (int pass = 0; pass < 2; pass++) {
+        tr_render_pass_desc rp = {0};
+        rp.color_count = 1;
+        rp.color[0].image = color;
+        rp.depth.image = depth;
+        rp.depth.depth_load_op = pass == 0 ? TR_LOAD_OP_CLEAR : TR_LOAD_OP_LOAD;
+        rp.depth.clear_depth = 1.0f;
+        TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+        TRT_OK(tr_cmd_bind_pipeline(ctx, pl));
+        trt_draw(ctx, v, 3);
+        TRT_OK(tr_cmd_end_render_pass(ctx, &st[pass]));
+    }
+    cr_expect_eq(st[0].lrz_state, TR_LRZ_STATE_ON);
+    tr_context_destroy(ctx);
+    return st[1].lrz_state;
+}
+
+Test(fdm_offset, offset_depth_images_do_not_reuse_lrz)
+{
+    cr_expect_eq(second_pass_lrz_state(0), TR_LRZ_STATE_ON, "a plain depth image reuses its LRZ");
+    cr_expect_eq(second_pass_lrz_state(TR_IMAGE_FDM_OFFSET), TR_LRZ_STATE_OFF,
+                 "an FDM-offset depth image does not");
+}

@@ -138,6 +138,7 @@ typedef struct run_cfg {
     uint32_t offset_count;
     tr_offset2d offsets[2];
     uint32_t image_flags;
+    tr_device device;            /* the GPU modelled (DEFAULT: an a630's numbers) */
     uint32_t ref_fx, ref_fy;     /* the scene's viewport and scissors scaled down by this */
     tr_tie_rule tie;
 } run_cfg;
@@ -193,6 +194,7 @@ static void objs_create(const run_cfg *c, pass_objs *p)
     cd.threads = c->threads;
     cd.gmem_bytes = c->gmem;
     cd.simd = c->simd;
+    cd.device = c->device;
     p->ctx = trt_context_desc(&cd);
     p->color = flagged_image(p->ctx, c->color_format, c->fb_w, c->fb_h, c->views, c->image_flags);
     if (c->depth)
@@ -2204,4 +2206,76 @@ Test(fdm, offsets_late_viewport_index_draw_unshifts_the_bins)
     cr_expect_eq(a.stats.fragments_shaded, b.stats.fragments_shaded);
     run_free(&a);
     run_free(&b);
+}
+
+/* ---- 12. LRZ in scaled bins --------------------------------------------------------------------- */
+
+/* The pass of c with LRZ and without: the same bytes; returns the LRZ
+ * rejections with it. */
+static uint64_t expect_lrz_exact(run_cfg c, const char *what)
+{
+    run_out on, off;
+    run(&c, &on);
+    c.pass_flags |= TR_PASS_NO_LRZ;
+    run(&c, &off);
+    expect_same_bytes(&on, &off, what);
+    cr_expect_eq(off.stats.fragments_lrz_rejected, 0u, "%s", what);
+    cr_expect_eq(on.stats.fragments_rasterized, off.stats.fragments_rasterized, "%s", what);
+    const uint64_t rej = on.stats.fragments_lrz_rejected;
+    /* LRZ only ever saves shading */
+    cr_expect_eq(on.stats.fragments_shaded + rej >= off.stats.fragments_shaded, true, "%s", what);
+    cr_expect_leq(on.stats.fragments_shaded, off.stats.fragments_shaded, "%s", what);
+    run_free(&on);
+    run_free(&off);
+    return rej;
+}
+
+Test(fdm, lrz_in_scaled_bins_with_hardware_bin_scaling, .timeout = 300)
+{
+    static const struct {
+        uint32_t fx, fy;
+    } areas[] = {{2, 2}, {4, 4}, {4, 1}, {1, 2}};
+    for (size_t k = 0; k < sizeof areas / sizeof areas[0]; k++) {
+        run_cfg c = cfg_default();
+        c.sc = &SC_LATTICE;
+        c.depth = 1;
+        c.threads = 2;
+        map_spec m = map_area(areas[k].fx, areas[k].fy);
+        c.map = &m;
+        char what[64];
+        /* a740: every bin is scaled and still rejects by LRZ */
+        c.device = TR_DEVICE_A740;
+        snprintf(what, sizeof what, "a740, uniform %ux%u", areas[k].fx, areas[k].fy);
+        const uint64_t a740 = expect_lrz_exact(c, what);
+        /* (at 4x4 an LRZ texel is 32x32 pixels, which no triangle of the
+         * lattice covers whole: nothing to reject, but still exact) */
+        if (areas[k].fx * areas[k].fy < 16)
+            cr_expect_gt(a740, 0u, "%s: LRZ rejected nothing in scaled bins", what);
+        /* a630: no hardware bin scaling, no LRZ in scaled bins */
+        c.device = TR_DEVICE_A630;
+        snprintf(what, sizeof what, "a630, uniform %ux%u", areas[k].fx, areas[k].fy);
+        cr_expect_eq(expect_lrz_exact(c, what), 0u, "%s: LRZ in scaled bins", what);
+        /* a740 with a shared viewport: no hardware scaling either */
+        c.device = TR_DEVICE_A740;
+        c.pass_flags = TR_PASS_FDM_SHARED_VIEWPORT;
+        snprintf(what, sizeof what, "a740, shared viewport, uniform %ux%u", areas[k].fx, areas[k].fy);
+        cr_expect_eq(expect_lrz_exact(c, what), 0u, "%s: LRZ in scaled bins", what);
+    }
+}
+
+Test(fdm, lrz_in_scaled_bins_radial_offsets_merging_multiview, .timeout = 300)
+{
+    map_spec m = map_radial();
+    for (uint32_t views = 1; views <= 2; views++) {
+        run_cfg c = cfg_offsets(views);
+        c.map = &m;
+        c.device = TR_DEVICE_A740;
+        c.threads = 3;
+        char what[64];
+        snprintf(what, sizeof what, "a740, radial, offsets, %u view(s)", views);
+        cr_expect_gt(expect_lrz_exact(c, what), 0u, "%s: no LRZ rejection", what);
+        c.offset_count = 0;
+        snprintf(what, sizeof what, "a740, radial, %u view(s)", views);
+        cr_expect_gt(expect_lrz_exact(c, what), 0u, "%s: no LRZ rejection", what);
+    }
 }
