@@ -666,6 +666,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     tr__draw *d = &p->draws[draw_index];
     d->pipeline = pl;
     d->clear_atts = 0;
+    d->win_offset[0] = d->win_offset[1] = 0;
     d->viewport = p->viewport;
     d->area_scissor[0] = TR_MAX(p->scissor.x, p->area[0]);
     d->area_scissor[1] = TR_MAX(p->scissor.y, p->area[1]);
@@ -778,6 +779,7 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
     tr__draw *d = &p->draws[draw_index];
     memset(d, 0, sizeof(*d));
     d->clear_atts = which;
+    d->win_offset[0] = d->win_offset[1] = 0;
     memcpy(d->clear_texel, texel, sizeof(texel));
     if (depth_cleared && p->lrz.buf)
         p->lrz.invalid = true; /* turnip: invalid until the next LOAD_OP_CLEAR */

@@ -24,6 +24,10 @@ typedef struct tr__draw {
                                   density map scissor widened outward to multiples of
                                   TR_FDM_MAX_FRAGMENT_AREA (coarse fragments reach that far) */
     uint8_t fdm;               /* the pass has a density map: set-up is conservative (below) */
+    int32_t win_offset[2];     /* added to window x, y after the viewport transform, exactly (in
+                                  double, before the snap): an FDM bin view's o, so that a
+                                  triangle's coarse vertices do not depend on where its bin lies
+                                  (fdm_view.h); 0 for recorded draws */
     uint32_t stencil_ref[2];   /* front, back */
     float blend_constants[4];
     const void *uniforms;

@@ -43,12 +43,24 @@ void tr__fdm_patch_draw(const tr__fdm_view *v, const tr__draw *d, tr__draw *out)
     s[2] = TR_MIN(s[2], v->bin[2]);
     s[3] = TR_MIN(s[3], v->bin[3]);
     if (!d->clear_atts) {
+        /* x' = x / f + o: the scaled viewport (exact, f a power of two), o
+         * added after the window transform (win_offset), so that the
+         * float arithmetic does not depend on o: a triangle snaps the same
+         * in every bin, merged or not, shifted or not.  The viewport's
+         * rectangle bounds the scissor in the same two steps. */
         const float sx = 1.0f / (float)v->f[0], sy = 1.0f / (float)v->f[1];
-        out->viewport.x = sx * d->viewport.x + (float)v->o[0];
-        out->viewport.y = sy * d->viewport.y + (float)v->o[1];
+        out->viewport.x = sx * d->viewport.x;
+        out->viewport.y = sy * d->viewport.y;
         out->viewport.width = d->viewport.width * sx;
         out->viewport.height = d->viewport.height * sy;
-        tr__draw_scissor(s, &out->viewport, out->scissor);
+        out->win_offset[0] = v->o[0];
+        out->win_offset[1] = v->o[1];
+        const int32_t back[4] = {s[0] - v->o[0], s[1] - v->o[1], s[2] - v->o[0], s[3] - v->o[1]};
+        tr__draw_scissor(back, &out->viewport, out->scissor);
+        out->scissor[0] += v->o[0];
+        out->scissor[1] += v->o[1];
+        out->scissor[2] += v->o[0];
+        out->scissor[3] += v->o[1];
     } else {
         memcpy(out->scissor, s, sizeof s);
     }
@@ -164,6 +176,8 @@ tr_result tr_fdm_bin_transform(const tr_fdm_bin_desc *desc, tr_fdm_bin_transform
     tr__draw patched;
     tr__fdm_patch_draw(&v, &draw, &patched);
     r.viewport = patched.viewport;
+    r.viewport.x += (float)patched.win_offset[0];
+    r.viewport.y += (float)patched.win_offset[1];
     const int32_t *s = patched.area_scissor;
     r.scissor = (tr_rect){s[0], s[1], s[2] > s[0] ? (uint32_t)(s[2] - s[0]) : 0u, s[3] > s[1] ? (uint32_t)(s[3] - s[1]) : 0u};
     if (!r.scissor.width || !r.scissor.height)

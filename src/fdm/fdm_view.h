@@ -34,11 +34,14 @@ void tr__fdm_view_make(tr_extent2d area, const int32_t bcs[2], const int32_t bo[
  * coarse fragment the rectangle touches.  Coordinates are >= 0. */
 void tr__fdm_rect(const tr__fdm_view *v, const int32_t r[4], int32_t out[4]);
 
-/* The draw as this bin view sees it: viewport x' = x * (1/fx) + ox (float,
- * exact: fx is a power of two), width / fx, likewise y; depth unchanged;
- * scissor = the user's (area_scissor) mapped by tr__fdm_rect, cut to the
- * rendering-space bin and to the patched viewport's rectangle (the rule of
- * tr__draw_scissor).  Clear records (clear_atts) get only the scissor. */
+/* The draw as this bin view sees it: viewport x' = x * (1/fx) + ox,
+ * width / fx, likewise y, depth unchanged; the viewport holds x / fx (float,
+ * exact: fx is a power of two) and win_offset o, which set-up adds after
+ * the window transform, so that a triangle's coarse vertices are the same
+ * wherever its bin lies.  Scissor = the user's (area_scissor) mapped by
+ * tr__fdm_rect, cut to the rendering-space bin and to the patched
+ * viewport's rectangle (the rule of tr__draw_scissor).  Clear records
+ * (clear_atts) get only the scissor. */
 void tr__fdm_patch_draw(const tr__fdm_view *v, const tr__draw *d, tr__draw *out);
 
 /* The framebuffer texel a coarse fragment x' loads from: turnip samples

@@ -53,6 +53,10 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
             tr__vertex_window_exact(&draw->viewport, exact_pos[i], win[i]);
         else
             tr__vertex_window(&draw->viewport, v[i], win[i]);
+        /* an FDM bin's integer translation, exact in double: the snap
+         * moves by whole pixels, ties included (256 o is even) */
+        win[i][0] += (double)draw->win_offset[0];
+        win[i][1] += (double)draw->win_offset[1];
         /* Clipping keeps positions inside the guard band; a value outside it
          * can only come from float overflow in extreme inputs: drop the
          * triangle rather than convert an out-of-range float. */

@@ -139,6 +139,8 @@ typedef struct run_cfg {
     tr_offset2d offsets[2];
     uint32_t image_flags;
     tr_device device;            /* the GPU modelled (DEFAULT: an a630's numbers) */
+    uint32_t ctx_flags;          /* TR_CONTEXT_* */
+    uint32_t tile_align;         /* both bin alignments (0: the device's) */
     uint32_t ref_fx, ref_fy;     /* the scene's viewport and scissors scaled down by this */
     tr_tie_rule tie;
 } run_cfg;
@@ -195,6 +197,8 @@ static void objs_create(const run_cfg *c, pass_objs *p)
     cd.gmem_bytes = c->gmem;
     cd.simd = c->simd;
     cd.device = c->device;
+    cd.flags = c->ctx_flags;
+    cd.tile_align_w = cd.tile_align_h = c->tile_align;
     p->ctx = trt_context_desc(&cd);
     p->color = flagged_image(p->ctx, c->color_format, c->fb_w, c->fb_h, c->views, c->image_flags);
     if (c->depth)
@@ -2278,4 +2282,71 @@ Test(fdm, lrz_in_scaled_bins_radial_offsets_merging_multiview, .timeout = 300)
         snprintf(what, sizeof what, "a740, radial, %u view(s)", views);
         cr_expect_gt(expect_lrz_exact(c, what), 0u, "%s: no LRZ rejection", what);
     }
+}
+
+/* ---- 13. where a bin lies does not change a triangle ------------------------------------------- */
+
+/* 300 triangles at random float positions (not on any lattice) and depths,
+ * depth-tested: a bin view's o is added after the window transform, so the
+ * same triangle snaps the same in every bin (fdm_view.h), and moving bins
+ * (an offset) or merging them changes no byte. */
+static void rec_random_floats(scene_env *e)
+{
+    enum { N = 300 };
+    static trt_vertex v[3 * N];
+    trt_rng rng = {0x5eedf00dull};
+    for (uint32_t i = 0; i < 3 * N; i += 3) {
+        float c[4];
+        rand_color(&rng, c, 1.0f, 1.0f);
+        const float cx = trt_rand_coord(&rng, -20.0f, W + 20.0f), cy = trt_rand_coord(&rng, -20.0f, H + 20.0f);
+        const float z = (float)trt_rand_range(&rng, 0.05, 0.95);
+        for (int k = 0; k < 3; k++)
+            v[i + k] = vtx(cx + trt_rand_coord(&rng, -40.0f, 40.0f), cy + trt_rand_coord(&rng, -40.0f, 40.0f),
+                           z + (float)trt_rand_range(&rng, -0.05, 0.05), c);
+    }
+    TRT_OK(tr_cmd_bind_pipeline(e->ctx, e->pl[0]));
+    scene_viewport(e);
+    scene_draw(e, v, 3 * N, NULL);
+}
+
+static const scene SC_RANDOM_FLOATS = {prep_lattice, rec_random_floats};
+
+Test(fdm, bin_position_changes_no_byte_for_float_geometry, .timeout = 300)
+{
+    /* a uniform area: the offset moves every bin, the image stays */
+    for (uint32_t f = 2; f <= 4; f *= 2) {
+        run_cfg c = cfg_offsets(1);
+        c.sc = &SC_RANDOM_FLOATS;
+        map_spec m = map_area(f, f);
+        c.map = &m;
+        run_out shifted, plain;
+        run(&c, &shifted);
+        c.offset_count = 0;
+        run(&c, &plain);
+        char what[64];
+        snprintf(what, sizeof what, "random floats, uniform %ux%u, offset (40, -24) and none", f, f);
+        expect_same_bytes(&shifted, &plain, what);
+        run_free(&shifted);
+        run_free(&plain);
+    }
+    /* merging on the a740 (and its scaled LRZ) against neither */
+    map_spec m = map_radial();
+    run_cfg c = cfg_default();
+    c.sc = &SC_RANDOM_FLOATS;
+    c.depth = 1;
+    c.map = &m;
+    c.gmem = 32 * 1024;
+    c.device = TR_DEVICE_A740;
+    c.tile_align = 32; /* the a740's 96 x 32 would give few bins here */
+    run_out merged, plain;
+    run(&c, &merged);
+    cr_expect_gt(merged.stats.fdm_bins_merged, 0u, "nothing merged");
+    c.pass_flags = TR_PASS_NO_LRZ;
+    run_cfg nm = c;
+    nm.ctx_flags = TR_CONTEXT_NO_BIN_MERGING;
+    run(&nm, &plain);
+    cr_expect_eq(plain.stats.fdm_bins_merged, 0u);
+    expect_same_bytes(&merged, &plain, "random floats, radial, a740 merged with LRZ, and neither");
+    run_free(&merged);
+    run_free(&plain);
 }
