@@ -20,7 +20,8 @@
  * other edge bins 2x2 and the corners 4x4.
  *
  *   tilerast-fdm-bench [--threads 1,2] [--frames 7] [--scenes tri_large,mesh]
- *                      [--device a630|a660|a740] [--json] [--png-dir DIR]
+ *                      [--device a630|a660|a740] [--lrz on|off] [--merge on|off]
+ *                      [--json] [--png-dir DIR]
  *
  * --png-dir writes DIR/<scene>_fdm.png (the FDM image) and
  * DIR/<scene>_fdm_areas.png (tr_fdm_write_png) for the last thread count.
@@ -50,6 +51,7 @@ typedef struct options {
     tr_device device;
     int json;
     int no_lrz;
+    int no_merge;
     const char *png_dir;
 } options;
 
@@ -57,7 +59,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: " PROG " [--threads 1,2] [--frames 7] [--scenes tri_large,mesh]\n"
-            "                          [--device a630|a660|a740] [--lrz on|off] [--json] [--png-dir DIR]\n"
+            "                          [--device a630|a660|a740] [--lrz on|off] [--merge on|off]\n"
+            "                          [--json] [--png-dir DIR]\n"
             "\n"
             "Times standard scenes with a foveated fragment density map (255 within\n"
             "r < 0.5 of the centre, 127 to r < 0.85, 63 beyond; r = 1 at the edges'\n"
@@ -67,7 +70,8 @@ static void usage(FILE *f)
             "  --scenes LIST   standard scenes, comma separated (default tri_large,mesh)\n"
             "  --device NAME   the Adreno modelled (default: a630's numbers)\n"
             "  --lrz on|off    low-resolution Z for both sides (default on; scaled bins\n"
-            "                  never use it, as on an a6xx)\n"
+            "                  use it only on a740, which scales bins in hardware)\n"
+            "  --merge on|off  a7xx bin merging (default on; a740 only merges)\n"
             "  --json          one JSON object per line\n"
             "  --png-dir DIR   write DIR/<scene>_fdm.png and DIR/<scene>_fdm_areas.png\n",
             WARMUP_FRAMES);
@@ -101,7 +105,8 @@ static int parse_args(int argc, char **argv, options *o)
             continue;
         }
         if (strcmp(a, "--threads") != 0 && strcmp(a, "--frames") != 0 && strcmp(a, "--scenes") != 0 &&
-            strcmp(a, "--device") != 0 && strcmp(a, "--png-dir") != 0 && strcmp(a, "--lrz") != 0) {
+            strcmp(a, "--device") != 0 && strcmp(a, "--png-dir") != 0 && strcmp(a, "--lrz") != 0 &&
+            strcmp(a, "--merge") != 0) {
             fprintf(stderr, PROG ": unknown argument '%s'\n", a);
             return 2;
         }
@@ -149,6 +154,12 @@ static int parse_args(int argc, char **argv, options *o)
                 return 2;
             }
             o->no_lrz = strcmp(val, "off") == 0;
+        } else if (strcmp(a, "--merge") == 0) {
+            if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0) {
+                fprintf(stderr, PROG ": --merge wants on or off, not '%s'\n", val);
+                return 2;
+            }
+            o->no_merge = strcmp(val, "off") == 0;
         } else {
             o->png_dir = val;
         }
@@ -221,7 +232,7 @@ static int run(const options *o, const char *name, const tr_scene *scene, uint32
     memset(&cd, 0, sizeof cd);
     cd.threads = threads;
     cd.device = o->device;
-    cd.flags = o->no_lrz ? TR_CONTEXT_NO_LRZ : 0u;
+    cd.flags = (o->no_lrz ? TR_CONTEXT_NO_LRZ : 0u) | (o->no_merge ? TR_CONTEXT_NO_BIN_MERGING : 0u);
     if (tr_context_create(&cd, &ctx) != TR_OK) {
         fprintf(stderr, PROG ": creating a context (threads %u, device %s) failed\n", threads,
                 tool_device_name(o->device));
@@ -293,7 +304,8 @@ static void print_result(const options *o, const char *name, uint32_t threads, c
         for (int i = 0; i < 3; i++)
             if (fdm->fdm_bin_views[j][i])
                 printf(" %ux%u: %u", 1u << i, 1u << j, fdm->fdm_bin_views[j][i]);
-    printf("\n");
+    printf("; tiles %u (%u bins merged); LRZ rejected %llu with, %llu without\n", fdm->tiles, fdm->fdm_bins_merged,
+           (unsigned long long)fdm->fragments_lrz_rejected, (unsigned long long)full->fragments_lrz_rejected);
 }
 
 int main(int argc, char **argv)
@@ -309,8 +321,9 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!o.json)
-        printf("%u timed frames per side after %u warm-up, alternating; device %s; LRZ %s; medians\n", o.frames,
-               WARMUP_FRAMES, tool_device_name(o.device), o.no_lrz ? "off" : "on");
+        printf("%u timed frames per side after %u warm-up, alternating; device %s; LRZ %s; merging %s; medians\n",
+               o.frames, WARMUP_FRAMES, tool_device_name(o.device), o.no_lrz ? "off" : "on",
+               o.no_merge ? "off" : "on");
     int status = 0;
     for (int id = 0; id < BENCH_SCENE_COUNT; id++) {
         if (!o.scene_on[id])
