@@ -11,8 +11,15 @@
  *   fdm_foveated.png           the FDM render, left and right eye side by side;
  *   fdm_foveated_overlay.png   the same with each bin's fragment area drawn
  *                              over it (tr_fdm_write_png of each view);
+ *   fdm_foveated_gaze_<k>.png  k = 0..GAZE_FRAMES-1: the left eye's overlay as
+ *                              the gaze moves right and down, the density
+ *                              map following it through FDM offsets
+ *                              (VK_EXT_fragment_density_map_offset): the bin
+ *                              grid slides with the map, so each bin's area
+ *                              moves with the gaze instead of jumping a whole
+ *                              bin at a time;
  * and prints what FDM saved: fragments shaded and GMEM bytes stored, with
- * and without. */
+ * and without, and per gaze frame its offset and bin offset b_o. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +33,9 @@
 #define EYE_SEPARATION 0.3f /* world units between the eyes (exaggerated for the picture) */
 #define TEX_SIZE 256
 #define CHECKS 8
+#define GAZE_FRAMES 5
+#define GAZE_STEP_X 40 /* pixels the gaze moves per frame: multiples of the offset granularity, 8 */
+#define GAZE_STEP_Y 16
 /* A density-map texel covers 32x32 framebuffer pixels: turnip's smallest
  * texel, which a map of ceil(size / 32) texels per axis gets (fdm.h). */
 #define MAP_TEXEL 32
@@ -363,6 +373,7 @@ int main(int argc, char **argv)
     tr_context *ctx = NULL;
     tr_image *color_fdm = NULL, *color_full = NULL, *depth = NULL, *texture = NULL, *map = NULL;
     tr_image *picture = NULL, *overlay[VIEWS] = {NULL, NULL};
+    tr_image *color_gaze = NULL, *depth_gaze = NULL, *map_gaze = NULL;
     tr_sampler *sampler = NULL;
     tr_pipeline *pipeline = NULL;
     uint8_t *pixels = malloc((size_t)WIDTH * VIEWS * HEIGHT * 4);
@@ -484,6 +495,35 @@ int main(int argc, char **argv)
     printf("  pixels differing from the full-rate render: %llu of %llu\n", (unsigned long long)differing,
            (unsigned long long)WIDTH * HEIGHT * VIEWS);
     printf("wrote %s and %s\n", path, overlay_path);
+
+    /* The gaze moves: the same map, offset by the gaze's movement (both
+     * eyes alike).  Images honour offsets only when created for them. */
+    CHECK(tr_image_create(ctx, &(tr_image_desc){.format = TR_FORMAT_R8G8B8A8_SRGB, .width = WIDTH, .height = HEIGHT,
+                                                .layers = VIEWS, .flags = TR_IMAGE_FDM_OFFSET}, &color_gaze));
+    CHECK(tr_image_create(ctx, &(tr_image_desc){.format = TR_FORMAT_D32_SFLOAT, .width = WIDTH, .height = HEIGHT,
+                                                .layers = VIEWS, .flags = TR_IMAGE_FDM_OFFSET}, &depth_gaze));
+    CHECK(tr_image_create(ctx, &(tr_image_desc){.format = TR_FORMAT_R8G8_UNORM, .width = MAP_W, .height = MAP_H,
+                                                .layers = VIEWS, .flags = TR_IMAGE_FDM_OFFSET}, &map_gaze));
+    for (uint32_t v = 0; v < VIEWS; v++)
+        CHECK(tr_image_upload(map_gaze, &(tr_subresource){.layer = v}, density_texels[v], 0));
+    desc.color[0].image = color_gaze;
+    desc.depth.image = depth_gaze;
+    desc.density_map = (tr_density_map){.image = map_gaze, .offset_count = VIEWS};
+    printf("gaze frames (the map follows the gaze; bins move by b_o, the first column and row shrink):\n");
+    for (int k = 0; k < GAZE_FRAMES; k++) {
+        for (uint32_t v = 0; v < VIEWS; v++)
+            desc.density_map.offsets[v] = (tr_offset2d){k * GAZE_STEP_X, k * GAZE_STEP_Y};
+        tr_pass_stats gs;
+        CHECK(render(ctx, &desc, pipeline, texture, sampler, &u, &gs));
+        tr_offset2d bo[VIEWS];
+        CHECK(tr_compute_fdm_bin_offsets(ctx, &desc, bo, VIEWS));
+        char gaze_path[4200];
+        snprintf(gaze_path, sizeof gaze_path, "%.*s_gaze_%d.png", (int)stem, path, k);
+        CHECK(tr_fdm_write_png(ctx, &desc, 0, color_gaze, 0, gaze_path));
+        printf("  %s: offset (%d, %d), b_o (%d, %d), %llu fragments shaded\n", gaze_path,
+               desc.density_map.offsets[0].x, desc.density_map.offsets[0].y, bo[0].x, bo[0].y,
+               (unsigned long long)gs.fragments_shaded);
+    }
     status = EXIT_SUCCESS;
 fail:
     free(pixels);
