@@ -3,7 +3,8 @@
  * images, samplers and pipelines with fuzzed fields (enums and flags taken
  * raw, so out-of-range values occur), then render passes whose commands,
  * viewports, scissors, vertex positions (any float, NaN and infinities
- * included), indices, texture bindings and fragment density maps (any
+ * included), indices, texture bindings and fragment density maps (offsets
+ * and image flags too; any
  * image as the map, any contents) come from the input.  Every call
  * may fail, but only with a tr_result: no crash, no sanitizer report, no
  * leak (the allocator counts), and the context must stay usable. */
@@ -136,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cd.gmem_bytes = u8(&r) < 200 ? 0 : u32(&r);
     cd.tile_align_w = u8(&r) < 200 ? 0 : size_val(&r, 256);
     cd.tile_align_h = u8(&r) < 200 ? 0 : size_val(&r, 256);
-    cd.flags = u8(&r) & 1;
+    cd.flags = u8(&r) & 3; /* TR_CONTEXT_NO_LRZ, TR_CONTEXT_NO_BIN_MERGING */
     cd.simd = (tr_simd_level)(u8(&r) % 5);
     if (cd.flags && u8(&r) > 128) /* a device profile, in range or not */
         cd.device = (tr_device)size_val(&r, TR_DEVICE_COUNT + 1);
@@ -149,6 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < NIMG; i++) {
         tr_image_desc d = {(tr_format)size_val(&r, TR_FORMAT_COUNT + 1), 1 + size_val(&r, 48),
                            1 + size_val(&r, 48), size_val(&r, 3), size_val(&r, 8), 0};
+        d.flags = u8(&r) > 200 ? u8(&r) & 3u : 0u; /* TR_IMAGE_FDM_OFFSET, and an unknown bit */
         if (u8(&r) > 250)
             d.levels = TR_LEVELS_ALL;
         if (tr_image_create(ctx, &d, &img[i]) == TR_OK && u8(&r) & 1) {
@@ -221,6 +223,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rp.density_map.image = img[u8(&r) % NIMG];
             rp.density_map.base_layer = size_val(&r, 3);
             rp.flags |= u8(&r) & TR_PASS_FDM_SHARED_VIEWPORT;
+            if (u8(&r) & 1) { /* offsets: any count, any value, often on the granularity */
+                rp.density_map.offset_count = size_val(&r, 4);
+                for (uint32_t k = 0; k < TR_MAX_VIEWS; k++) {
+                    int32_t x = (int32_t)u32(&r), y = (int32_t)u32(&r);
+                    rp.density_map.offsets[k] =
+                        u8(&r) & 1 ? (tr_offset2d){x, y} : (tr_offset2d){(x % 4096) * 8, (y % 4096) * 8};
+                }
+            }
         }
         if (tr_cmd_begin_render_pass(ctx, &rp) != TR_OK)
             continue;
