@@ -38,6 +38,42 @@ void tr__lrz_free(tr_context *ctx, tr__lrz_buffer *b)
     tr__free(ctx, b);
 }
 
+/* Sizes a buffer for tw x th texels per view: its bounds, rejection counts
+ * and fast-clear groups (contents undefined). */
+static bool size_buffer(tr_context *ctx, tr__lrz_buffer *b, uint32_t tw, uint32_t th, uint32_t views)
+{
+    const uint32_t gw = (tw + TR_LRZ_GROUP_W - 1) / TR_LRZ_GROUP_W, gh = (th + TR_LRZ_GROUP_H - 1) / TR_LRZ_GROUP_H;
+    const size_t texels = (size_t)tw * th * views, groups = (size_t)gw * gh * views;
+    if (texels > b->texel_cap) {
+        float *nb = tr__alloc(ctx, texels * sizeof(float));
+        uint32_t *nr = tr__alloc(ctx, texels * sizeof(uint32_t));
+        if (!nb || !nr) {
+            tr__free(ctx, nb);
+            tr__free(ctx, nr);
+            return false;
+        }
+        tr__free(ctx, b->bound);
+        tr__free(ctx, b->rejected);
+        b->bound = nb;
+        b->rejected = nr;
+        b->texel_cap = texels;
+    }
+    if (groups > b->group_cap) {
+        _Atomic(uint8_t) *ng = tr__alloc(ctx, groups * sizeof(_Atomic(uint8_t)));
+        if (!ng)
+            return false;
+        tr__free(ctx, (void *)b->group_written);
+        b->group_written = ng;
+        b->group_cap = groups;
+    }
+    b->w = tw;
+    b->h = th;
+    b->gw = gw;
+    b->gh = gh;
+    b->views = views;
+    return true;
+}
+
 /* Sizes the image's buffer for this pass's depth view. */
 static tr__lrz_buffer *buffer_for(tr_context *ctx, tr__pass *p, tr_image *img)
 {
@@ -48,84 +84,34 @@ static tr__lrz_buffer *buffer_for(tr_context *ctx, tr__pass *p, tr_image *img)
             return NULL;
         img->lrz = b;
     }
-    uint32_t w = (p->fb_w + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK, h = (p->fb_h + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK;
-    uint32_t gw = (w + TR_LRZ_GROUP_W - 1) / TR_LRZ_GROUP_W, gh = (h + TR_LRZ_GROUP_H - 1) / TR_LRZ_GROUP_H;
-    size_t texels = (size_t)w * h * p->view_count, groups = (size_t)gw * gh * p->view_count;
-    if (texels > b->texel_cap) {
-        float *nb = tr__alloc(ctx, texels * sizeof(float));
-        uint32_t *nr = tr__alloc(ctx, texels * sizeof(uint32_t));
-        if (!nb || !nr) {
-            tr__free(ctx, nb);
-            tr__free(ctx, nr);
-            return NULL;
-        }
-        tr__free(ctx, b->bound);
-        tr__free(ctx, b->rejected);
-        b->bound = nb;
-        b->rejected = nr;
-        b->texel_cap = texels;
-    }
-    if (groups > b->group_cap) {
-        _Atomic(uint8_t) *ng = tr__alloc(ctx, groups * sizeof(_Atomic(uint8_t)));
-        if (!ng)
-            return NULL;
-        tr__free(ctx, (void *)b->group_written);
-        b->group_written = ng;
-        b->group_cap = groups;
-    }
-    b->w = w;
-    b->h = h;
-    b->gw = gw;
-    b->gh = gh;
-    b->views = p->view_count;
-    return b;
+    const uint32_t w = (p->fb_w + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK, h = (p->fb_h + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK;
+    return size_buffer(ctx, b, w, h, p->view_count) ? b : NULL;
 }
 
 /* ---- the rendering-space scratch of scaled bins ---------------------------------------------- */
 
 bool tr__lrz_scratch_reserve(tr_context *ctx, tr__lrz_scratch *s, uint32_t w, uint32_t h)
 {
-    tr__lrz_buffer *b = &s->buf;
     const uint32_t tw = (w + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK, th = (h + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK;
-    const uint32_t gw = (tw + TR_LRZ_GROUP_W - 1) / TR_LRZ_GROUP_W, gh = (th + TR_LRZ_GROUP_H - 1) / TR_LRZ_GROUP_H;
-    const size_t texels = (size_t)tw * th, groups = (size_t)gw * gh;
-    if (texels > b->texel_cap) {
-        float *nb = tr__alloc(ctx, texels * sizeof(float));
-        uint32_t *nr = tr__alloc(ctx, texels * sizeof(uint32_t));
+    if (!size_buffer(ctx, &s->buf, tw, th, 1))
+        return false;
+    /* groups are reset per bin view (tr__lrz_scratch_begin), never read
+     * before; the partial-block scratch has a texel each */
+    const size_t texels = (size_t)tw * th;
+    if (texels > s->part_cap) {
         uint64_t *nm = tr__alloc(ctx, texels * sizeof(uint64_t));
         float *np = tr__alloc(ctx, texels * sizeof(float));
-        if (!nb || !nr || !nm || !np) {
-            tr__free(ctx, nb);
-            tr__free(ctx, nr);
+        if (!nm || !np) {
             tr__free(ctx, nm);
             tr__free(ctx, np);
             return false;
         }
-        tr__free(ctx, b->bound);
-        tr__free(ctx, b->rejected);
         tr__free(ctx, s->part_mask);
         tr__free(ctx, s->part_bound);
-        b->bound = nb;
-        b->rejected = nr;
         s->part_mask = nm;
         s->part_bound = np;
-        b->texel_cap = texels;
+        s->part_cap = texels;
     }
-    if (groups > b->group_cap) {
-        _Atomic(uint8_t) *ng = tr__alloc(ctx, groups * sizeof(_Atomic(uint8_t)));
-        if (!ng)
-            return false;
-        tr__free(ctx, (void *)b->group_written);
-        b->group_written = ng;
-        b->group_cap = groups;
-        for (size_t g = 0; g < groups; g++)
-            atomic_init(&b->group_written[g], 0);
-    }
-    b->w = tw;
-    b->h = th;
-    b->gw = gw;
-    b->gh = gh;
-    b->views = 1;
     return true;
 }
 
@@ -159,7 +145,7 @@ void tr__lrz_scratch_begin(tr__lrz_scratch *s, const tr__lrz_pass *pass, const i
     out->buf = b;
     out->part_mask = s->part_mask;
     out->part_bound = s->part_bound;
-    out->part_cap = b->texel_cap;
+    out->part_cap = s->part_cap;
 }
 
 /* The depth attachment's tr__attachment_state (not the stencil plane). */

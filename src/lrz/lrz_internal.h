@@ -63,6 +63,7 @@ typedef struct tr__lrz_scratch {
     tr__lrz_buffer buf;
     uint64_t *part_mask;
     float *part_bound;
+    size_t part_cap;
 } tr__lrz_scratch;
 
 /* Sizes the scratch for rendering space [0, w) x [0, h) (pixels). */
