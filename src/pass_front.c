@@ -112,7 +112,7 @@ tr_result tr__front_unshift_bins(tr_context *ctx, tr__pass *p)
 
 /* Bins a slot's set-up triangles in submission order from the stream
  * entries the front end's threads made for them (LRZ is written per bin,
- * in render_bin).  A triangle that reaches no bin's pixel centre is simply
+ * in render_tile).  A triangle that reaches no bin's pixel centre is simply
  * not binned.  false on OOM. */
 static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__front_slot *sl, uint32_t view_slot)
 {
