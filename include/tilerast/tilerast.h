@@ -12,6 +12,7 @@
 #include "pipeline.h"
 #include "renderpass.h"
 #include "scene.h"
+#include "subsample.h"
 #include "texture.h"
 
 #define TILERAST_VERSION_MAJOR 0

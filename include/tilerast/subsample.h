@@ -1,0 +1,122 @@
+/* tilerast: subsampled images (VK_EXT_fragment_density_map's SUBSAMPLED
+ * images), as Adreno's turnip lays them out.
+ *
+ * With a fragment density map (fdm.h) a bin rendered at fragment area f is
+ * f times smaller than its part of the framebuffer.  A subsampled image
+ * keeps each such bin at its reduced size, somewhere in the image, instead
+ * of scaling it back up: "subsampled space".  Where each bin goes is the
+ * layout below (turnip's tu_calc_subsampled); a shader that samples the
+ * image finds a framebuffer position's texel through per-bin metadata
+ * (tu_get_subsampled_coordinates):
+ *
+ *   bin    = int(uv * header.scale + header.offset)    (bx, by)
+ *   uv'    = uv * bins[by * header.bin_stride + bx].scale
+ *               + bins[...].offset
+ *
+ * Neighbouring bins are kept apart so that each can have an apron: a
+ * border of TR_SUBSAMPLED_APRON pixels around it, filled after the pass
+ * from its neighbours, so that bilinear sampling near a bin edge reads the
+ * neighbour's content.
+ *
+ * This header holds the layout rule as a pure function; the pass that
+ * stores into subsampled images, the aprons and sampling through the
+ * metadata build on it. */
+#ifndef TILERAST_SUBSAMPLE_H
+#define TILERAST_SUBSAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "geometry.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Pixels of apron on each side of a subsampled bin (turnip's APRON_SIZE);
+ * two bins' rectangles need 2 * TR_SUBSAMPLED_APRON pixels between them
+ * on x or on y. */
+#define TR_SUBSAMPLED_APRON 2u
+/* Above this many bins nothing is subsampled: every bin is stored at its
+ * framebuffer position at full size, and the metadata is one identity bin
+ * (TU_SUBSAMPLED_MAX_BINS). */
+#define TR_SUBSAMPLED_MAX_BINS 512u
+/* The most layers (views) a subsampled image's metadata describes
+ * (TU_SUBSAMPLED_MAX_LAYERS). */
+#define TR_SUBSAMPLED_MAX_LAYERS 6u
+
+/* One view of a pass, as the layout sees it.  The grid starts at
+ * framebuffer (0, 0); the image is the framebuffer's size (plus the tile
+ * alignment on each axis when fdm_offset is set: turnip pads subsampled
+ * images made for FDM offsets by that much). */
+typedef struct tr_subsampled_layout_desc {
+    tr_extent2d framebuffer;   /* width, height in pixels, 1..TR_MAX_IMAGE_SIZE */
+    tr_extent2d bin;           /* tile0: every bin's size (tr_bin_layout.bin_w/h) */
+    tr_extent2d tile_align;    /* the device's tile alignment (tr_bin_layout.tile_align_w/h): the
+                                  step by which a bin is shifted to make room for aprons, when
+                                  larger than 2 * TR_SUBSAMPLED_APRON */
+    uint32_t bins_x, bins_y;   /* the grid (with FDM offsets, including its extra column and row) */
+    const tr_extent2d *areas;  /* bins_x * bins_y fragment areas, row-major ({0, 0}: the view is
+                                  invisible in that bin; {1, 1}: full scale); a bin shifted
+                                  wholly past the framebuffer is invisible whatever its area */
+    tr_offset2d bin_offset;    /* b_o (tr_fdm_bin_offset), each axis in [0, bin); (0, 0) without */
+    bool fdm_offset;           /* the pass honours FDM offsets (the bins are shifted by b_o, even a
+                                  b_o of 0, and the image is padded) */
+} tr_subsampled_layout_desc;
+
+/* The metadata header of one layer (tu_subsampled_header):
+ * bin = int(uv * scale + offset), row stride bin_stride. */
+typedef struct tr_subsampled_header {
+    float scale[2];            /* framebuffer size / bin size: uv to bins */
+    float offset[2];           /* b_o / bin size: the grid's shift, in bins */
+    uint32_t bin_stride;       /* bins per row of the metadata (bins_x; 1 above 512 bins) */
+} tr_subsampled_header;
+
+/* One bin of the layout and its metadata (tu_subsampled_bin). */
+typedef struct tr_subsampled_bin {
+    tr_rect rect;              /* where the bin is stored in the image (pixels): at its reduced size
+                                  when subsampled, else at full size; 0 x 0 for an invisible bin */
+    bool subsampled;           /* stored at its reduced size (a visible bin whose area is above
+                                  1 x 1 and that no apron conflict un-subsampled) */
+    bool border;               /* the bin reaches the framebuffer's right or bottom edge: it is
+                                  pinned to the image's end there (and may be unaligned) */
+    float scale[2];            /* uv' = uv * scale + offset: (1 / f) * image width / padded width; */
+    float offset[2];           /* offset = (rect.x - b_s.x / f) / padded width, likewise y, with f
+                                  the area if subsampled, else 1 x 1; an invisible bin stores
+                                  scale 1, offset 0 */
+} tr_subsampled_bin;
+
+/* The layout of one view (turnip's tu_calc_subsampled, per view, and
+ * tu_emit_subsampled_metadata):
+ *   1. Each visible bin gets its default rectangle for its area f: a bin
+ *      reaching the right (bottom) framebuffer edge is pinned to the image
+ *      end, end = W (+ tile_align with fdm_offset), start = end -
+ *      ceil((W - b_s) / f), and gets the border flag; column (row) 0 starts
+ *      at 0 and ends at (bin - b_o) / f; any other starts at
+ *      pos * bin - align_down(b_o, tile_align), size bin / f.
+ *   2. A FIFO worklist, seeded row-major with the visible bins, resolves
+ *      conflicts: two neighbouring bins (left, right, up, down or
+ *      diagonal), at least one subsampled, whose rectangles are less than
+ *      2 * TR_SUBSAMPLED_APRON pixels apart on both axes.  Checking a bin's
+ *      left and right columns, then the rows above and below: the right
+ *      (lower) bin, if subsampled, moves right (down) by max(4, tile_align)
+ *      when it then still ends inside its own 1 x 1 default rectangle, and
+ *      is queued again; otherwise both bins that are subsampled become full
+ *      size (their 1 x 1 default rectangle) and are queued again.
+ *   3. Above TR_SUBSAMPLED_MAX_BINS bins: nothing is subsampled, every bin
+ *      is at its framebuffer rectangle, the header is the identity (scale
+ *      1, offset 0, stride 1) and every bin's metadata the identity bin
+ *      (scale = image width / padded width, offset 0).
+ * bins[by * bins_x + bx] receives each bin.  TR_ERROR_INVALID_ARGUMENT for
+ * NULL pointers; TR_ERROR_INVALID_DESCRIPTOR for an extent of 0, a grid
+ * that does not cover the framebuffer or is more than one bin larger, an
+ * area that is not 0 x 0 or 1, 2, 4 per axis dividing the bin, a b_o
+ * outside [0, bin), or a b_o with fdm_offset unset.  Pure: no context. */
+TR_API tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *desc, tr_subsampled_header *header,
+                                              tr_subsampled_bin *bins);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
