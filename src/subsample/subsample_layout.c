@@ -17,43 +17,48 @@ static int32_t align_down(int32_t v, uint32_t a)
     return v / (int32_t)a * (int32_t)a;
 }
 
-/* One axis of get_default_tile_pos: [start, end) in the image for the bin
- * at grid position pos, fragment area f.  *pinned: it reaches the
- * framebuffer's end and is pinned to the image's. */
-static void default_span(const tr_subsampled_layout_desc *d, int axis, uint32_t pos, uint32_t f, int32_t *start,
-                         int32_t *end, bool *pinned)
+static tr__tile *owner(tr__tile *tiles, uint32_t i)
 {
-    const int32_t tile0 = (int32_t)(axis ? d->bin.height : d->bin.width);
-    const int32_t fb = (int32_t)(axis ? d->framebuffer.height : d->framebuffer.width);
-    const int32_t bo = axis ? d->bin_offset.y : d->bin_offset.x;
-    const uint32_t align = axis ? d->tile_align.height : d->tile_align.width;
-    const int32_t fb_start = TR_MAX((int32_t)pos * tile0 - bo, 0);
-    const int32_t fb_end = ((int32_t)pos + 1) * tile0 - bo;
+    while (tiles[i].merged != TR__TILE_NONE)
+        i = tiles[i].merged;
+    return &tiles[i];
+}
+
+/* One axis of get_default_tile_pos for a tile at grid position pos of
+ * extent ext (bins), fragment area f, bin offset bo: [start, end) in the
+ * image; *pinned when it reaches the framebuffer's end (pinned to the
+ * image's end, the size rounded up). */
+static void default_span(const tr__subsampled_grid *g, int axis, int32_t pos, uint32_t ext, uint32_t f, int32_t bo,
+                         int32_t *start, int32_t *end, bool *pinned)
+{
+    const int32_t tile0 = (int32_t)(axis ? g->bin.height : g->bin.width);
+    const int32_t fb = (int32_t)(axis ? g->framebuffer.height : g->framebuffer.width);
+    const uint32_t align = axis ? g->tile_align.height : g->tile_align.width;
+    const int32_t fb_start = TR_MAX(pos * tile0 - bo, 0);
+    const int32_t fb_end = (pos + (int32_t)ext) * tile0 - bo;
     *pinned = fb_end >= fb;
     if (*pinned) {
-        /* the last column (row): pinned to the image's end, the size
-         * rounded up */
-        *end = fb + (d->fdm_offset ? (int32_t)align : 0);
+        *end = fb + (g->fdm_offset ? (int32_t)align : 0);
         *start = *end - (fb - fb_start + (int32_t)f - 1) / (int32_t)f;
     } else if (pos == 0) {
         *start = 0;
         *end = fb_end / (int32_t)f;
     } else {
-        *start = (int32_t)pos * tile0 - align_down(bo, align);
-        *end = *start + tile0 / (int32_t)f;
+        *start = pos * tile0 - align_down(bo, align);
+        *end = *start + (int32_t)ext * tile0 / (int32_t)f;
     }
 }
 
-/* get_default_tile_pos: the bin's rectangle at area f; sets its border
- * flag when pinned to the image's end on either axis. */
-static tr_rect default_rect(const tr_subsampled_layout_desc *d, uint32_t bx, uint32_t by, tr_extent2d f,
-                            bool *border)
+/* get_default_tile_pos: tile t's rectangle in view v at area f; sets the
+ * tile's border flag when pinned on either axis. */
+static tr_rect default_rect(const tr__subsampled_grid *g, tr__tile *t, tr__subsampled_tile *st, uint32_t v,
+                            tr_extent2d f)
 {
     int32_t x0, x1, y0, y1;
     bool px, py;
-    default_span(d, 0, bx, f.width, &x0, &x1, &px);
-    default_span(d, 1, by, f.height, &y0, &y1, &py);
-    *border |= px || py;
+    default_span(g, 0, (int32_t)t->x, t->ew, f.width, g->bo[v][0], &x0, &x1, &px);
+    default_span(g, 1, (int32_t)t->y, t->eh, f.height, g->bo[v][1], &y0, &y1, &py);
+    st->border |= px || py;
     return (tr_rect){x0, y0, (uint32_t)(x1 - x0), (uint32_t)(y1 - y0)};
 }
 
@@ -68,8 +73,8 @@ static bool aprons_intersect(const tr_rect *a, const tr_rect *b)
     return true;
 }
 
-/* The worklist: a FIFO of bins in which a bin is at most once (turnip's
- * u_worklist: pushing a queued bin does nothing). */
+/* The worklist: a FIFO of tiles in which a tile is at most once (turnip's
+ * u_worklist: pushing a queued tile does nothing). */
 typedef struct worklist {
     uint32_t *ring;
     bool *queued;
@@ -93,27 +98,41 @@ static uint32_t pop(worklist *w)
     return b;
 }
 
-/* make_non_subsampled: full size, its 1 x 1 default rectangle (which also
- * undoes any shift). */
-static void make_full(const tr_subsampled_layout_desc *d, tr_subsampled_bin *bins, uint32_t b)
+typedef struct layout_state {
+    const tr__subsampled_grid *g;
+    tr__tile *tiles;
+    tr__subsampled_tile *out;
+    worklist w;
+} layout_state;
+
+static uint32_t index_of(const layout_state *s, const tr__tile *t)
 {
-    bins[b].subsampled = false;
-    bins[b].rect = default_rect(d, b % d->bins_x, b / d->bins_x, (tr_extent2d){1, 1}, &bins[b].border);
+    return (uint32_t)(t - s->tiles);
 }
 
-/* One conflict between bins a and o (o right of or below a when `after`):
- * shift the later one along `axis` if it is subsampled and stays inside its
- * own full-size rectangle, else store both at full size. */
-static void resolve(const tr_subsampled_layout_desc *d, tr_subsampled_bin *bins, worklist *w, uint32_t a, uint32_t o,
-                    bool after, int axis)
+/* make_non_subsampled: full size in view v, its 1 x 1 default rectangle
+ * (which also undoes any shift). */
+static void make_full(layout_state *s, tr__tile *t, uint32_t v)
 {
-    const uint32_t later = after ? o : a;
-    if (bins[later].subsampled) {
-        bool border = false;
-        const tr_rect full = default_rect(d, later % d->bins_x, later / d->bins_x, (tr_extent2d){1, 1}, &border);
-        const uint32_t align = axis ? d->tile_align.height : d->tile_align.width;
+    tr__subsampled_tile *st = &s->out[index_of(s, t)];
+    st->views &= ~(1u << v);
+    st->rect[v] = default_rect(s->g, t, st, v, (tr_extent2d){1, 1});
+}
+
+/* One conflict in view v between the popped tile and `other`, `later` the
+ * right (lower) one of the two: shift it along `axis` if it is subsampled
+ * and stays inside its own full-size rectangle, else store both at full
+ * size. */
+static void resolve(layout_state *s, tr__tile *tile, tr__tile *other, tr__tile *later, uint32_t v, int axis)
+{
+    const uint32_t bit = 1u << v;
+    tr__subsampled_tile *sl = &s->out[index_of(s, later)];
+    if (sl->views & bit) {
+        tr__subsampled_tile scratch = *sl;
+        const tr_rect full = default_rect(s->g, later, &scratch, v, (tr_extent2d){1, 1});
+        const uint32_t align = axis ? s->g->tile_align.height : s->g->tile_align.width;
         const int64_t shift = TR_MAX(2 * TR_SUBSAMPLED_APRON, align);
-        tr_rect *r = &bins[later].rect;
+        tr_rect *r = &sl->rect[v];
         const int64_t end = axis ? (int64_t)r->y + r->height : (int64_t)r->x + r->width;
         const int64_t full_end = axis ? (int64_t)full.y + full.height : (int64_t)full.x + full.width;
         if (end + shift <= full_end) {
@@ -121,57 +140,109 @@ static void resolve(const tr_subsampled_layout_desc *d, tr_subsampled_bin *bins,
                 r->y += (int32_t)shift;
             else
                 r->x += (int32_t)shift;
-            push(w, later);
+            push(&s->w, index_of(s, later));
             return;
         }
     }
-    if (bins[a].subsampled) {
-        make_full(d, bins, a);
-        push(w, a);
+    if (s->out[index_of(s, tile)].views & bit) {
+        make_full(s, tile, v);
+        push(&s->w, index_of(s, tile));
     }
-    if (bins[o].subsampled) {
-        make_full(d, bins, o);
-        push(w, o);
+    if (s->out[index_of(s, other)].views & bit) {
+        make_full(s, other, v);
+        push(&s->w, index_of(s, other));
     }
 }
 
-/* The neighbours of bin b on one axis: for axis 0 the columns left and
- * right of it (rows b.y - 1 .. b.y + 1), for axis 1 the rows above and
- * below (columns b.x - 1 .. b.x + 1), diagonals included. */
-static void check_neighbours(const tr_subsampled_layout_desc *d, tr_subsampled_bin *bins, const bool *visible,
-                             worklist *w, uint32_t b, int axis)
+/* The popped tile's neighbours on one axis (turnip's two passes): axis 0,
+ * the columns left and right of it, rows pos.y - 1 .. pos.y + height
+ * (diagonals included); axis 1, the rows above and below, columns pos.x -
+ * 1 .. pos.x + width.  Merged neighbours are visited once each, through
+ * their owner. */
+static void check_neighbours(layout_state *s, tr__tile *tile, int axis)
 {
-    const int32_t bx = (int32_t)(b % d->bins_x), by = (int32_t)(b / d->bins_x);
-    const int32_t nx = (int32_t)d->bins_x, ny = (int32_t)d->bins_y;
+    const tr__subsampled_grid *g = s->g;
+    const int32_t nx = (int32_t)g->bins_x, ny = (int32_t)g->bins_y;
+    const int32_t pos_a = axis ? (int32_t)tile->y : (int32_t)tile->x; /* along the neighbours' side */
+    const int32_t ext_a = (int32_t)(axis ? tile->eh : tile->ew);
+    const int32_t pos_b = axis ? (int32_t)tile->x : (int32_t)tile->y; /* along the shared edge */
+    const int32_t ext_b = (int32_t)(axis ? tile->ew : tile->eh);
+    const int32_t n_a = axis ? ny : nx, n_b = axis ? nx : ny;
     for (int i = 0; i < 2; i++) {
-        const int32_t step = i == 0 ? -1 : 1;
-        const int32_t px = axis ? 0 : bx + step, py = axis ? by + step : 0;
-        if (axis ? (py < 0 || py >= ny) : (px < 0 || px >= nx))
+        const int32_t a = pos_a + (i == 0 ? -1 : ext_a);
+        if (a < 0 || a >= n_a)
             continue;
-        const int32_t lo = TR_MAX((axis ? bx : by) - 1, 0);
-        const int32_t hi = TR_MIN((axis ? bx : by) + 1, (axis ? nx : ny) - 1);
-        for (int32_t k = lo; k <= hi; k++) {
-            const uint32_t o = axis ? (uint32_t)(py * nx + k) : (uint32_t)(k * nx + px);
-            if (!visible[o])
+        const int32_t b0 = TR_MAX(pos_b - 1, 0), b1 = TR_MIN(pos_b + ext_b, n_b - 1);
+        for (int32_t b = b0; b <= b1;) {
+            const uint32_t cell = axis ? (uint32_t)(a * nx + b) : (uint32_t)(b * nx + a);
+            tr__tile *other = owner(s->tiles, cell);
+            b = axis ? (int32_t)(other->x + other->ew) : (int32_t)(other->y + other->eh);
+            const uint32_t common = tile->visible & other->visible;
+            const uint32_t sub = s->out[index_of(s, tile)].views | s->out[index_of(s, other)].views;
+            if (!common || !(sub & common))
                 continue;
-            if (!bins[b].subsampled && !bins[o].subsampled)
-                continue;
-            if (!aprons_intersect(&bins[b].rect, &bins[o].rect))
-                continue;
-            resolve(d, bins, w, b, o, i == 1, axis);
+            tr__tile *first = i == 0 ? other : tile, *later = i == 0 ? tile : other;
+            const uint32_t first_end = axis ? first->y + first->eh : first->x + first->ew;
+            if ((axis ? later->y : later->x) < first_end)
+                continue; /* a merged tile reaching past: the other pass's */
+            for (uint32_t v = 0; v < g->views; v++) {
+                const uint32_t bit = 1u << v;
+                const uint32_t now = s->out[index_of(s, tile)].views | s->out[index_of(s, other)].views;
+                if (!(common & bit) || !(now & bit))
+                    continue;
+                if (!aprons_intersect(&s->out[index_of(s, tile)].rect[v], &s->out[index_of(s, other)].rect[v]))
+                    continue;
+                resolve(s, tile, other, later, v, axis);
+            }
         }
     }
 }
 
-/* tu_emit_subsampled_metadata for one view. */
-static void metadata(const tr_subsampled_layout_desc *d, const bool *visible, tr_subsampled_header *h,
-                     tr_subsampled_bin *bins, size_t n, bool identity)
+size_t tr__subsampled_scratch_bytes(size_t n)
 {
-    const uint32_t pad_w = d->fdm_offset ? d->tile_align.width : 0, pad_h = d->fdm_offset ? d->tile_align.height : 0;
-    const uint32_t width0 = d->framebuffer.width + pad_w, height0 = d->framebuffer.height + pad_h;
-    const float ratio_x = (float)d->framebuffer.width / (float)width0;
-    const float ratio_y = (float)d->framebuffer.height / (float)height0;
-    if (identity) {
+    return n * (sizeof(uint32_t) + sizeof(bool));
+}
+
+void tr__subsampled_layout(const tr__subsampled_grid *g, tr__tile *tiles, void *scratch, tr__subsampled_tile *out)
+{
+    const size_t n = (size_t)g->bins_x * g->bins_y;
+    layout_state s = {g, tiles, out, {(uint32_t *)scratch, (bool *)((uint32_t *)scratch + n), n, 0, 0}};
+    memset(s.w.queued, 0, n * sizeof(bool));
+    memset(out, 0, n * sizeof *out);
+    if (n > TR_SUBSAMPLED_MAX_BINS)
+        return; /* nothing subsampled, nothing moved */
+    /* seed: every visible owner tile, row-major */
+    for (uint32_t i = 0; i < n; i++) {
+        tr__tile *t = &tiles[i];
+        if (!t->visible || t->merged != TR__TILE_NONE)
+            continue;
+        tr__subsampled_tile *st = &out[i];
+        for (uint32_t v = 0; v < g->views; v++) {
+            if (!(t->visible & (1u << v)))
+                continue;
+            st->rect[v] = default_rect(g, t, st, v, t->area[v]);
+            if (t->area[v].width != 1 || t->area[v].height != 1)
+                st->views |= 1u << v;
+        }
+        st->subsampled = true;
+        push(&s.w, i);
+    }
+    while (s.w.count) {
+        tr__tile *t = &tiles[pop(&s.w)];
+        check_neighbours(&s, t, 0);
+        check_neighbours(&s, t, 1);
+    }
+}
+
+void tr__subsampled_metadata(const tr__subsampled_grid *g, tr__tile *tiles, const tr__subsampled_tile *st, uint32_t v,
+                             tr_subsampled_header *h, tr_subsampled_bin *bins)
+{
+    const size_t n = (size_t)g->bins_x * g->bins_y;
+    const uint32_t width0 = g->framebuffer.width + (g->fdm_offset ? g->tile_align.width : 0);
+    const uint32_t height0 = g->framebuffer.height + (g->fdm_offset ? g->tile_align.height : 0);
+    const float ratio_x = (float)g->framebuffer.width / (float)width0;
+    const float ratio_y = (float)g->framebuffer.height / (float)height0;
+    if (n > TR_SUBSAMPLED_MAX_BINS) {
         *h = (tr_subsampled_header){{1.0f, 1.0f}, {0.0f, 0.0f}, 1};
         for (size_t b = 0; b < n; b++) {
             bins[b].scale[0] = ratio_x;
@@ -180,75 +251,30 @@ static void metadata(const tr_subsampled_layout_desc *d, const bool *visible, tr
         }
         return;
     }
-    h->scale[0] = (float)d->framebuffer.width / (float)d->bin.width;
-    h->scale[1] = (float)d->framebuffer.height / (float)d->bin.height;
-    h->offset[0] = (float)d->bin_offset.x / (float)d->bin.width;
-    h->offset[1] = (float)d->bin_offset.y / (float)d->bin.height;
-    h->bin_stride = d->bins_x;
+    h->scale[0] = (float)g->framebuffer.width / (float)g->bin.width;
+    h->scale[1] = (float)g->framebuffer.height / (float)g->bin.height;
+    h->offset[0] = (float)g->bo[v][0] / (float)g->bin.width;
+    h->offset[1] = (float)g->bo[v][1] / (float)g->bin.height;
+    h->bin_stride = g->bins_x;
     for (size_t b = 0; b < n; b++) {
-        tr_subsampled_bin *o = &bins[b];
-        if (!visible[b]) {
-            o->scale[0] = o->scale[1] = 1.0f;
-            o->offset[0] = o->offset[1] = 0.0f;
+        const tr__tile *t = owner(tiles, (uint32_t)b);
+        const tr__subsampled_tile *o = &st[t - tiles];
+        tr_subsampled_bin *m = &bins[b];
+        if (!(t->visible & (1u << v)) || !o->subsampled) {
+            m->scale[0] = m->scale[1] = 1.0f;
+            m->offset[0] = m->offset[1] = 0.0f;
             continue;
         }
-        const tr_extent2d f = o->subsampled ? d->areas[b] : (tr_extent2d){1, 1};
-        const int32_t sx = TR_MAX((int32_t)((b % d->bins_x) * d->bin.width) - d->bin_offset.x, 0);
-        const int32_t sy = TR_MAX((int32_t)((b / d->bins_x) * d->bin.height) - d->bin_offset.y, 0);
+        const tr_extent2d f = o->views & (1u << v) ? t->area[v] : (tr_extent2d){1, 1};
+        const int32_t sx = TR_MAX((int32_t)(t->x * g->bin.width) - g->bo[v][0], 0);
+        const int32_t sy = TR_MAX((int32_t)(t->y * g->bin.height) - g->bo[v][1], 0);
         /* turnip: 1.0 / frag * ratio in double, stored as float; the
          * offset's numerator in integers, then divided in float */
-        o->scale[0] = (float)(1.0 / f.width * ratio_x);
-        o->scale[1] = (float)(1.0 / f.height * ratio_y);
-        o->offset[0] = (float)(o->rect.x - sx / (int32_t)f.width) / (float)width0;
-        o->offset[1] = (float)(o->rect.y - sy / (int32_t)f.height) / (float)height0;
+        m->scale[0] = (float)(1.0 / f.width * ratio_x);
+        m->scale[1] = (float)(1.0 / f.height * ratio_y);
+        m->offset[0] = (float)(o->rect[v].x - sx / (int32_t)f.width) / (float)width0;
+        m->offset[1] = (float)(o->rect[v].y - sy / (int32_t)f.height) / (float)height0;
     }
-}
-
-size_t tr__subsampled_scratch_bytes(size_t n)
-{
-    return n * (sizeof(uint32_t) + 2 * sizeof(bool));
-}
-
-void tr__subsampled_layout(const tr_subsampled_layout_desc *d, void *scratch, tr_subsampled_header *header,
-                           tr_subsampled_bin *bins)
-{
-    const size_t n = (size_t)d->bins_x * d->bins_y;
-    /* scratch: the ring, then the queued and visible flags */
-    worklist w = {(uint32_t *)scratch, (bool *)((uint32_t *)scratch + n), n, 0, 0};
-    bool *visible = w.queued + n;
-    memset(w.queued, 0, 2 * n * sizeof(bool));
-
-    const bool identity = n > TR_SUBSAMPLED_MAX_BINS;
-    for (uint32_t b = 0; b < n; b++) {
-        const uint32_t bx = b % d->bins_x, by = b / d->bins_x;
-        tr_subsampled_bin *o = &bins[b];
-        memset(o, 0, sizeof *o);
-        /* tu_calc_bin_visibility: a bin shifted past the framebuffer (the
-         * extra column or row with a small b_o) is invisible too */
-        visible[b] = d->areas[b].width != 0 && (int64_t)bx * d->bin.width - d->bin_offset.x < d->framebuffer.width &&
-                     (int64_t)by * d->bin.height - d->bin_offset.y < d->framebuffer.height;
-        if (!visible[b])
-            continue;
-        if (identity) {
-            /* stored where the framebuffer has it, at full size */
-            const int32_t x0 = TR_MAX((int32_t)(bx * d->bin.width) - d->bin_offset.x, 0);
-            const int32_t y0 = TR_MAX((int32_t)(by * d->bin.height) - d->bin_offset.y, 0);
-            const int32_t x1 = TR_MIN((int32_t)((bx + 1) * d->bin.width) - d->bin_offset.x, (int32_t)d->framebuffer.width);
-            const int32_t y1 =
-                TR_MIN((int32_t)((by + 1) * d->bin.height) - d->bin_offset.y, (int32_t)d->framebuffer.height);
-            o->rect = (tr_rect){x0, y0, (uint32_t)TR_MAX(x1 - x0, 0), (uint32_t)TR_MAX(y1 - y0, 0)};
-            continue;
-        }
-        o->rect = default_rect(d, bx, by, d->areas[b], &o->border);
-        o->subsampled = d->areas[b].width != 1 || d->areas[b].height != 1;
-        push(&w, b);
-    }
-    while (w.count) {
-        const uint32_t b = pop(&w);
-        check_neighbours(d, bins, visible, &w, b, 0);
-        check_neighbours(d, bins, visible, &w, b, 1);
-    }
-    metadata(d, visible, header, bins, n, identity);
 }
 
 static bool valid_area(tr_extent2d a, tr_extent2d bin)
@@ -283,10 +309,53 @@ tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *desc, tr
     for (size_t b = 0; b < n; b++)
         if (!valid_area(d->areas[b], d->bin))
             return TR_ERROR_INVALID_DESCRIPTOR;
+    tr__tile *tiles = malloc(n * sizeof *tiles);
+    tr__subsampled_tile *st = malloc(n * sizeof *st);
     void *scratch = malloc(tr__subsampled_scratch_bytes(n));
-    if (!scratch)
-        return TR_ERROR_OUT_OF_MEMORY;
-    tr__subsampled_layout(d, scratch, header, bins);
+    tr_result r = TR_OK;
+    if (!tiles || !st || !scratch) {
+        r = TR_ERROR_OUT_OF_MEMORY;
+    } else {
+        tr__subsampled_grid g = {d->framebuffer, d->bin, d->tile_align, d->bins_x, d->bins_y, 1, {{0, 0}},
+                                 d->fdm_offset};
+        g.bo[0][0] = d->bin_offset.x;
+        g.bo[0][1] = d->bin_offset.y;
+        /* one view, every bin a tile of its own (tr__bin_tiles_init's
+         * rules: a bin shifted wholly past the framebuffer is invisible) */
+        for (uint32_t b = 0; b < n; b++) {
+            const uint32_t bx = b % d->bins_x, by = b / d->bins_x;
+            tr__tile *t = &tiles[b];
+            memset(t, 0, sizeof *t);
+            t->x = bx;
+            t->y = by;
+            t->ew = t->eh = t->gmem_h = 1;
+            t->merged = TR__TILE_NONE;
+            t->area[0] = d->areas[b];
+            const bool inside = (int64_t)bx * d->bin.width - d->bin_offset.x < d->framebuffer.width &&
+                                (int64_t)by * d->bin.height - d->bin_offset.y < d->framebuffer.height;
+            t->visible = inside && d->areas[b].width ? 1u : 0u;
+        }
+        tr__subsampled_layout(&g, tiles, scratch, st);
+        tr__subsampled_metadata(&g, tiles, st, 0, header, bins);
+        for (uint32_t b = 0; b < n; b++) {
+            tr_subsampled_bin *o = &bins[b];
+            o->subsampled = (st[b].views & 1u) != 0;
+            o->border = st[b].border;
+            o->rect = st[b].subsampled ? st[b].rect[0] : (tr_rect){0, 0, 0, 0};
+            if (n > TR_SUBSAMPLED_MAX_BINS && tiles[b].visible) {
+                /* stored where the framebuffer has it, at full size */
+                const int32_t x0 = TR_MAX((int32_t)(tiles[b].x * d->bin.width) - d->bin_offset.x, 0);
+                const int32_t y0 = TR_MAX((int32_t)(tiles[b].y * d->bin.height) - d->bin_offset.y, 0);
+                const int32_t x1 = TR_MIN((int32_t)((tiles[b].x + 1) * d->bin.width) - d->bin_offset.x,
+                                          (int32_t)d->framebuffer.width);
+                const int32_t y1 = TR_MIN((int32_t)((tiles[b].y + 1) * d->bin.height) - d->bin_offset.y,
+                                          (int32_t)d->framebuffer.height);
+                o->rect = (tr_rect){x0, y0, (uint32_t)TR_MAX(x1 - x0, 0), (uint32_t)TR_MAX(y1 - y0, 0)};
+            }
+        }
+    }
+    free(tiles);
+    free(st);
     free(scratch);
-    return TR_OK;
+    return r;
 }
