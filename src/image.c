@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "lrz/lrz_internal.h"
+#include "subsample/subsample_internal.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -66,6 +67,23 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_image_desc.levels = %u exceeds the full mip chain of %ux%u (%u)", d.levels, d.width,
                          d.height, full_chain(d.width, d.height));
+    if (d.flags & TR_IMAGE_SUBSAMPLED) {
+        if (tr__format(d.format)->depth)
+            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT,
+                             "tr_image_desc.flags: a subsampled image is a colour image, not %s",
+                             tr_format_name(d.format));
+        if (d.levels != 1)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                             "tr_image_desc.levels = %u: a subsampled image has one level", d.levels);
+        if (d.layers > TR_SUBSAMPLED_MAX_LAYERS)
+            return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
+                             "tr_image_desc.layers = %u: a subsampled image has at most %u (its metadata)", d.layers,
+                             TR_SUBSAMPLED_MAX_LAYERS);
+        if (d.flags & TR_IMAGE_FDM_OFFSET)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                             "tr_image_desc.flags: TR_IMAGE_SUBSAMPLED with TR_IMAGE_FDM_OFFSET is not supported "
+                             "(the padded subsampled storage is not implemented)");
+    }
     const tr__format_info *fi = tr__format(d.format);
     size_t texels = 0;
     size_t offs[TR_MAX_IMAGE_LEVELS];
@@ -97,6 +115,14 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
             return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_image_create: out of memory for stencil");
         }
     }
+    if (d.flags & TR_IMAGE_SUBSAMPLED) {
+        img->subsampled = tr__subsampled_meta_create(ctx, d.layers);
+        if (!img->subsampled) {
+            tr__free(ctx, img->data);
+            tr__free(ctx, img);
+            return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_image_create: out of memory for subsampled metadata");
+        }
+    }
     img->next = ctx->images;
     if (ctx->images)
         ctx->images->prev = img;
@@ -122,6 +148,7 @@ void tr_image_destroy(tr_image *img)
     if (img->next)
         img->next->prev = img->prev;
     tr__lrz_free(ctx, img->lrz);
+    tr__free(ctx, img->subsampled);
     tr__free(ctx, img->data);
     tr__free(ctx, img->stencil);
     tr__free(ctx, img);
@@ -212,17 +239,82 @@ tr_result tr_image_upload(tr_image *img, const tr_subresource *sub, const void *
     return TR_OK;
 }
 
-tr_result tr_image_download(const tr_image *img, const tr_subresource *sub, void *data, size_t row_pitch)
+/* The metadata of the subresource when the image is subsampled (level 0,
+ * colour), else NULL: reads then go through it (subsample.h). */
+static const tr__subsampled_meta *subsampled_meta(const tr_image *img, const tr_subresource *sub)
+{
+    return img->subsampled ? &img->subsampled[sub ? sub->layer : 0] : NULL;
+}
+
+/* Texel (x, y) of the subresource as a reader sees it: a subsampled image
+ * is looked up through its metadata at the pixel's centre, as a NEAREST
+ * sample would (the framebuffer-space picture). */
+static const uint8_t *read_texel(const plane_view *pv, const tr__subsampled_meta *m, uint32_t x, uint32_t y)
+{
+    if (m) {
+        float u, v;
+        tr__subsampled_map(m, ((float)x + 0.5f) / (float)pv->w, ((float)y + 0.5f) / (float)pv->h, &u, &v);
+        const float fx = floorf(u * (float)pv->w), fy = floorf(v * (float)pv->h);
+        x = fx <= 0.0f ? 0u : fx >= (float)(pv->w - 1) ? pv->w - 1 : (uint32_t)fx;
+        y = fy <= 0.0f ? 0u : fy >= (float)(pv->h - 1) ? pv->h - 1 : (uint32_t)fy;
+    }
+    return pv->base + ((size_t)y * pv->w + x) * pv->texel;
+}
+
+static tr_result download(const tr_image *img, const tr_subresource *sub, void *data, size_t row_pitch, bool raw,
+                          const char *fn)
 {
     plane_view pv = {0};
-    tr_result r = check_transfer(img, false, data, row_pitch, "tr_image_download", sub, &pv);
+    tr_result r = check_transfer(img, false, data, row_pitch, fn, sub, &pv);
     if (r != TR_OK)
         return r;
     size_t row = (size_t)pv.w * pv.texel;
     if (!row_pitch)
         row_pitch = row;
-    for (uint32_t y = 0; y < pv.h; y++)
-        memcpy((uint8_t *)data + y * row_pitch, pv.base + y * row, row);
+    const tr__subsampled_meta *m = raw ? NULL : subsampled_meta(img, sub);
+    for (uint32_t y = 0; y < pv.h; y++) {
+        uint8_t *dst = (uint8_t *)data + y * row_pitch;
+        if (!m) {
+            memcpy(dst, pv.base + y * row, row);
+            continue;
+        }
+        for (uint32_t x = 0; x < pv.w; x++)
+            memcpy(dst + (size_t)x * pv.texel, read_texel(&pv, m, x, y), pv.texel);
+    }
+    return TR_OK;
+}
+
+tr_result tr_image_download(const tr_image *img, const tr_subresource *sub, void *data, size_t row_pitch)
+{
+    return download(img, sub, data, row_pitch, false, "tr_image_download");
+}
+
+tr_result tr_image_download_raw(const tr_image *img, const tr_subresource *sub, void *data, size_t row_pitch)
+{
+    return download(img, sub, data, row_pitch, true, "tr_image_download_raw");
+}
+
+tr_result tr_image_get_subsampled_metadata(const tr_image *img, uint32_t layer, tr_subsampled_header *header,
+                                           tr_subsampled_bin *bins, size_t capacity, size_t *count)
+{
+    if (!img)
+        return TR_ERROR_INVALID_ARGUMENT;
+    const char *fn = "tr_image_get_subsampled_metadata";
+    if (!header || !count)
+        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, header ? "count" : "header");
+    if (!img->subsampled)
+        return tr__error(img->ctx, TR_ERROR_INVALID_STATE, "%s: the image is not TR_IMAGE_SUBSAMPLED", fn);
+    if (layer >= img->desc.layers)
+        return tr__error(img->ctx, TR_ERROR_OUT_OF_RANGE, "%s: layer %u of %u", fn, layer, img->desc.layers);
+    const tr__subsampled_meta *m = &img->subsampled[layer];
+    *header = m->header;
+    *count = m->bin_count;
+    if (bins) {
+        if (capacity < m->bin_count)
+            return tr__error(img->ctx, TR_ERROR_OUT_OF_RANGE, "%s: capacity %zu, the metadata has %u bins", fn, capacity,
+                             m->bin_count);
+        memcpy(bins, m->bins, m->bin_count * sizeof *bins);
+    }
     return TR_OK;
 }
 
@@ -260,8 +352,9 @@ tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, ui
     if (r != TR_OK)
         return r;
     size_t n = (size_t)pv.w * pv.h;
+    const tr__subsampled_meta *m = pv.aspect == TR_ASPECT_COLOR ? subsampled_meta(img, sub) : NULL;
     for (size_t i = 0; i < n; i++) {
-        const uint8_t *t = pv.base + i * pv.texel;
+        const uint8_t *t = read_texel(&pv, m, (uint32_t)(i % pv.w), (uint32_t)(i / pv.w));
         uint8_t *o = out + i * 4;
         if (pv.aspect == TR_ASPECT_STENCIL) {
             o[0] = o[1] = o[2] = t[0];

@@ -117,6 +117,8 @@ struct tr_image {
     uint32_t texture_uses;      /* nonzero while bound as a texture in the recording pass */
     uint64_t version;           /* bumped whenever the texels change */
     tr__lrz_buffer *lrz; /* depth images: the LRZ buffer (src/lrz), or NULL */
+    struct tr__subsampled_meta *subsampled; /* TR_IMAGE_SUBSAMPLED: per layer, the metadata of
+                                  the last pass that stored it (src/subsample); else NULL */
 };
 
 /* Address of texel (x, y) of a subresource's main plane / stencil plane. */

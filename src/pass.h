@@ -116,6 +116,9 @@ struct tr__pass {
     tr_extent2d *fdm_areas;    /* [bin][view slot], made when the pass ends */
     bool fdm_offset;           /* the density map's offsets are honoured (fdm.h) */
     bool fdm_scaled_lrz;       /* scaled bins test LRZ in rendering space (a7xx bin scaling) */
+    bool subsampled;           /* a colour attachment is TR_IMAGE_SUBSAMPLED (src/subsample) */
+    struct tr__subsampled_tile *ss_tiles; /* [bin]: the subsampled layout, made when the pass ends */
+    size_t ss_tiles_cap;
     tr_offset2d fdm_user_offset[TR__VIEWS_MAX]; /* per view slot: the offset sampling moves by */
     int32_t fdm_bo[TR__VIEWS_MAX][2]; /* per view slot: b_o, the bins' shift; 0 without an
                                   offset and in a shared-viewport pass */

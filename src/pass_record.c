@@ -148,6 +148,7 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         a->cpp = c->image->fmt->texel;
         a->load = c->load_op;
         a->store = c->store_op;
+        a->subsampled = (c->image->desc.flags & TR_IMAGE_SUBSAMPLED) != 0;
         tr__color_encode(ctx, a->format, c->clear_color, a->clear_texel);
         p->color_att[i] = (int)p->att_count++;
     }
@@ -238,6 +239,20 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
                          "tr_render_pass_desc.density_map.offset_count = %u without a density map image",
                          d->density_map.offset_count);
     }
+
+    /* Subsampled colour attachments (subsample.h): stored in subsampled
+     * space, which needs a density map and bins over the whole
+     * framebuffer. */
+    p->subsampled = false;
+    for (uint32_t i = 0; i < p->att_count; i++)
+        p->subsampled |= p->att[i].subsampled;
+    if (p->subsampled && !map)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_render_pass_desc.color: a TR_IMAGE_SUBSAMPLED attachment needs a density map");
+    if (p->subsampled && (p->area[0] || p->area[1] || p->area[2] != (int32_t)w || p->area[3] != (int32_t)h))
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_render_pass_desc.render_area: a pass with a TR_IMAGE_SUBSAMPLED attachment renders "
+                         "the whole %ux%u framebuffer", w, h);
 
     tr__bin_att batt[TR__MAX_ATTACHMENTS];
     for (uint32_t i = 0; i < p->att_count; i++) {
@@ -914,6 +929,7 @@ void tr__pass_release(tr_context *ctx)
         tr__free(ctx, p->fdm_areas);
         tr__free(ctx, p->tiles);
         tr__free(ctx, p->tile_list);
+        tr__free(ctx, p->ss_tiles);
         tr__free(ctx, p->held);
         tr__free(ctx, p->lrz.part_mask);
         tr__free(ctx, p->lrz.part_bound);

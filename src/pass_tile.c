@@ -18,6 +18,7 @@
 #include "lrz/lrz_internal.h"
 #include "pass.h"
 #include "raster/raster_internal.h"
+#include "subsample/subsample_internal.h"
 
 static tr_result prepare_workers(tr_context *ctx, uint32_t threads, size_t tile_bytes)
 {
@@ -114,12 +115,18 @@ static uint32_t log2_area(uint32_t f)
 
 /* Stores the bin view: a merged tile stores only the bins where the view
  * is visible (density 0 keeps the image's pixels, with merging as without
- * it), each bin's rows of this slice. */
+ * it), each bin's rows of this slice; subsampled attachments stored
+ * reduced take the whole tile at once (its layout rectangle). */
 static void store_view(const tr__pass *p, tr__raster_bin *rb, const tr__tile *t, const tr__fdm_view *fv, uint32_t vs)
 {
     if ((t->ew == 1 && t->eh == 1) || !rb->fdm) {
         tr__raster_store(rb);
         return;
+    }
+    if (rb->ss_rect) {
+        rb->store_set = 2;
+        tr__raster_store(rb);
+        rb->store_set = 1;
     }
     const tr_bin_layout *l = &p->layout;
     const int32_t slice[4] = {rb->fb_rect[0], rb->fb_rect[1], rb->fb_rect[2], rb->fb_rect[3]};
@@ -209,6 +216,12 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
             rb.origin[1] = bcs[1];
             rb.fdm = &fv;
         }
+        /* a subsampled attachment stores this view reduced where the
+         * layout keeps it so (src/subsample) */
+        rb.ss_rect = NULL;
+        rb.store_set = 3;
+        if (p->subsampled && scaled && p->ss_tiles[ti].subsampled && (p->ss_tiles[ti].views & (1u << vs)))
+            rb.ss_rect = &p->ss_tiles[ti].rect[vs];
         /* LRZ (fdm.h): a scaled bin has it only with hardware bin scaling
          * (a7xx), then in rendering space (tr__lrz_scratch); with an FDM
          * offset the first row and column have none (turnip: their LRZ
@@ -346,6 +359,57 @@ static uint32_t make_tiles(const tr_context *ctx, tr__pass *p)
     return n;
 }
 
+static tr__subsampled_grid subsampled_grid(const tr__pass *p)
+{
+    const tr_bin_layout *l = &p->layout;
+    tr__subsampled_grid g = {{p->fb_w, p->fb_h}, {l->bin_w, l->bin_h}, {l->tile_align_w, l->tile_align_h},
+                             l->bins_x, l->bins_y, p->view_count, {{0, 0}}, p->fdm_offset};
+    memcpy(g.bo, p->fdm_bo, sizeof g.bo);
+    return g;
+}
+
+/* Where each tile goes in the pass's subsampled attachments (before the
+ * tiles are rendered). */
+static tr_result subsampled_layout(tr_context *ctx, tr__pass *p)
+{
+    const size_t nbins = (size_t)p->layout.bins_x * p->layout.bins_y;
+    if (!tr__grow(ctx, (void **)&p->ss_tiles, &p->ss_tiles_cap, nbins, sizeof(tr__subsampled_tile)))
+        return TR_ERROR_OUT_OF_MEMORY;
+    void *scratch = tr__alloc(ctx, tr__subsampled_scratch_bytes(nbins));
+    if (!scratch)
+        return TR_ERROR_OUT_OF_MEMORY;
+    const tr__subsampled_grid g = subsampled_grid(p);
+    tr__subsampled_layout(&g, p->tiles, scratch, p->ss_tiles);
+    tr__free(ctx, scratch);
+    return TR_OK;
+}
+
+/* After the tiles: each stored subsampled attachment's metadata per view
+ * and its aprons (src/subsample). */
+static tr_result subsampled_finish(tr_context *ctx, tr__pass *p)
+{
+    const size_t nbins = (size_t)p->layout.bins_x * p->layout.bins_y;
+    tr__apron_copy *aprons = tr__alloc(ctx, 8 * nbins * sizeof *aprons);
+    if (!aprons)
+        return TR_ERROR_OUT_OF_MEMORY;
+    const tr__subsampled_grid g = subsampled_grid(p);
+    for (uint32_t v = 0; v < p->view_count; v++) {
+        const size_t n = tr__subsampled_aprons(&g, p->tiles, p->ss_tiles, v, aprons);
+        for (uint32_t i = 0; i < p->att_count; i++) {
+            const tr__attachment_state *a = &p->att[i];
+            if (!a->subsampled || a->store != TR_STORE_OP_STORE)
+                continue;
+            const uint32_t layer = a->base_layer + p->view_ids[v];
+            tr__subsampled_meta *m = &a->image->subsampled[layer];
+            tr__subsampled_metadata(&g, p->tiles, p->ss_tiles, v, &m->header, m->bins, TR_SUBSAMPLED_MAX_BINS);
+            m->bin_count = nbins > TR_SUBSAMPLED_MAX_BINS ? 1u : (uint32_t)nbins;
+            tr__subsampled_copy_aprons(a->image, layer, aprons, n);
+        }
+    }
+    tr__free(ctx, aprons);
+    return TR_OK;
+}
+
 
 static void report_visibility(const tr__pass *p)
 {
@@ -444,6 +508,12 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         report_visibility(p);
     const tr_bin_layout *l = &p->layout;
     const int ntiles = (int)make_tiles(ctx, p);
+    if (p->subsampled && subsampled_layout(ctx, p) != TR_OK) {
+        tr__lrz_end_pass(p, false);
+        tr__pass_release_recording(ctx, p);
+        tr__pass_end_state(ctx);
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_end_render_pass: out of memory for the subsampled layout");
+    }
     /* With fewer tiles than twice the threads, tiles are cut into slices
      * of block rows so that every thread has work (and some to balance). */
     const uint32_t slices = threads > 1 && ntiles > 0
@@ -463,6 +533,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         render_tile(ctx, p, &rp, &ctx->workers[0], p->tile_list[k / (int)slices], (uint32_t)k % slices, slices);
 #endif
     p->stats.ms_render = tr__now_ms() - t0;
+    tr_result ss_r = p->subsampled ? subsampled_finish(ctx, p) : TR_OK;
     for (uint32_t i = 0; i < threads; i++)
         add_stats(&p->stats, &ctx->workers[i].stats);
     /* Stored images have new texels (LRZ reuse and caches key on this). */
@@ -492,6 +563,8 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     if (stats)
         *stats = p->stats;
     tr__pass_end_state(ctx);
+    if (ss_r != TR_OK) /* the tiles are stored; aprons and metadata could not be */
+        return tr__error(ctx, ss_r, "tr_cmd_end_render_pass: out of memory for the subsampled aprons");
     return TR_OK;
 }
 

@@ -122,6 +122,7 @@ typedef struct tr__attachment_state {
     uint32_t cpp;              /* bytes per pixel in GMEM */
     size_t gmem_offset;        /* offset of this attachment's slice in a tile buffer */
     bool stencil_plane;        /* the separate stencil of D32_SFLOAT_S8_UINT */
+    bool subsampled;           /* a TR_IMAGE_SUBSAMPLED colour attachment (src/subsample) */
     tr_load_op load;
     tr_store_op store;
     uint8_t clear_texel[16];

@@ -52,7 +52,11 @@ typedef enum tr_aspect {
                                   an attachment (or the density map) of a pass whose density map
                                   has offsets; a pass honours its offsets only when all of them have
                                   it (fdm.h, "FDM offset") */
-#define TR_IMAGE_FLAGS_ALL TR_IMAGE_FDM_OFFSET
+#define TR_IMAGE_SUBSAMPLED 2u /* VK_IMAGE_CREATE_SUBSAMPLED_BIT_EXT: as a colour attachment of a pass
+                                  with a density map, scaled bins are stored at their reduced size
+                                  (subsample.h); a colour format, one level, at most
+                                  TR_SUBSAMPLED_MAX_LAYERS layers, not with TR_IMAGE_FDM_OFFSET */
+#define TR_IMAGE_FLAGS_ALL (TR_IMAGE_FDM_OFFSET | TR_IMAGE_SUBSAMPLED)
 
 typedef struct tr_image_desc {
     tr_format format;

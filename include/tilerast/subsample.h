@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "geometry.h"
+#include "image.h"
 #include "result.h"
 
 #ifdef __cplusplus
@@ -115,6 +116,41 @@ typedef struct tr_subsampled_bin {
  * outside [0, bin), or a b_o with fdm_offset unset.  Pure: no context. */
 TR_API tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *desc, tr_subsampled_header *header,
                                               tr_subsampled_bin *bins);
+
+/* ---- subsampled images (image.h's TR_IMAGE_SUBSAMPLED) -------------------
+ *
+ * A colour attachment created with TR_IMAGE_SUBSAMPLED, in a pass with a
+ * density map over the whole framebuffer (the render area must be all of
+ * it), is stored in subsampled space: the pass lays its tiles out as above
+ * (every view at once, merged tiles as one; a view of a tile stays
+ * subsampled where its area is above 1 x 1 and no conflict undid it), each
+ * subsampled tile view is written as rendered at its rectangle, every other
+ * as usual, then each layer's metadata is written and the aprons are
+ * copied (turnip's tu_calc_subsampled_aprons: for each pair of neighbouring
+ * tiles whose rectangles do not touch, 2-pixel strips from each other's
+ * edge, scaled by the ratio of their areas, extended at the corners; NEAREST
+ * from the same image, clamped to it).  Space no tile uses keeps what the
+ * image held.
+ *
+ * Reading: tr_image_download, tr_image_read_rgba8 and tr_image_write_png
+ * give the framebuffer-space picture (each pixel looked up through the
+ * metadata at its centre, as a NEAREST sample); tr_image_download_raw the
+ * stored texels.  tr_image_upload and tr_image_fill write stored texels and
+ * leave the metadata.  Until a pass stores it, a layer's metadata is the
+ * identity (one bin, scale 1, offset 0). */
+
+/* The stored texels of a subresource, as tr_image_download gives any image
+ * that is not subsampled. */
+TR_API tr_result tr_image_download_raw(const tr_image *image, const tr_subresource *sub, void *data,
+                                       size_t row_pitch);
+
+/* The metadata of layer `layer` of a subsampled image: the header, *count
+ * bins (bins_x * bins_y of the last pass, or 1), copied into bins when it
+ * is not NULL (capacity elements; TR_ERROR_OUT_OF_RANGE when too few).
+ * TR_ERROR_INVALID_STATE for an image without TR_IMAGE_SUBSAMPLED. */
+TR_API tr_result tr_image_get_subsampled_metadata(const tr_image *image, uint32_t layer,
+                                                  tr_subsampled_header *header, tr_subsampled_bin *bins,
+                                                  size_t capacity, size_t *count);
 
 #ifdef __cplusplus
 }

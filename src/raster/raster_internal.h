@@ -105,6 +105,13 @@ typedef struct tr__raster_bin {
      * framebuffer rectangle (inside the render area) that the store fills. */
     const tr__fdm_view *fdm;
     int32_t fb_rect[4];
+    /* Subsampled attachments (src/subsample): where this scaled view of the
+     * tile is stored at its reduced size (the image's texel of rendering-
+     * space pixel origin), or NULL when it is stored as usual.  store_set
+     * selects what tr__raster_store writes: 1 the usual attachments, 2 the
+     * subsampled ones stored reduced (3: both). */
+    const tr_rect *ss_rect;
+    uint32_t store_set;
 } tr__raster_bin;
 
 /* Which pixel centres of the 8x8 block at (bx, by) (multiples of 8) the

@@ -44,6 +44,21 @@ static void load_store_rows(const tr__raster_bin *rb, const tr__attachment_state
     }
 }
 
+/* A subsampled attachment's reduced store: the rendering-space rows of
+ * rb->rect to the image at rb->ss_rect, GMEM pixel (0, 0) (rb->origin)
+ * landing on its top-left. */
+static void store_reduced(const tr__raster_bin *rb, const tr__attachment_state *a, uint32_t i, uint32_t view)
+{
+    const int32_t *r = rb->rect;
+    const size_t row = (size_t)(r[2] - r[0]) * a->cpp;
+    for (int32_t y = r[1]; y < r[3]; y++) {
+        const uint8_t *gp = rb->gmem[i] + ((size_t)(y - rb->origin[1]) * rb->gmem_pitch + (size_t)(r[0] - rb->origin[0])) * a->cpp;
+        const uint32_t ix = (uint32_t)(rb->ss_rect->x + (r[0] - rb->origin[0]));
+        const uint32_t iy = (uint32_t)(rb->ss_rect->y + (y - rb->origin[1]));
+        memcpy(tr__att_texel(a, view, ix, iy), gp, row);
+    }
+}
+
 /* Load (or store) every attachment of the view rb draws, over rb->rect.
  * A bin view at a reduced scale clears its rendering-space rectangle, and
  * restores and resolves through fdm_view.h's scaled copies. */
@@ -59,6 +74,18 @@ static void load_store(tr__raster_bin *rb, bool load)
     const uint64_t full_px = p->fdm ? (uint64_t)(fr[2] - fr[0]) * (uint64_t)(fr[3] - fr[1]) : 0;
     for (uint32_t i = 0; i < p->att_count; i++) {
         const tr__attachment_state *a = &p->att[i];
+        const bool reduced = !load && a->subsampled && rb->ss_rect;
+        if (!load && !(rb->store_set & (reduced ? 2u : 1u)))
+            continue;
+        if (reduced) {
+            /* stored as rendered, at the layout's rectangle */
+            if (a->store == TR_STORE_OP_STORE) {
+                store_reduced(rb, a, i, view);
+                st->gmem_bytes_stored += px * a->cpp;
+                st->fdm_gmem_bytes_stored_full += full_px * a->cpp;
+            }
+            continue;
+        }
         if (rb->fdm && load && a->load == TR_LOAD_OP_LOAD)
             tr__fdm_load(rb->fdm, a, view, r, rb->gmem[i], rb->origin, rb->gmem_pitch);
         else if (rb->fdm && !load && a->store == TR_STORE_OP_STORE)

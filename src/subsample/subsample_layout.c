@@ -235,7 +235,7 @@ void tr__subsampled_layout(const tr__subsampled_grid *g, tr__tile *tiles, void *
 }
 
 void tr__subsampled_metadata(const tr__subsampled_grid *g, tr__tile *tiles, const tr__subsampled_tile *st, uint32_t v,
-                             tr_subsampled_header *h, tr_subsampled_bin *bins)
+                             tr_subsampled_header *h, tr_subsampled_bin *bins, size_t cap)
 {
     const size_t n = (size_t)g->bins_x * g->bins_y;
     const uint32_t width0 = g->framebuffer.width + (g->fdm_offset ? g->tile_align.width : 0);
@@ -244,7 +244,8 @@ void tr__subsampled_metadata(const tr__subsampled_grid *g, tr__tile *tiles, cons
     const float ratio_y = (float)g->framebuffer.height / (float)height0;
     if (n > TR_SUBSAMPLED_MAX_BINS) {
         *h = (tr_subsampled_header){{1.0f, 1.0f}, {0.0f, 0.0f}, 1};
-        for (size_t b = 0; b < n; b++) {
+        for (size_t b = 0; b < TR_MIN(n, cap); b++) {
+            memset(&bins[b], 0, sizeof bins[b]);
             bins[b].scale[0] = ratio_x;
             bins[b].scale[1] = ratio_y;
             bins[b].offset[0] = bins[b].offset[1] = 0.0f;
@@ -260,6 +261,9 @@ void tr__subsampled_metadata(const tr__subsampled_grid *g, tr__tile *tiles, cons
         const tr__tile *t = owner(tiles, (uint32_t)b);
         const tr__subsampled_tile *o = &st[t - tiles];
         tr_subsampled_bin *m = &bins[b];
+        m->rect = o->subsampled && (t->visible & (1u << v)) ? o->rect[v] : (tr_rect){0, 0, 0, 0};
+        m->subsampled = (o->views & (1u << v)) != 0;
+        m->border = o->border;
         if (!(t->visible & (1u << v)) || !o->subsampled) {
             m->scale[0] = m->scale[1] = 1.0f;
             m->offset[0] = m->offset[1] = 0.0f;
@@ -336,7 +340,7 @@ tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *desc, tr
             t->visible = inside && d->areas[b].width ? 1u : 0u;
         }
         tr__subsampled_layout(&g, tiles, scratch, st);
-        tr__subsampled_metadata(&g, tiles, st, 0, header, bins);
+        tr__subsampled_metadata(&g, tiles, st, 0, header, bins, n);
         for (uint32_t b = 0; b < n; b++) {
             tr_subsampled_bin *o = &bins[b];
             o->subsampled = (st[b].views & 1u) != 0;
@@ -358,4 +362,21 @@ tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *desc, tr
     free(st);
     free(scratch);
     return r;
+}
+
+void tr__subsampled_meta_identity(tr__subsampled_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    m->header = (tr_subsampled_header){{1.0f, 1.0f}, {0.0f, 0.0f}, 1};
+    m->bin_count = 1;
+    m->bins[0].scale[0] = m->bins[0].scale[1] = 1.0f;
+}
+
+tr__subsampled_meta *tr__subsampled_meta_create(tr_context *ctx, uint32_t layers)
+{
+    tr__subsampled_meta *m = tr__alloc(ctx, layers * sizeof *m);
+    if (m)
+        for (uint32_t l = 0; l < layers; l++)
+            tr__subsampled_meta_identity(&m[l]);
+    return m;
 }

@@ -3,6 +3,7 @@
  * step numbers in the comments are that header's. */
 #include <math.h>
 
+#include "subsample/subsample_internal.h"
 #include "texture/texture_internal.h"
 
 /* ---- LOD arithmetic (steps 2-5) ------------------------------------------------------------ */
@@ -352,6 +353,25 @@ void tr_fs_sample(const tr_fs_block *b, uint32_t slot, const tr_sample_args *a, 
     const bool explicit_lod = a->lod != NULL;
     const bool grads = !explicit_lod && a->dsdx && a->dtdx && a->dsdy && a->dtdy;
     const float *s = a->s, *t = a->t;
+    /* A subsampled image (subsample.h): each lane's uv goes through its
+     * layer's metadata first (turnip's lower_tex_subsampled); derivatives
+     * then come from the transformed coordinates.  Clamped to border, a uv
+     * outside [0, 1] stays as it was on that axis. */
+    float ss[TR_FS_LANES], st[TR_FS_LANES];
+    if (img->subsampled) {
+        const bool border_u = ts.smp->desc.address_u == TR_ADDRESS_CLAMP_TO_BORDER;
+        const bool border_v = ts.smp->desc.address_v == TR_ADDRESS_CLAMP_TO_BORDER;
+        for (uint32_t l = 0; l < n; l++) {
+            const uint32_t layer = a->layer ? layer_index(a->layer[l], img->desc.layers) : 0;
+            tr__subsampled_map(&img->subsampled[layer], s[l], t[l], &ss[l], &st[l]);
+            if (border_u && !(s[l] >= 0.0f && s[l] <= 1.0f))
+                ss[l] = s[l];
+            if (border_v && !(t[l] >= 0.0f && t[l] <= 1.0f))
+                st[l] = t[l];
+        }
+        s = ss;
+        t = st;
+    }
     for (uint32_t q = 0; q < n; q += 4) {
         /* Step 1, implicit: the quad's coarse derivatives. */
         float dsdx = quad_ddx(s, q, n), dtdx = quad_ddx(t, q, n);

@@ -1,0 +1,304 @@
+/* Subsampled images through a render pass (subsample.h): a density-mapped
+ * pass into a TR_IMAGE_SUBSAMPLED attachment against the same pass into an
+ * ordinary one.  The framebuffer-space picture (tr_image_download) equals
+ * the ordinary image byte for byte; with density 255 the stored texels do
+ * too; unused space keeps what the image held; NEAREST sampling at texel
+ * centres reads the ordinary image's texels; LINEAR sampling never reads
+ * unused space (two different markers there give the same picture); the
+ * same bytes for every thread count; and the errors. */
+#include "trtest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { W = 256, H = 192, MAP_W = 8, MAP_H = 6, GMEM = 32 * 1024 };
+
+static const float MARKER_A[4] = {1.0f, 0.0f, 1.0f, 1.0f}, MARKER_B[4] = {0.0f, 1.0f, 0.0f, 0.0f};
+
+typedef struct cfg {
+    uint32_t threads;
+    const uint8_t (*map)[MAP_W]; /* density byte per texel (both axes) */
+    bool subsampled;
+    const float *marker;         /* the image's contents before the pass */
+} cfg;
+
+typedef struct out {
+    uint8_t color[W * H * 4];    /* tr_image_download (framebuffer space) */
+    uint8_t raw[W * H * 4];      /* tr_image_download_raw */
+    tr_subsampled_header hdr;
+    tr_subsampled_bin bins[TR_SUBSAMPLED_MAX_BINS];
+    size_t bin_count;
+    tr_pass_stats stats;
+} out;
+
+static tr_image *map_image(tr_context *ctx, const uint8_t (*m)[MAP_W])
+{
+    tr_image *img = trt_image(ctx, TR_FORMAT_R8G8_UNORM, MAP_W, MAP_H);
+    uint8_t buf[MAP_H][MAP_W][2];
+    for (int j = 0; j < MAP_H; j++)
+        for (int i = 0; i < MAP_W; i++)
+            buf[j][i][0] = buf[j][i][1] = m[j][i];
+    TRT_OK(tr_image_upload(img, NULL, buf, 0));
+    return img;
+}
+
+/* 60 triangles on a 1/16-pixel lattice with random colours over the
+ * framebuffer, and a full-screen quad behind them. */
+static void draw_scene(tr_context *ctx)
+{
+    static trt_vertex v[6 + 180];
+    trt_rng rng = {0x5ab5ull};
+    const float bg[2][4] = {{0.2f, 0.3f, 0.4f, 1.0f}, {0.6f, 0.5f, 0.1f, 1.0f}};
+    v[0] = trt_vpx(0, 0, 0.5f, W, H, bg[0]), v[1] = trt_vpx(W, 0, 0.5f, W, H, bg[1]);
+    v[2] = trt_vpx(0, H, 0.5f, W, H, bg[1]), v[3] = trt_vpx(W, 0, 0.5f, W, H, bg[1]);
+    v[4] = trt_vpx(W, H, 0.5f, W, H, bg[0]), v[5] = trt_vpx(0, H, 0.5f, W, H, bg[1]);
+    for (int i = 6; i < 6 + 180; i++) {
+        const float c[4] = {(float)(trt_rand_u32(&rng) % 256) / 255.0f, (float)(trt_rand_u32(&rng) % 256) / 255.0f,
+                            (float)(trt_rand_u32(&rng) % 256) / 255.0f, 1.0f};
+        const float x = (float)(trt_rand_u32(&rng) % (16 * W)) / 16.0f, y = (float)(trt_rand_u32(&rng) % (16 * H)) / 16.0f;
+        v[i] = trt_vpx(x, y, 0.5f, W, H, c);
+    }
+    TRT_OK(tr_cmd_bind_pipeline(ctx, trt_pipeline(ctx, NULL)));
+    trt_draw(ctx, v, 6 + 180);
+}
+
+static tr_context *context(uint32_t threads)
+{
+    tr_context_desc cd = {0};
+    cd.threads = threads;
+    cd.gmem_bytes = GMEM;
+    return trt_context_desc(&cd);
+}
+
+static tr_image *color_image(tr_context *ctx, bool subsampled, const float *marker)
+{
+    tr_image *img = NULL;
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1,
+                                                  subsampled ? TR_IMAGE_SUBSAMPLED : 0u}, &img));
+    if (marker)
+        TRT_OK(tr_image_fill(img, NULL, marker));
+    return img;
+}
+
+static tr_render_pass_desc pass_of(tr_image *color, tr_image *map)
+{
+    tr_render_pass_desc rp = {0};
+    rp.color_count = 1;
+    rp.color[0].image = color;
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp.color[0].clear_color[0] = 0.05f;
+    rp.color[0].clear_color[3] = 1.0f;
+    rp.density_map.image = map;
+    return rp;
+}
+
+static void run(const cfg *c, out *o, tr_context **keep_ctx, tr_image **keep_img)
+{
+    tr_context *ctx = context(c->threads);
+    tr_image *color = color_image(ctx, c->subsampled, c->marker);
+    tr_image *map = map_image(ctx, c->map);
+    tr_render_pass_desc rp = pass_of(color, map);
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    draw_scene(ctx);
+    TRT_OK(tr_cmd_end_render_pass(ctx, &o->stats));
+    TRT_OK(tr_image_download(color, NULL, o->color, 0));
+    TRT_OK(tr_image_download_raw(color, NULL, o->raw, 0));
+    o->bin_count = 0;
+    if (c->subsampled)
+        TRT_OK(tr_image_get_subsampled_metadata(color, 0, &o->hdr, o->bins, TR_SUBSAMPLED_MAX_BINS, &o->bin_count));
+    if (keep_ctx) {
+        *keep_ctx = ctx;
+        *keep_img = color;
+    } else {
+        tr_context_destroy(ctx);
+    }
+}
+
+static const uint8_t MAP_ONE[MAP_H][MAP_W] = {
+    {255, 255, 255, 255, 255, 255, 255, 255}, {255, 255, 255, 255, 255, 255, 255, 255},
+    {255, 255, 255, 255, 255, 255, 255, 255}, {255, 255, 255, 255, 255, 255, 255, 255},
+    {255, 255, 255, 255, 255, 255, 255, 255}, {255, 255, 255, 255, 255, 255, 255, 255}};
+/* 4x4 at the edges, 2x2 between, 1x1 in the middle, and one texel of
+ * density 0 in the corner */
+static const uint8_t MAP_MIXED[MAP_H][MAP_W] = {
+    {0, 63, 63, 63, 63, 63, 63, 63},       {63, 127, 127, 127, 127, 127, 127, 63},
+    {63, 127, 255, 255, 255, 255, 127, 63}, {63, 127, 255, 255, 255, 255, 127, 63},
+    {63, 127, 127, 127, 127, 127, 127, 63}, {63, 63, 63, 63, 63, 63, 63, 63}};
+
+static size_t count_diff(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d += a[i] != b[i];
+    return d;
+}
+
+Test(subsample, density_255_stores_the_ordinary_image)
+{
+    static out s, o;
+    cfg c = {1, MAP_ONE, true, MARKER_A};
+    run(&c, &s, NULL, NULL);
+    c.subsampled = false;
+    run(&c, &o, NULL, NULL);
+    cr_expect_eq(count_diff(s.raw, o.raw, sizeof s.raw), 0u, "stored texels differ from the ordinary image");
+    cr_expect_eq(count_diff(s.color, o.color, sizeof s.color), 0u, "the picture differs");
+    for (size_t b = 0; b < s.bin_count; b++)
+        cr_expect(!s.bins[b].subsampled && s.bins[b].scale[0] == 1.0f && s.bins[b].offset[0] == 0.0f,
+                  "bin %zu is not the identity", b);
+}
+
+Test(subsample, the_picture_is_the_ordinary_image_for_every_thread_count)
+{
+    static out s1, s3, o;
+    cfg c = {1, MAP_MIXED, true, MARKER_A};
+    run(&c, &s1, NULL, NULL);
+    c.threads = 3;
+    run(&c, &s3, NULL, NULL);
+    c.subsampled = false;
+    run(&c, &o, NULL, NULL);
+    cr_expect_eq(count_diff(s1.color, o.color, sizeof o.color), 0u, "picture vs the ordinary image");
+    cr_expect_eq(count_diff(s1.raw, s3.raw, sizeof o.raw), 0u, "stored texels, 1 and 3 threads");
+    /* the layout did subsample (and stored less than the ordinary image) */
+    size_t sub = 0;
+    for (size_t b = 0; b < s1.bin_count; b++)
+        sub += s1.bins[b].subsampled;
+    cr_expect_gt(sub, 0u, "no bin stayed subsampled");
+    cr_expect_eq(s1.bin_count, (size_t)s1.stats.layout.bins_x * s1.stats.layout.bins_y);
+    cr_expect_eq(s1.hdr.bin_stride, s1.stats.layout.bins_x);
+    cr_expect_lt(s1.stats.gmem_bytes_stored, o.stats.gmem_bytes_stored + 1);
+}
+
+/* Every stored texel lies in a bin's rectangle or its 2-pixel apron; the
+ * rest keeps the marker. */
+Test(subsample, unused_space_keeps_the_image)
+{
+    static out s;
+    cfg c = {2, MAP_MIXED, true, MARKER_A};
+    run(&c, &s, NULL, NULL);
+    static uint8_t used[H][W];
+    memset(used, 0, sizeof used);
+    const int32_t a = (int32_t)TR_SUBSAMPLED_APRON;
+    for (size_t b = 0; b < s.bin_count; b++) {
+        const tr_rect *r = &s.bins[b].rect;
+        for (int32_t y = r->y - a; y < r->y + (int32_t)r->height + a; y++)
+            for (int32_t x = r->x - a; x < r->x + (int32_t)r->width + a; x++)
+                if (x >= 0 && y >= 0 && x < W && y < H)
+                    used[y][x] = 1;
+    }
+    /* the invisible corner bin keeps the marker at its framebuffer place too */
+    size_t unused = 0, wrong = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            if (used[y][x])
+                continue;
+            unused++;
+            const uint8_t *t = &s.raw[((size_t)y * W + x) * 4];
+            wrong += !(t[0] == 255 && t[1] == 0 && t[2] == 255 && t[3] == 255);
+        }
+    cr_expect_gt(unused, 1000u, "the layout leaves no unused space");
+    cr_expect_eq(wrong, 0u, "%zu unused texels were written", wrong);
+}
+
+/* A second pass samples the first's image over a full-screen quad. */
+static tr_filter g_filter;
+static void fs_sample(tr_fs_block *b)
+{
+    float u[TR_FS_LANES], v[TR_FS_LANES];
+    for (uint32_t i = 0; i < b->count; i++) {
+        u[i] = b->frag_x[i] / (float)W;
+        v[i] = b->frag_y[i] / (float)H;
+    }
+    tr_fs_texture(b, 0, u, v, b->color[0]);
+}
+
+static void sample_pass(tr_context *ctx, tr_image *src, tr_filter filter, uint8_t *pixels)
+{
+    g_filter = filter;
+    tr_sampler *smp = NULL;
+    TRT_OK(tr_sampler_create(ctx, &(tr_sampler_desc){.mag_filter = filter, .min_filter = filter,
+                                                     .address_u = TR_ADDRESS_CLAMP_TO_EDGE,
+                                                     .address_v = TR_ADDRESS_CLAMP_TO_EDGE}, &smp));
+    tr_image *dst = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H);
+    tr_pipeline_desc pd = {0};
+    pd.fragment_shader = fs_sample;
+    pd.texture_mask = 1;
+    tr_pipeline *pl = trt_pipeline(ctx, &pd);
+    tr_render_pass_desc rp = {0};
+    rp.color_count = 1;
+    rp.color[0].image = dst;
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    TRT_OK(tr_cmd_bind_pipeline(ctx, pl));
+    TRT_OK(tr_cmd_bind_texture(ctx, 0, src, smp));
+    const float c[4] = {1, 1, 1, 1};
+    trt_vertex q[6] = {trt_vpx(0, 0, 0, W, H, c), trt_vpx(W, 0, 0, W, H, c), trt_vpx(0, H, 0, W, H, c),
+                       trt_vpx(W, 0, 0, W, H, c), trt_vpx(W, H, 0, W, H, c), trt_vpx(0, H, 0, W, H, c)};
+    trt_draw(ctx, q, 6);
+    TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+    TRT_OK(tr_image_download(dst, NULL, pixels, 0));
+}
+
+Test(subsample, nearest_sampling_reads_the_ordinary_texels)
+{
+    static out s, o;
+    static uint8_t got[W * H * 4];
+    tr_context *ctx;
+    tr_image *img;
+    cfg c = {1, MAP_MIXED, true, MARKER_A};
+    run(&c, &s, &ctx, &img);
+    sample_pass(ctx, img, TR_FILTER_NEAREST, got);
+    tr_context_destroy(ctx);
+    c.subsampled = false;
+    run(&c, &o, NULL, NULL);
+    cr_expect_eq(count_diff(got, o.color, sizeof got), 0u, "NEAREST through the metadata vs the ordinary image");
+}
+
+Test(subsample, linear_sampling_never_reads_unused_space)
+{
+    static out sa, sb;
+    static uint8_t ga[W * H * 4], gb[W * H * 4];
+    tr_context *ctx;
+    tr_image *img;
+    cfg c = {1, MAP_MIXED, true, MARKER_A};
+    run(&c, &sa, &ctx, &img);
+    sample_pass(ctx, img, TR_FILTER_LINEAR, ga);
+    tr_context_destroy(ctx);
+    c.marker = MARKER_B;
+    run(&c, &sb, &ctx, &img);
+    sample_pass(ctx, img, TR_FILTER_LINEAR, gb);
+    tr_context_destroy(ctx);
+    cr_expect_gt(count_diff(sa.raw, sb.raw, sizeof sa.raw), 0u, "the markers left no trace: nothing to prove");
+    cr_expect_eq(count_diff(ga, gb, sizeof ga), 0u, "LINEAR sampling read texels outside the bins and aprons");
+}
+
+Test(subsample, errors)
+{
+    tr_context *ctx = trt_context(1);
+    tr_image *img = NULL;
+    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_D32_SFLOAT, W, H, 1, 1, TR_IMAGE_SUBSAMPLED}, &img),
+                 TR_ERROR_UNSUPPORTED_FORMAT);
+    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 2, TR_IMAGE_SUBSAMPLED},
+                                 &img), TR_ERROR_INVALID_DESCRIPTOR);
+    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 7, 1, TR_IMAGE_SUBSAMPLED},
+                                 &img), TR_ERROR_LIMIT_EXCEEDED);
+    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1,
+                                                       TR_IMAGE_SUBSAMPLED | TR_IMAGE_FDM_OFFSET}, &img),
+                 TR_ERROR_INVALID_DESCRIPTOR);
+    cr_expect_null(img);
+    tr_image *color = color_image(ctx, true, NULL);
+    tr_image *map = map_image(ctx, MAP_MIXED);
+    tr_render_pass_desc rp = pass_of(color, NULL);
+    cr_expect_eq(tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "no density map");
+    cr_expect(strstr(tr_context_last_error(ctx), "density map") != NULL, "%s", tr_context_last_error(ctx));
+    rp = pass_of(color, map);
+    rp.render_area = (tr_rect){0, 0, W / 2, H};
+    cr_expect_eq(tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "part of the framebuffer");
+    tr_subsampled_header h;
+    size_t n;
+    tr_subsampled_bin one;
+    cr_expect_eq(tr_image_get_subsampled_metadata(map, 0, &h, NULL, 0, &n), TR_ERROR_INVALID_STATE);
+    cr_expect_eq(tr_image_get_subsampled_metadata(color, 1, &h, NULL, 0, &n), TR_ERROR_OUT_OF_RANGE);
+    TRT_OK(tr_image_get_subsampled_metadata(color, 0, &h, &one, 1, &n));
+    cr_expect(n == 1 && h.bin_stride == 1 && one.scale[0] == 1.0f, "a new image's metadata is the identity");
+    tr_context_destroy(ctx);
+}
