@@ -347,12 +347,17 @@ tr_result tr__write_png_rgba8(const char *path, uint32_t w, uint32_t h, const ui
 
 tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, uint8_t *out)
 {
+    return tr__image_read_rgba8(img, sub, out, false);
+}
+
+tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, uint8_t *out, bool raw)
+{
     plane_view pv = {0};
     tr_result r = check_transfer(img, false, out, 0, "tr_image_read_rgba8", sub, &pv);
     if (r != TR_OK)
         return r;
     size_t n = (size_t)pv.w * pv.h;
-    const tr__subsampled_meta *m = pv.aspect == TR_ASPECT_COLOR ? subsampled_meta(img, sub) : NULL;
+    const tr__subsampled_meta *m = pv.aspect == TR_ASPECT_COLOR && !raw ? subsampled_meta(img, sub) : NULL;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *t = read_texel(&pv, m, (uint32_t)(i % pv.w), (uint32_t)(i / pv.w));
         uint8_t *o = out + i * 4;

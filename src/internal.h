@@ -175,6 +175,10 @@ struct tr_context {
     } features;
 };
 
+/* tr_image_read_rgba8, of the stored texels when raw (a subsampled image's
+ * as stored, not its framebuffer-space picture). */
+tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, uint8_t *out, bool raw);
+
 /* Writes w x h RGBA8 pixels as a PNG (TR_ERROR_IO on failure). */
 tr_result tr__write_png_rgba8(const char *path, uint32_t w, uint32_t h, const uint8_t *px);
 

@@ -31,6 +31,7 @@ typedef struct render_options {
     tr_device device;        /* TR_DEVICE_DEFAULT unless --device */
     const char *density_map; /* PNG whose red and green channels are the density map */
     const char *fdm_png;
+    const char *subsampled;  /* PNG of the raw subsampled image (tr_subsampled_write_png) */
     int fdm_offset;          /* --fdm-offset given */
     int32_t fdm_offset_x, fdm_offset_y;
 } render_options;
@@ -41,7 +42,7 @@ static void short_usage(FILE *f)
             "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
             "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
-            "                       [--fdm-png FILE] [--fdm-offset X,Y]\n"
+            "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
             "Try '" PROG " --help' for more.\n");
 }
 
@@ -51,7 +52,7 @@ static void usage(FILE *f)
             "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
             "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
-            "                       [--fdm-png FILE] [--fdm-offset X,Y]\n"
+            "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
             "\n"
             "Renders a SRSCENE1 scene file with tilerast.\n"
             "  -o, --output FILE  write the image as PNG\n"
@@ -73,6 +74,11 @@ static void usage(FILE *f)
             "  --fdm-offset X,Y   offset the density map by X,Y pixels (multiples of 8,\n"
             "                     within +-16384; VK_EXT_fragment_density_map_offset:\n"
             "                     the bins follow it; needs --density-map)\n"
+            "  --subsampled RAW.png\n"
+            "                     render into a subsampled image (TR_IMAGE_SUBSAMPLED; needs\n"
+            "                     --density-map): -o and --raw get its framebuffer-space\n"
+            "                     picture, RAW.png the texels as stored, bins and aprons\n"
+            "                     outlined\n"
             "  --fdm-png FILE     write the image with the bin grid and each bin's\n"
             "                     fragment area drawn over it (needs --density-map)\n"
             "  -h, --help         show this help\n"
@@ -116,7 +122,8 @@ static int parse_args(int argc, char **argv, render_options *o)
                           strcmp(a, "--raw") == 0 || strcmp(a, "--threads") == 0 ||
                           strcmp(a, "--gmem") == 0 || strcmp(a, "--lrz-png") == 0 ||
                           strcmp(a, "--device") == 0 || strcmp(a, "--density-map") == 0 ||
-                          strcmp(a, "--fdm-png") == 0 || strcmp(a, "--fdm-offset") == 0;
+                          strcmp(a, "--fdm-png") == 0 || strcmp(a, "--fdm-offset") == 0 ||
+                          strcmp(a, "--subsampled") == 0;
         if (takes_value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, PROG ": %s needs a value\n", a);
@@ -153,6 +160,8 @@ static int parse_args(int argc, char **argv, render_options *o)
             o->density_map = val;
         } else if (strcmp(a, "--fdm-png") == 0) {
             o->fdm_png = val;
+        } else if (strcmp(a, "--subsampled") == 0) {
+            o->subsampled = val;
         } else if (strcmp(a, "--fdm-offset") == 0) {
             char *end = NULL;
             errno = 0;
@@ -186,6 +195,10 @@ static int parse_args(int argc, char **argv, render_options *o)
         fprintf(stderr, PROG ": no scene file given\n");
         return 2;
     }
+    if (o->subsampled != NULL && o->density_map == NULL) {
+        fprintf(stderr, PROG ": --subsampled stores a density-mapped pass: give --density-map\n");
+        return 2;
+    }
     if (o->fdm_offset && o->density_map == NULL) {
         fprintf(stderr, PROG ": --fdm-offset moves a density map: give --density-map\n");
         return 2;
@@ -195,7 +208,7 @@ static int parse_args(int argc, char **argv, render_options *o)
         return 2;
     }
     if (o->png_path == NULL && o->raw_path == NULL && !o->stats && o->lrz_png == NULL &&
-        o->fdm_png == NULL) {
+        o->fdm_png == NULL && o->subsampled == NULL) {
         fprintf(stderr, PROG ": nothing to do: give -o, --raw, --stats, --lrz-png or --fdm-png\n");
         return 2;
     }
@@ -313,7 +326,7 @@ int main(int argc, char **argv)
     /* With an FDM offset every attachment and the map carry the flag
      * that lets the pass honour it (fdm.h). */
     const uint32_t image_flags = o.fdm_offset ? TR_IMAGE_FDM_OFFSET : 0u;
-    idesc.flags = image_flags;
+    idesc.flags = image_flags | (o.subsampled ? TR_IMAGE_SUBSAMPLED : 0u);
     r = tr_image_create(ctx, &idesc, &image);
     if (r != TR_OK) {
         report(ctx, "creating the image", r);
@@ -346,6 +359,7 @@ int main(int argc, char **argv)
     tr_image *depth = NULL;
     if (o.lrz_png != NULL || o.fdm_png != NULL) {
         idesc.format = TR_FORMAT_D32_SFLOAT;
+        idesc.flags = image_flags; /* never subsampled */
         r = tr_image_create(ctx, &idesc, &depth);
         if (r != TR_OK) {
             report(ctx, "creating the depth image", r);
@@ -392,6 +406,15 @@ int main(int argc, char **argv)
         if (r != TR_OK) {
             char what[300];
             snprintf(what, sizeof what, "%s: writing the FDM picture", o.fdm_png);
+            report(ctx, what, r);
+            goto done;
+        }
+    }
+    if (o.subsampled != NULL) {
+        r = tr_subsampled_write_png(image, 0, o.subsampled);
+        if (r != TR_OK) {
+            char what[300];
+            snprintf(what, sizeof what, "%s: writing the subsampled image", o.subsampled);
             report(ctx, what, r);
             goto done;
         }

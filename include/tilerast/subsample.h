@@ -152,6 +152,14 @@ TR_API tr_result tr_image_get_subsampled_metadata(const tr_image *image, uint32_
                                                   tr_subsampled_header *header, tr_subsampled_bin *bins,
                                                   size_t capacity, size_t *count);
 
+/* A debugging picture of layer `layer` of a subsampled image, as a PNG:
+ * the stored texels as they lie (converted as tr_image_read_rgba8 converts
+ * them), each bin's rectangle outlined (white at full size, cyan
+ * subsampled) and a subsampled bin's apron outlined in yellow.  Bins of
+ * merged tiles share a rectangle.  TR_ERROR_INVALID_STATE for an image
+ * that is not subsampled. */
+TR_API tr_result tr_subsampled_write_png(const tr_image *image, uint32_t layer, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -134,6 +134,18 @@ else
     bad "half-density map with an offset on a740"
 fi
 
+# --subsampled: refused without a map; with one, -o / --raw give the same
+# picture as the ordinary image and RAW.png is written.
+expect_refused subsampled_without_map 2 "density-map" -- "$dir/scene.scn" --subsampled "$dir/ss.png"
+if "$render" "$dir/scene.scn" --raw "$dir/half_plain.rgba" --density-map "$dir/half.png" >/dev/null &&
+   "$render" "$dir/scene.scn" --raw "$dir/half_ss.rgba" --density-map "$dir/half.png" \
+       --subsampled "$dir/ss.png" >/dev/null && [[ -s "$dir/ss.png" ]] &&
+   cmp -s "$dir/half_plain.rgba" "$dir/half_ss.rgba"; then
+    ok "--subsampled: the same picture, the stored image written"
+else
+    bad "--subsampled"
+fi
+
 # Every device profile renders the scene (the same image: FDM is off).
 for d in a630 a660 a740; do
     if "$render" "$dir/scene.scn" --device "$d" --raw "$dir/$d.rgba" >/dev/null &&

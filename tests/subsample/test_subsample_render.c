@@ -17,6 +17,7 @@ static const float MARKER_A[4] = {1.0f, 0.0f, 1.0f, 1.0f}, MARKER_B[4] = {0.0f, 
 
 typedef struct cfg {
     uint32_t threads;
+    tr_device device;            /* A740: merged tiles */
     const uint8_t (*map)[MAP_W]; /* density byte per texel (both axes) */
     bool subsampled;
     const float *marker;         /* the image's contents before the pass */
@@ -62,11 +63,13 @@ static void draw_scene(tr_context *ctx)
     trt_draw(ctx, v, 6 + 180);
 }
 
-static tr_context *context(uint32_t threads)
+static tr_context *context(uint32_t threads, tr_device device)
 {
     tr_context_desc cd = {0};
     cd.threads = threads;
     cd.gmem_bytes = GMEM;
+    cd.device = device;
+    cd.tile_align_w = cd.tile_align_h = device ? 32 : 0; /* small bins on the a740 too */
     return trt_context_desc(&cd);
 }
 
@@ -94,7 +97,7 @@ static tr_render_pass_desc pass_of(tr_image *color, tr_image *map)
 
 static void run(const cfg *c, out *o, tr_context **keep_ctx, tr_image **keep_img)
 {
-    tr_context *ctx = context(c->threads);
+    tr_context *ctx = context(c->threads, c->device);
     tr_image *color = color_image(ctx, c->subsampled, c->marker);
     tr_image *map = map_image(ctx, c->map);
     tr_render_pass_desc rp = pass_of(color, map);
@@ -136,7 +139,7 @@ static size_t count_diff(const uint8_t *a, const uint8_t *b, size_t n)
 Test(subsample, density_255_stores_the_ordinary_image)
 {
     static out s, o;
-    cfg c = {1, MAP_ONE, true, MARKER_A};
+    cfg c = {1, TR_DEVICE_DEFAULT, MAP_ONE, true, MARKER_A};
     run(&c, &s, NULL, NULL);
     c.subsampled = false;
     run(&c, &o, NULL, NULL);
@@ -150,7 +153,7 @@ Test(subsample, density_255_stores_the_ordinary_image)
 Test(subsample, the_picture_is_the_ordinary_image_for_every_thread_count)
 {
     static out s1, s3, o;
-    cfg c = {1, MAP_MIXED, true, MARKER_A};
+    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A};
     run(&c, &s1, NULL, NULL);
     c.threads = 3;
     run(&c, &s3, NULL, NULL);
@@ -173,7 +176,7 @@ Test(subsample, the_picture_is_the_ordinary_image_for_every_thread_count)
 Test(subsample, unused_space_keeps_the_image)
 {
     static out s;
-    cfg c = {2, MAP_MIXED, true, MARKER_A};
+    cfg c = {2, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A};
     run(&c, &s, NULL, NULL);
     static uint8_t used[H][W];
     memset(used, 0, sizeof used);
@@ -244,7 +247,7 @@ Test(subsample, nearest_sampling_reads_the_ordinary_texels)
     static uint8_t got[W * H * 4];
     tr_context *ctx;
     tr_image *img;
-    cfg c = {1, MAP_MIXED, true, MARKER_A};
+    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A};
     run(&c, &s, &ctx, &img);
     sample_pass(ctx, img, TR_FILTER_NEAREST, got);
     tr_context_destroy(ctx);
@@ -259,7 +262,7 @@ Test(subsample, linear_sampling_never_reads_unused_space)
     static uint8_t ga[W * H * 4], gb[W * H * 4];
     tr_context *ctx;
     tr_image *img;
-    cfg c = {1, MAP_MIXED, true, MARKER_A};
+    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A};
     run(&c, &sa, &ctx, &img);
     sample_pass(ctx, img, TR_FILTER_LINEAR, ga);
     tr_context_destroy(ctx);
@@ -300,5 +303,59 @@ Test(subsample, errors)
     cr_expect_eq(tr_image_get_subsampled_metadata(color, 1, &h, NULL, 0, &n), TR_ERROR_OUT_OF_RANGE);
     TRT_OK(tr_image_get_subsampled_metadata(color, 0, &h, &one, 1, &n));
     cr_expect(n == 1 && h.bin_stride == 1 && one.scale[0] == 1.0f, "a new image's metadata is the identity");
+    tr_context_destroy(ctx);
+}
+
+/* On the a740 neighbouring scaled bins merge: a merged tile is laid out
+ * and stored as one. */
+Test(subsample, merged_tiles_give_the_ordinary_image)
+{
+    static out s, o;
+    cfg c = {2, TR_DEVICE_A740, MAP_MIXED, true, MARKER_A};
+    run(&c, &s, NULL, NULL);
+    cr_expect_gt(s.stats.fdm_bins_merged, 0u, "nothing merged");
+    c.subsampled = false;
+    run(&c, &o, NULL, NULL);
+    cr_expect_eq(count_diff(s.color, o.color, sizeof o.color), 0u, "picture vs the ordinary image, merged tiles");
+    /* every bin of a merged tile carries its owner's metadata */
+    size_t sub = 0;
+    for (size_t b = 0; b < s.bin_count; b++)
+        sub += s.bins[b].subsampled;
+    cr_expect_gt(sub, 0u);
+}
+
+/* Two views, a map layer each (the second one mirrored), two layers of
+ * metadata. */
+Test(subsample, multiview_layers)
+{
+    tr_context *ctx = context(2, TR_DEVICE_DEFAULT);
+    tr_image *sub = NULL, *plain = NULL, *map = NULL;
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 2, 1, TR_IMAGE_SUBSAMPLED}, &sub));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 2, 1, 0}, &plain));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8_UNORM, MAP_W, MAP_H, 2, 1, 0}, &map));
+    uint8_t buf[MAP_H][MAP_W][2];
+    for (uint32_t l = 0; l < 2; l++) {
+        for (int j = 0; j < MAP_H; j++)
+            for (int i = 0; i < MAP_W; i++)
+                buf[j][i][0] = buf[j][i][1] = MAP_MIXED[l ? MAP_H - 1 - j : j][l ? MAP_W - 1 - i : i];
+        TRT_OK(tr_image_upload(map, &(tr_subresource){0, l, TR_ASPECT_COLOR}, buf, 0));
+    }
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    for (int k = 0; k < 2; k++) {
+        tr_render_pass_desc rp = pass_of(k ? plain : sub, map);
+        rp.view_mask = 3;
+        TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+        draw_scene(ctx);
+        TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+    }
+    tr_subsampled_header h[2];
+    size_t n[2];
+    for (uint32_t l = 0; l < 2; l++) {
+        TRT_OK(tr_image_download(sub, &(tr_subresource){0, l, TR_ASPECT_COLOR}, a, 0));
+        TRT_OK(tr_image_download(plain, &(tr_subresource){0, l, TR_ASPECT_COLOR}, b, 0));
+        cr_expect_eq(count_diff(a, b, sizeof a), 0u, "layer %u", l);
+        TRT_OK(tr_image_get_subsampled_metadata(sub, l, &h[l], NULL, 0, &n[l]));
+    }
+    cr_expect(n[0] > 1 && n[0] == n[1], "metadata of both layers");
     tr_context_destroy(ctx);
 }
