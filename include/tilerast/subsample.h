@@ -139,6 +139,16 @@ TR_API tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *d
  * leave the metadata.  Until a pass stores it, a layer's metadata is the
  * identity (one bin, scale 1, offset 0). */
 
+/* What sampling a subsampled image gives against the same pass stored in
+ * an ordinary image: NEAREST at pixel centres reads exactly the ordinary
+ * texel; LINEAR reads exactly it in full-rate bins (away from their edges)
+ * and elsewhere differs, per channel, by at most the largest difference
+ * between the ordinary pixel and its ordinary neighbours within
+ * TR_SUBSAMPLED_LINEAR_REACH pixels (a coarse texel's neighbour, or an
+ * apron texel copied from the next bin's edge), plus one for rounding; and
+ * it never reads space outside the bins and their aprons. */
+#define TR_SUBSAMPLED_LINEAR_REACH 8u
+
 /* The stored texels of a subresource, as tr_image_download gives any image
  * that is not subsampled. */
 TR_API tr_result tr_image_download_raw(const tr_image *image, const tr_subresource *sub, void *data,

@@ -359,3 +359,55 @@ Test(subsample, multiview_layers)
     cr_expect(n[0] > 1 && n[0] == n[1], "metadata of both layers");
     tr_context_destroy(ctx);
 }
+
+/* LINEAR sampling at pixel centres through the metadata stays within the
+ * bound subsample.h states: per channel, at most the largest difference
+ * between the ordinary image's pixel and its ordinary neighbours within
+ * TR_SUBSAMPLED_LINEAR_REACH pixels, plus one for rounding; and in
+ * full-rate bins away from their edges it is the ordinary texel exactly. */
+Test(subsample, linear_sampling_within_the_bound)
+{
+    static out s, o;
+    static uint8_t got[W * H * 4];
+    tr_context *ctx;
+    tr_image *img;
+    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A};
+    run(&c, &s, &ctx, &img);
+    sample_pass(ctx, img, TR_FILTER_LINEAR, got);
+    tr_context_destroy(ctx);
+    c.subsampled = false;
+    run(&c, &o, NULL, NULL);
+    const int reach = (int)TR_SUBSAMPLED_LINEAR_REACH;
+    size_t beyond = 0, exact_checked = 0, inexact = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int ch = 0; ch < 4; ch++) {
+                const int want = o.color[((size_t)y * W + x) * 4 + ch];
+                int bound = 0;
+                for (int dy = -reach; dy <= reach; dy++)
+                    for (int dx = -reach; dx <= reach; dx++) {
+                        const int nx = x + dx, ny = y + dy;
+                        if (nx < 0 || ny < 0 || nx >= W || ny >= H)
+                            continue;
+                        const int d = abs(o.color[((size_t)ny * W + nx) * 4 + ch] - want);
+                        bound = d > bound ? d : bound;
+                    }
+                const int diff = abs(got[((size_t)y * W + x) * 4 + ch] - want);
+                beyond += diff > bound + 1;
+            }
+    /* full-rate bins: the stored texels are the ordinary ones at the same
+     * place, and a pixel centre samples its texel alone */
+    for (size_t b = 0; b < s.bin_count; b++) {
+        const tr_rect *r = &s.bins[b].rect;
+        if (s.bins[b].subsampled || !r->width || s.bins[b].scale[0] != 1.0f)
+            continue;
+        for (int32_t y = r->y + 1; y < r->y + (int32_t)r->height - 1; y++)
+            for (int32_t x = r->x + 1; x < r->x + (int32_t)r->width - 1; x++) {
+                exact_checked++;
+                inexact += memcmp(&got[((size_t)y * W + x) * 4], &o.color[((size_t)y * W + x) * 4], 4) != 0;
+            }
+    }
+    cr_expect_eq(beyond, 0u, "%zu channel values beyond the bound", beyond);
+    cr_expect_gt(exact_checked, 1000u);
+    cr_expect_eq(inexact, 0u, "%zu pixels of full-rate bins differ", inexact);
+}
