@@ -79,17 +79,19 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
             return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
                              "tr_image_desc.layers = %u: a subsampled image has at most %u (its metadata)", d.layers,
                              TR_SUBSAMPLED_MAX_LAYERS);
-        if (d.flags & TR_IMAGE_FDM_OFFSET)
-            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                             "tr_image_desc.flags: TR_IMAGE_SUBSAMPLED with TR_IMAGE_FDM_OFFSET is not supported "
-                             "(the padded subsampled storage is not implemented)");
     }
+    /* A subsampled image made for FDM offsets keeps the tile alignment's
+     * worth of texels past its right and bottom edges (turnip pads it so:
+     * the bins pinned to the end move by up to that much). */
+    const bool padded = (d.flags & TR_IMAGE_SUBSAMPLED) && (d.flags & TR_IMAGE_FDM_OFFSET);
+    const uint32_t pad_w = padded ? ctx->desc.tile_align_w : 0u, pad_h = padded ? ctx->desc.tile_align_h : 0u;
     const tr__format_info *fi = tr__format(d.format);
     size_t texels = 0;
     size_t offs[TR_MAX_IMAGE_LEVELS];
     for (uint32_t l = 0; l < d.levels; l++) {
         offs[l] = texels;
-        texels += (size_t)TR_MAX(1u, d.width >> l) * TR_MAX(1u, d.height >> l) * d.layers;
+        texels += ((size_t)TR_MAX(1u, d.width >> l) + (l ? 0 : pad_w)) *
+                  ((size_t)TR_MAX(1u, d.height >> l) + (l ? 0 : pad_h)) * d.layers;
     }
     /* 16384^2 * 2048 layers * 16 bytes overflows nothing in 64 bits, but the
      * allocator decides whether it exists. */
@@ -99,6 +101,8 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
     img->ctx = ctx;
     img->desc = d;
     img->fmt = fi;
+    img->pad_w = pad_w;
+    img->pad_h = pad_h;
     img->total_texels = texels;
     memcpy(img->level_offset, offs, sizeof(size_t) * d.levels);
     img->data = tr__calloc(ctx, texels * fi->texel);
@@ -173,6 +177,8 @@ uint32_t tr_image_level_height(const tr_image *img, uint32_t level)
 typedef struct plane_view {
     uint8_t *base;
     uint32_t texel, w, h;
+    uint32_t stride;            /* texels from one stored row to the next */
+    uint32_t stored_w, stored_h; /* the stored extent (w x h plus any padding) */
     tr_aspect aspect;
 } plane_view;
 
@@ -192,6 +198,8 @@ static tr_result resolve_sub(const tr_image *img, const tr_subresource *sub, con
     pv->aspect = s.aspect;
     pv->w = TR_MAX(1u, img->desc.width >> s.level);
     pv->h = TR_MAX(1u, img->desc.height >> s.level);
+    pv->stored_w = pv->stride = tr__image_stored_w(img, s.level);
+    pv->stored_h = tr__image_stored_h(img, s.level);
     size_t idx = tr__image_texel_index(img, s.level, s.layer, 0, 0);
     if (s.aspect == TR_ASPECT_STENCIL) {
         pv->texel = 1;
@@ -234,7 +242,7 @@ tr_result tr_image_upload(tr_image *img, const tr_subresource *sub, const void *
     if (!row_pitch)
         row_pitch = row;
     for (uint32_t y = 0; y < pv.h; y++)
-        memcpy(pv.base + y * row, (const uint8_t *)data + y * row_pitch, row);
+        memcpy(pv.base + (size_t)y * pv.stride * pv.texel, (const uint8_t *)data + y * row_pitch, row);
     img->version++; /* any LRZ describing the old texels is stale */
     return TR_OK;
 }
@@ -252,13 +260,14 @@ static const tr__subsampled_meta *subsampled_meta(const tr_image *img, const tr_
 static const uint8_t *read_texel(const plane_view *pv, const tr__subsampled_meta *m, uint32_t x, uint32_t y)
 {
     if (m) {
+        /* uv of the pixel's centre; uv' addresses the stored extent */
         float u, v;
         tr__subsampled_map(m, ((float)x + 0.5f) / (float)pv->w, ((float)y + 0.5f) / (float)pv->h, &u, &v);
-        const float fx = floorf(u * (float)pv->w), fy = floorf(v * (float)pv->h);
-        x = fx <= 0.0f ? 0u : fx >= (float)(pv->w - 1) ? pv->w - 1 : (uint32_t)fx;
-        y = fy <= 0.0f ? 0u : fy >= (float)(pv->h - 1) ? pv->h - 1 : (uint32_t)fy;
+        const float fx = floorf(u * (float)pv->stored_w), fy = floorf(v * (float)pv->stored_h);
+        x = fx <= 0.0f ? 0u : fx >= (float)(pv->stored_w - 1) ? pv->stored_w - 1 : (uint32_t)fx;
+        y = fy <= 0.0f ? 0u : fy >= (float)(pv->stored_h - 1) ? pv->stored_h - 1 : (uint32_t)fy;
     }
-    return pv->base + ((size_t)y * pv->w + x) * pv->texel;
+    return pv->base + ((size_t)y * pv->stride + x) * pv->texel;
 }
 
 static tr_result download(const tr_image *img, const tr_subresource *sub, void *data, size_t row_pitch, bool raw,
@@ -268,14 +277,19 @@ static tr_result download(const tr_image *img, const tr_subresource *sub, void *
     tr_result r = check_transfer(img, false, data, row_pitch, fn, sub, &pv);
     if (r != TR_OK)
         return r;
-    size_t row = (size_t)pv.w * pv.texel;
+    /* raw: the stored extent, padding included */
+    const uint32_t w = raw ? pv.stored_w : pv.w, h = raw ? pv.stored_h : pv.h;
+    size_t row = (size_t)w * pv.texel;
+    if (row_pitch && row_pitch < row)
+        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: row_pitch %zu is below a row (%zu bytes)", fn,
+                         row_pitch, row);
     if (!row_pitch)
         row_pitch = row;
     const tr__subsampled_meta *m = raw ? NULL : subsampled_meta(img, sub);
-    for (uint32_t y = 0; y < pv.h; y++) {
+    for (uint32_t y = 0; y < h; y++) {
         uint8_t *dst = (uint8_t *)data + y * row_pitch;
         if (!m) {
-            memcpy(dst, pv.base + y * row, row);
+            memcpy(dst, pv.base + (size_t)y * pv.stride * pv.texel, row);
             continue;
         }
         for (uint32_t x = 0; x < pv.w; x++)
@@ -333,7 +347,8 @@ tr_result tr_image_fill(tr_image *img, const tr_subresource *sub, const float va
     } else {
         tr__color_encode(img->ctx, img->desc.format, value, texel);
     }
-    size_t n = (size_t)pv.w * pv.h;
+    /* every stored texel, padding included */
+    size_t n = (size_t)pv.stored_w * pv.stored_h;
     for (size_t i = 0; i < n; i++)
         memcpy(pv.base + i * pv.texel, texel, pv.texel);
     img->version++;
@@ -356,10 +371,12 @@ tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, u
     tr_result r = check_transfer(img, false, out, 0, "tr_image_read_rgba8", sub, &pv);
     if (r != TR_OK)
         return r;
-    size_t n = (size_t)pv.w * pv.h;
+    /* raw: the stored extent (tr__image_read_rgba8's caller sizes out so) */
+    const uint32_t w = raw ? pv.stored_w : pv.w, h = raw ? pv.stored_h : pv.h;
+    size_t n = (size_t)w * h;
     const tr__subsampled_meta *m = pv.aspect == TR_ASPECT_COLOR && !raw ? subsampled_meta(img, sub) : NULL;
     for (size_t i = 0; i < n; i++) {
-        const uint8_t *t = read_texel(&pv, m, (uint32_t)(i % pv.w), (uint32_t)(i / pv.w));
+        const uint8_t *t = read_texel(&pv, m, (uint32_t)(i % w), (uint32_t)(i / w));
         uint8_t *o = out + i * 4;
         if (pv.aspect == TR_ASPECT_STENCIL) {
             o[0] = o[1] = o[2] = t[0];
@@ -404,4 +421,11 @@ tr_result tr_image_write_png(const tr_image *img, const tr_subresource *sub, con
         r = tr__error(img->ctx, TR_ERROR_IO, "tr_image_write_png: cannot write '%s'", path);
     tr__free(img->ctx, px);
     return r;
+}
+
+tr_extent2d tr_image_stored_extent(const tr_image *img)
+{
+    if (!img)
+        return (tr_extent2d){0, 0};
+    return (tr_extent2d){tr__image_stored_w(img, 0), tr__image_stored_h(img, 0)};
 }

@@ -119,13 +119,26 @@ struct tr_image {
     tr__lrz_buffer *lrz; /* depth images: the LRZ buffer (src/lrz), or NULL */
     struct tr__subsampled_meta *subsampled; /* TR_IMAGE_SUBSAMPLED: per layer, the metadata of
                                   the last pass that stored it (src/subsample); else NULL */
+    uint32_t pad_w, pad_h;      /* texels stored past level 0's width and height: a subsampled
+                                   image made for FDM offsets (the tile alignment); else 0 */
 };
+
+/* The stored width / height of a level: its size, plus the padding at
+ * level 0. */
+static inline uint32_t tr__image_stored_w(const tr_image *img, uint32_t level)
+{
+    return TR_MAX(1u, img->desc.width >> level) + (level ? 0u : img->pad_w);
+}
+static inline uint32_t tr__image_stored_h(const tr_image *img, uint32_t level)
+{
+    return TR_MAX(1u, img->desc.height >> level) + (level ? 0u : img->pad_h);
+}
 
 /* Address of texel (x, y) of a subresource's main plane / stencil plane. */
 static inline size_t tr__image_texel_index(const tr_image *img, uint32_t level, uint32_t layer,
                                            uint32_t x, uint32_t y)
 {
-    uint32_t w = TR_MAX(1u, img->desc.width >> level), h = TR_MAX(1u, img->desc.height >> level);
+    const uint32_t w = tr__image_stored_w(img, level), h = tr__image_stored_h(img, level);
     return img->level_offset[level] + ((size_t)layer * h + y) * w + x;
 }
 

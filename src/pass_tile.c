@@ -220,8 +220,16 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
          * layout keeps it so (src/subsample) */
         rb.ss_rect = NULL;
         rb.store_set = 3;
-        if (p->subsampled && scaled && p->ss_tiles[ti].subsampled && (p->ss_tiles[ti].views & (1u << vs)))
-            rb.ss_rect = &p->ss_tiles[ti].rect[vs];
+        rb.ss_shift[0] = rb.ss_shift[1] = 0;
+        if (p->subsampled && p->ss_tiles[ti].subsampled) {
+            const tr__subsampled_tile *st = &p->ss_tiles[ti];
+            if (scaled && (st->views & (1u << vs)))
+                rb.ss_rect = &st->rect[vs];
+            /* at full size: the layout's rectangle, which with an FDM
+             * offset need not be the framebuffer's place */
+            rb.ss_shift[0] = st->rect[vs].x - fv.bs[0];
+            rb.ss_shift[1] = st->rect[vs].y - fv.bs[1];
+        }
         /* LRZ (fdm.h): a scaled bin has it only with hardware bin scaling
          * (a7xx), then in rendering space (tr__lrz_scratch); with an FDM
          * offset the first row and column have none (turnip: their LRZ

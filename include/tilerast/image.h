@@ -55,7 +55,8 @@ typedef enum tr_aspect {
 #define TR_IMAGE_SUBSAMPLED 2u /* VK_IMAGE_CREATE_SUBSAMPLED_BIT_EXT: as a colour attachment of a pass
                                   with a density map, scaled bins are stored at their reduced size
                                   (subsample.h); a colour format, one level, at most
-                                  TR_SUBSAMPLED_MAX_LAYERS layers, not with TR_IMAGE_FDM_OFFSET */
+                                  TR_SUBSAMPLED_MAX_LAYERS layers; with TR_IMAGE_FDM_OFFSET it
+                                  stores the tile alignment's worth of texels past its edges */
 #define TR_IMAGE_FLAGS_ALL (TR_IMAGE_FDM_OFFSET | TR_IMAGE_SUBSAMPLED)
 
 typedef struct tr_image_desc {

@@ -137,7 +137,12 @@ TR_API tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *d
  * metadata at its centre, as a NEAREST sample); tr_image_download_raw the
  * stored texels.  tr_image_upload and tr_image_fill write stored texels and
  * leave the metadata.  Until a pass stores it, a layer's metadata is the
- * identity (one bin, scale 1, offset 0). */
+ * identity (one bin, scale 1, offset 0).
+ *
+ * With FDM offsets (the image made with TR_IMAGE_FDM_OFFSET too), the image
+ * stores the context's tile alignment past its right and bottom edges
+ * (tr_image_stored_extent): the bins pinned to the end sit up to that far
+ * out, and the metadata addresses the stored extent. */
 
 /* What sampling a subsampled image gives against the same pass stored in
  * an ordinary image: NEAREST at pixel centres reads exactly the ordinary
@@ -150,9 +155,15 @@ TR_API tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *d
 #define TR_SUBSAMPLED_LINEAR_REACH 8u
 
 /* The stored texels of a subresource, as tr_image_download gives any image
- * that is not subsampled. */
+ * that is not subsampled: tr_image_stored_extent's texels per row and rows
+ * (a subsampled image made with TR_IMAGE_FDM_OFFSET stores the context's
+ * tile alignment past each edge, as turnip pads it; any other image its
+ * size).  row_pitch 0: tightly packed. */
 TR_API tr_result tr_image_download_raw(const tr_image *image, const tr_subresource *sub, void *data,
                                        size_t row_pitch);
+/* Level 0's stored width and height (see tr_image_download_raw); {0, 0}
+ * for NULL. */
+TR_API tr_extent2d tr_image_stored_extent(const tr_image *image);
 
 /* The metadata of layer `layer` of a subsampled image: the header, *count
  * bins (bins_x * bins_y of the last pass, or 1), copied into bins when it

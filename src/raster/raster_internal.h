@@ -112,6 +112,9 @@ typedef struct tr__raster_bin {
      * subsampled ones stored reduced (3: both). */
     const tr_rect *ss_rect;
     uint32_t store_set;
+    int32_t ss_shift[2];          /* a subsampled attachment's full-size store: moved by this from
+                                     the framebuffer (its layout rectangle - b_s); 0 without
+                                     FDM offsets */
 } tr__raster_bin;
 
 /* Which pixel centres of the 8x8 block at (bx, by) (multiples of 8) the

@@ -16,9 +16,10 @@ static void fill_texels(uint8_t *dst, const uint8_t *texel, uint32_t cpp, uint32
     }
 }
 
-/* Attachment i at full scale: clear, restore or resolve the rows of r. */
+/* Attachment i at full scale: clear, restore or resolve the rows of r
+ * (a resolve moved by shift). */
 static void load_store_rows(const tr__raster_bin *rb, const tr__attachment_state *a, uint32_t i, uint32_t view,
-                            bool load)
+                            bool load, const int32_t shift[2])
 {
     const int32_t *r = rb->rect;
     const uint32_t w = (uint32_t)(r[2] - r[0]), h = (uint32_t)(r[3] - r[1]);
@@ -39,7 +40,8 @@ static void load_store_rows(const tr__raster_bin *rb, const tr__attachment_state
                 memcpy(gp, tr__att_texel(a, view, (uint32_t)r[0], (uint32_t)r[1] + y), row);
             }
         } else if (a->store == TR_STORE_OP_STORE) {
-            memcpy(tr__att_texel(a, view, (uint32_t)r[0], (uint32_t)r[1] + y), gp, row);
+            memcpy(tr__att_texel(a, view, (uint32_t)(r[0] + shift[0]), (uint32_t)(r[1] + (int32_t)y + shift[1])), gp,
+                   row);
         }
     }
 }
@@ -86,12 +88,16 @@ static void load_store(tr__raster_bin *rb, bool load)
             }
             continue;
         }
+        /* a subsampled attachment's tile stored at full size goes where
+         * the layout puts it (ss_shift from its framebuffer place) */
+        static const int32_t none[2] = {0, 0};
+        const int32_t *shift = !load && a->subsampled ? rb->ss_shift : none;
         if (rb->fdm && load && a->load == TR_LOAD_OP_LOAD)
             tr__fdm_load(rb->fdm, a, view, r, rb->gmem[i], rb->origin, rb->gmem_pitch);
         else if (rb->fdm && !load && a->store == TR_STORE_OP_STORE)
-            tr__fdm_store(rb->fdm, a, view, rb->fb_rect, rb->gmem[i], rb->origin, rb->gmem_pitch);
+            tr__fdm_store(rb->fdm, a, view, rb->fb_rect, rb->gmem[i], rb->origin, rb->gmem_pitch, shift);
         else if (!rb->fdm || (load && a->load == TR_LOAD_OP_CLEAR))
-            load_store_rows(rb, a, i, view, load);
+            load_store_rows(rb, a, i, view, load, shift);
         const uint64_t bytes = px * a->cpp, full = full_px * a->cpp;
         if (load && a->load == TR_LOAD_OP_CLEAR) {
             st->gmem_bytes_cleared += bytes;

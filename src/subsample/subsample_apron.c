@@ -161,7 +161,7 @@ size_t tr__subsampled_aprons(const tr__subsampled_grid *g, const tr__tile *tiles
 
 void tr__subsampled_copy_aprons(tr_image *img, uint32_t layer, const tr__apron_copy *c, size_t n)
 {
-    const uint32_t w = img->desc.width, h = img->desc.height, cpp = img->fmt->texel;
+    const uint32_t w = tr__image_stored_w(img, 0), h = tr__image_stored_h(img, 0), cpp = img->fmt->texel;
     for (size_t k = 0; k < n; k++) {
         const int32_t *d = c[k].dst;
         if (d[2] <= 0 || d[3] <= 0)

@@ -30,7 +30,7 @@ tr_result tr_subsampled_write_png(const tr_image *image, uint32_t layer, const c
     if (layer >= image->desc.layers)
         return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_subsampled_write_png: layer %u of %u", layer,
                          image->desc.layers);
-    const uint32_t w = image->desc.width, h = image->desc.height;
+    const uint32_t w = tr__image_stored_w(image, 0), h = tr__image_stored_h(image, 0); /* padding included */
     uint8_t *px = tr__alloc(ctx, (size_t)w * h * 4);
     if (!px)
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_subsampled_write_png: out of memory");

@@ -150,8 +150,8 @@ static tex_level level_of(const tex_state *ts, uint32_t level, uint32_t layer)
 {
     const tr_image *img = ts->img;
     tex_level l;
-    l.w = TR_MAX(1u, img->desc.width >> level);
-    l.h = TR_MAX(1u, img->desc.height >> level);
+    l.w = tr__image_stored_w(img, level); /* a padded subsampled image: its stored extent */
+    l.h = tr__image_stored_h(img, level);
     l.data = img->data + (img->level_offset[level] + (size_t)layer * l.w * l.h) * ts->texel_bytes;
     return l;
 }
@@ -348,7 +348,7 @@ void tr_fs_sample(const tr_fs_block *b, uint32_t slot, const tr_sample_args *a, 
         return;
     }
     const tr_image *img = ts.img;
-    const uint32_t W = img->desc.width, H = img->desc.height, levels = img->desc.levels;
+    const uint32_t W = tr__image_stored_w(img, 0), H = tr__image_stored_h(img, 0), levels = img->desc.levels;
     const uint32_t aniso = ts.smp->desc.max_anisotropy;
     const bool explicit_lod = a->lod != NULL;
     const bool grads = !explicit_lod && a->dsdx && a->dtdx && a->dsdy && a->dtdy;

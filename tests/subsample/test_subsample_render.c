@@ -21,26 +21,33 @@ typedef struct cfg {
     const uint8_t (*map)[MAP_W]; /* density byte per texel (both axes) */
     bool subsampled;
     const float *marker;         /* the image's contents before the pass */
+    tr_offset2d offset;          /* != (0, 0): an FDM offset, every image made for it */
 } cfg;
 
 typedef struct out {
     uint8_t color[W * H * 4];    /* tr_image_download (framebuffer space) */
-    uint8_t raw[W * H * 4];      /* tr_image_download_raw */
+    uint8_t raw[(W + 64) * (H + 64) * 4]; /* tr_image_download_raw (the stored extent) */
     tr_subsampled_header hdr;
     tr_subsampled_bin bins[TR_SUBSAMPLED_MAX_BINS];
     size_t bin_count;
     tr_pass_stats stats;
 } out;
 
-static tr_image *map_image(tr_context *ctx, const uint8_t (*m)[MAP_W])
+static tr_image *map_image_flags(tr_context *ctx, const uint8_t (*m)[MAP_W], uint32_t flags)
 {
-    tr_image *img = trt_image(ctx, TR_FORMAT_R8G8_UNORM, MAP_W, MAP_H);
+    tr_image *img = NULL;
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8_UNORM, MAP_W, MAP_H, 1, 1, flags}, &img));
     uint8_t buf[MAP_H][MAP_W][2];
     for (int j = 0; j < MAP_H; j++)
         for (int i = 0; i < MAP_W; i++)
             buf[j][i][0] = buf[j][i][1] = m[j][i];
     TRT_OK(tr_image_upload(img, NULL, buf, 0));
     return img;
+}
+
+static tr_image *map_image(tr_context *ctx, const uint8_t (*m)[MAP_W])
+{
+    return map_image_flags(ctx, m, 0);
 }
 
 /* 60 triangles on a 1/16-pixel lattice with random colours over the
@@ -73,11 +80,11 @@ static tr_context *context(uint32_t threads, tr_device device)
     return trt_context_desc(&cd);
 }
 
-static tr_image *color_image(tr_context *ctx, bool subsampled, const float *marker)
+static tr_image *color_image(tr_context *ctx, bool subsampled, const float *marker, uint32_t flags)
 {
     tr_image *img = NULL;
     TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1,
-                                                  subsampled ? TR_IMAGE_SUBSAMPLED : 0u}, &img));
+                                                  (subsampled ? TR_IMAGE_SUBSAMPLED : 0u) | flags}, &img));
     if (marker)
         TRT_OK(tr_image_fill(img, NULL, marker));
     return img;
@@ -98,9 +105,15 @@ static tr_render_pass_desc pass_of(tr_image *color, tr_image *map)
 static void run(const cfg *c, out *o, tr_context **keep_ctx, tr_image **keep_img)
 {
     tr_context *ctx = context(c->threads, c->device);
-    tr_image *color = color_image(ctx, c->subsampled, c->marker);
-    tr_image *map = map_image(ctx, c->map);
+    const bool off = c->offset.x || c->offset.y;
+    const uint32_t flags = off ? TR_IMAGE_FDM_OFFSET : 0u;
+    tr_image *color = color_image(ctx, c->subsampled, c->marker, flags);
+    tr_image *map = map_image_flags(ctx, c->map, flags);
     tr_render_pass_desc rp = pass_of(color, map);
+    if (off) {
+        rp.density_map.offset_count = 1;
+        rp.density_map.offsets[0] = c->offset;
+    }
     TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
     draw_scene(ctx);
     TRT_OK(tr_cmd_end_render_pass(ctx, &o->stats));
@@ -139,7 +152,7 @@ static size_t count_diff(const uint8_t *a, const uint8_t *b, size_t n)
 Test(subsample, density_255_stores_the_ordinary_image)
 {
     static out s, o;
-    cfg c = {1, TR_DEVICE_DEFAULT, MAP_ONE, true, MARKER_A};
+    cfg c = {1, TR_DEVICE_DEFAULT, MAP_ONE, true, MARKER_A, {0, 0}};
     run(&c, &s, NULL, NULL);
     c.subsampled = false;
     run(&c, &o, NULL, NULL);
@@ -153,7 +166,7 @@ Test(subsample, density_255_stores_the_ordinary_image)
 Test(subsample, the_picture_is_the_ordinary_image_for_every_thread_count)
 {
     static out s1, s3, o;
-    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A};
+    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A, {0, 0}};
     run(&c, &s1, NULL, NULL);
     c.threads = 3;
     run(&c, &s3, NULL, NULL);
@@ -176,7 +189,7 @@ Test(subsample, the_picture_is_the_ordinary_image_for_every_thread_count)
 Test(subsample, unused_space_keeps_the_image)
 {
     static out s;
-    cfg c = {2, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A};
+    cfg c = {2, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A, {0, 0}};
     run(&c, &s, NULL, NULL);
     static uint8_t used[H][W];
     memset(used, 0, sizeof used);
@@ -247,7 +260,7 @@ Test(subsample, nearest_sampling_reads_the_ordinary_texels)
     static uint8_t got[W * H * 4];
     tr_context *ctx;
     tr_image *img;
-    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A};
+    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A, {0, 0}};
     run(&c, &s, &ctx, &img);
     sample_pass(ctx, img, TR_FILTER_NEAREST, got);
     tr_context_destroy(ctx);
@@ -262,7 +275,7 @@ Test(subsample, linear_sampling_never_reads_unused_space)
     static uint8_t ga[W * H * 4], gb[W * H * 4];
     tr_context *ctx;
     tr_image *img;
-    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A};
+    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A, {0, 0}};
     run(&c, &sa, &ctx, &img);
     sample_pass(ctx, img, TR_FILTER_LINEAR, ga);
     tr_context_destroy(ctx);
@@ -284,11 +297,15 @@ Test(subsample, errors)
                                  &img), TR_ERROR_INVALID_DESCRIPTOR);
     cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 7, 1, TR_IMAGE_SUBSAMPLED},
                                  &img), TR_ERROR_LIMIT_EXCEEDED);
-    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1,
-                                                       TR_IMAGE_SUBSAMPLED | TR_IMAGE_FDM_OFFSET}, &img),
-                 TR_ERROR_INVALID_DESCRIPTOR);
     cr_expect_null(img);
-    tr_image *color = color_image(ctx, true, NULL);
+    /* with FDM offsets too: padded by the context's tile alignment (32 x 16) */
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1,
+                                                  TR_IMAGE_SUBSAMPLED | TR_IMAGE_FDM_OFFSET}, &img));
+    const tr_extent2d se = tr_image_stored_extent(img);
+    cr_expect(se.width == W + 32 && se.height == H + 16, "stored %ux%u", se.width, se.height);
+    const tr_extent2d pe = tr_image_stored_extent(map_image(ctx, MAP_MIXED));
+    cr_expect(pe.width == MAP_W && pe.height == MAP_H, "an ordinary image stores its size");
+    tr_image *color = color_image(ctx, true, NULL, 0);
     tr_image *map = map_image(ctx, MAP_MIXED);
     tr_render_pass_desc rp = pass_of(color, NULL);
     cr_expect_eq(tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "no density map");
@@ -311,7 +328,7 @@ Test(subsample, errors)
 Test(subsample, merged_tiles_give_the_ordinary_image)
 {
     static out s, o;
-    cfg c = {2, TR_DEVICE_A740, MAP_MIXED, true, MARKER_A};
+    cfg c = {2, TR_DEVICE_A740, MAP_MIXED, true, MARKER_A, {0, 0}};
     run(&c, &s, NULL, NULL);
     cr_expect_gt(s.stats.fdm_bins_merged, 0u, "nothing merged");
     c.subsampled = false;
@@ -371,7 +388,7 @@ Test(subsample, linear_sampling_within_the_bound)
     static uint8_t got[W * H * 4];
     tr_context *ctx;
     tr_image *img;
-    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A};
+    cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A, {0, 0}};
     run(&c, &s, &ctx, &img);
     sample_pass(ctx, img, TR_FILTER_LINEAR, got);
     tr_context_destroy(ctx);
@@ -410,4 +427,24 @@ Test(subsample, linear_sampling_within_the_bound)
     cr_expect_eq(beyond, 0u, "%zu channel values beyond the bound", beyond);
     cr_expect_gt(exact_checked, 1000u);
     cr_expect_eq(inexact, 0u, "%zu pixels of full-rate bins differ", inexact);
+}
+
+/* FDM offsets: the bins shift, the image is padded, the edge bins sit in
+ * the padding; the picture is still the ordinary image's. */
+Test(subsample, fdm_offsets_give_the_ordinary_image)
+{
+    static out s, o;
+    cfg c = {2, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A, {40, -24}};
+    run(&c, &s, NULL, NULL);
+    c.subsampled = false;
+    run(&c, &o, NULL, NULL);
+    cr_expect_eq(s.stats.layout.bins_x * s.stats.layout.bins_y, (uint32_t)s.bin_count);
+    cr_expect(s.hdr.offset[0] != 0.0f, "the header carries b_o");
+    cr_expect_eq(count_diff(s.color, o.color, sizeof o.color), 0u, "picture vs the ordinary image, with offsets");
+    /* some pinned bin lies in the padding */
+    bool padded = false;
+    for (size_t b = 0; b < s.bin_count; b++)
+        padded |= s.bins[b].rect.x + (int32_t)s.bins[b].rect.width > W ||
+                  s.bins[b].rect.y + (int32_t)s.bins[b].rect.height > H;
+    cr_expect(padded, "no bin reaches the padding");
 }
