@@ -216,7 +216,6 @@ Test(subsample, unused_space_keeps_the_image)
 }
 
 /* A second pass samples the first's image over a full-screen quad. */
-static tr_filter g_filter;
 static void fs_sample(tr_fs_block *b)
 {
     float u[TR_FS_LANES], v[TR_FS_LANES];
@@ -229,7 +228,6 @@ static void fs_sample(tr_fs_block *b)
 
 static void sample_pass(tr_context *ctx, tr_image *src, tr_filter filter, uint8_t *pixels)
 {
-    g_filter = filter;
     tr_sampler *smp = NULL;
     TRT_OK(tr_sampler_create(ctx, &(tr_sampler_desc){.mag_filter = filter, .min_filter = filter,
                                                      .address_u = TR_ADDRESS_CLAMP_TO_EDGE,
@@ -254,16 +252,22 @@ static void sample_pass(tr_context *ctx, tr_image *src, tr_filter filter, uint8_
     TRT_OK(tr_image_download(dst, NULL, pixels, 0));
 }
 
+/* The pass of c, then a second pass sampling its image with `filter`. */
+static void run_and_sample(const cfg *c, out *o, tr_filter filter, uint8_t *pixels)
+{
+    tr_context *ctx;
+    tr_image *img;
+    run(c, o, &ctx, &img);
+    sample_pass(ctx, img, filter, pixels);
+    tr_context_destroy(ctx);
+}
+
 Test(subsample, nearest_sampling_reads_the_ordinary_texels)
 {
     static out s, o;
     static uint8_t got[W * H * 4];
-    tr_context *ctx;
-    tr_image *img;
     cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A, {0, 0}};
-    run(&c, &s, &ctx, &img);
-    sample_pass(ctx, img, TR_FILTER_NEAREST, got);
-    tr_context_destroy(ctx);
+    run_and_sample(&c, &s, TR_FILTER_NEAREST, got);
     c.subsampled = false;
     run(&c, &o, NULL, NULL);
     cr_expect_eq(count_diff(got, o.color, sizeof got), 0u, "NEAREST through the metadata vs the ordinary image");
@@ -273,16 +277,10 @@ Test(subsample, linear_sampling_never_reads_unused_space)
 {
     static out sa, sb;
     static uint8_t ga[W * H * 4], gb[W * H * 4];
-    tr_context *ctx;
-    tr_image *img;
     cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A, {0, 0}};
-    run(&c, &sa, &ctx, &img);
-    sample_pass(ctx, img, TR_FILTER_LINEAR, ga);
-    tr_context_destroy(ctx);
+    run_and_sample(&c, &sa, TR_FILTER_LINEAR, ga);
     c.marker = MARKER_B;
-    run(&c, &sb, &ctx, &img);
-    sample_pass(ctx, img, TR_FILTER_LINEAR, gb);
-    tr_context_destroy(ctx);
+    run_and_sample(&c, &sb, TR_FILTER_LINEAR, gb);
     cr_expect_gt(count_diff(sa.raw, sb.raw, sizeof sa.raw), 0u, "the markers left no trace: nothing to prove");
     cr_expect_eq(count_diff(ga, gb, sizeof ga), 0u, "LINEAR sampling read texels outside the bins and aprons");
 }
@@ -386,12 +384,8 @@ Test(subsample, linear_sampling_within_the_bound)
 {
     static out s, o;
     static uint8_t got[W * H * 4];
-    tr_context *ctx;
-    tr_image *img;
     cfg c = {1, TR_DEVICE_DEFAULT, MAP_MIXED, true, MARKER_A, {0, 0}};
-    run(&c, &s, &ctx, &img);
-    sample_pass(ctx, img, TR_FILTER_LINEAR, got);
-    tr_context_destroy(ctx);
+    run_and_sample(&c, &s, TR_FILTER_LINEAR, got);
     c.subsampled = false;
     run(&c, &o, NULL, NULL);
     const int reach = (int)TR_SUBSAMPLED_LINEAR_REACH;
