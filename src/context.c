@@ -8,6 +8,7 @@
 #endif
 
 #include "internal.h"
+#include "feedback/feedback_internal.h"
 #include "pass.h"
 
 /* ---- results -------------------------------------------------------------- */
@@ -396,6 +397,10 @@ void tr_context_destroy(tr_context *ctx)
     while (ctx->samplers) {
         ctx->samplers->pass_uses = 0;
         tr_sampler_destroy(ctx->samplers);
+    }
+    while (ctx->feedback_maps) {
+        ctx->feedback_maps->pass_uses = 0;
+        tr_feedback_map_destroy(ctx->feedback_maps);
     }
     while (ctx->images) {
         ctx->images->pass_uses = ctx->images->texture_uses = 0;

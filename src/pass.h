@@ -84,6 +84,8 @@ struct tr__pass {
     tr_index_type index_type;
     tr_texture_binding textures[TR_MAX_TEXTURES];
     const tr_texture_binding *textures_copy; /* arena copy of textures for draws; NULL after a change */
+    tr_feedback_map *feedback[TR_MAX_FEEDBACK_MAPS];
+    tr_feedback_map *const *feedback_copy;   /* arena copy of feedback for draws; NULL after a change */
     /* Objects bound in this pass (pipelines, samplers, texture images): their
      * pass-use counters, set while the pass records and cleared when it ends,
      * so that they cannot be changed or destroyed under recorded draws. */

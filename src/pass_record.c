@@ -13,6 +13,7 @@
 
 #include "bin/bin_internal.h"
 #include "fdm/fdm_internal.h"
+#include "feedback/feedback_internal.h"
 #include "lrz/lrz_internal.h"
 #include "pass.h"
 #include "raster/raster_internal.h"
@@ -487,6 +488,8 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     p->uniforms = NULL;
     memset(p->textures, 0, sizeof(p->textures));
     p->textures_copy = NULL;
+    memset(p->feedback, 0, sizeof(p->feedback));
+    p->feedback_copy = NULL;
     p->index_buffer = (tr__vertex_buffer){NULL, 0};
     p->index_type = TR_INDEX_U16;
     p->held_count = 0;
@@ -561,6 +564,49 @@ tr_result tr_cmd_bind_texture(tr_context *ctx, uint32_t slot, const tr_image *im
         return tr__pass_fail(ctx, "tr_cmd_bind_texture");
     p->textures[slot] = (tr_texture_binding){image, image ? sampler : NULL};
     p->textures_copy = NULL;
+    return TR_OK;
+}
+
+tr_result tr_cmd_bind_feedback_map(tr_context *ctx, uint32_t slot, tr_feedback_map *map)
+{
+    REQUIRE_PASS(ctx, "tr_cmd_bind_feedback_map");
+    tr__pass *p = ctx->pass;
+    if (slot >= TR_MAX_FEEDBACK_MAPS)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_cmd_bind_feedback_map: slot %u is not below %u", slot,
+                         TR_MAX_FEEDBACK_MAPS);
+    if (map && map->ctx != ctx)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_feedback_map: map belongs to another context");
+    if (p->failed)
+        return p->fail_code;
+    if (map && !hold(ctx, &map->pass_uses))
+        return tr__pass_fail(ctx, "tr_cmd_bind_feedback_map");
+    p->feedback[slot] = map;
+    p->feedback_copy = NULL;
+    return TR_OK;
+}
+
+/* A draw's feedback maps: each slot the pipeline writes needs a map whose
+ * size matches an image bound to one of its texture slots (D3D12 pairs the
+ * two when the view is made). */
+static tr_result check_feedback(tr_context *ctx, const char *fn, const tr__pass *p, const tr_pipeline_desc *pd)
+{
+    for (uint32_t m = pd->feedback_mask, slot = 0; m; m >>= 1, slot++) {
+        if (!(m & 1u))
+            continue;
+        const tr_feedback_map *map = p->feedback[slot];
+        if (!map)
+            return tr__error(ctx, TR_ERROR_INVALID_STATE,
+                             "%s: the pipeline writes feedback slot %u, which has no map bound", fn, slot);
+        bool paired = false;
+        for (uint32_t t = 0; t < TR_MAX_TEXTURES && !paired; t++)
+            paired = (pd->texture_mask >> t & 1u) && tr__feedback_pairs(map, p->textures[t].image);
+        if (!paired)
+            return tr__error(ctx, TR_ERROR_INVALID_STATE,
+                             "%s: the feedback map in slot %u (%ux%u, %u levels, %u layers) matches no "
+                             "non-subsampled texture of the pipeline's texture_mask 0x%x",
+                             fn, slot, map->desc.width, map->desc.height, map->desc.levels, map->desc.layers,
+                             pd->texture_mask);
+    }
     return TR_OK;
 }
 
@@ -677,6 +723,9 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         if ((m & 1u) && !p->textures[slot].image)
             return tr__error(ctx, TR_ERROR_INVALID_STATE,
                              "%s: the pipeline samples texture slot %u, which has no image bound", fn, slot);
+    const tr_result fbr = check_feedback(ctx, fn, p, pd);
+    if (fbr != TR_OK)
+        return fbr;
     uint32_t prims = prim_count(pd->topology, count);
     tr__fetch fetch;
     tr_result fr = tr__vertex_fetch_prepare(ctx, fn, pd, p->vertex_buffers, &src, count, instance_count,
@@ -725,6 +774,14 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         p->textures_copy = copy;
     }
     d->textures = p->textures_copy;
+    if (!p->feedback_copy) {
+        tr_feedback_map **copy = tr__arena_alloc(ctx, &p->arena, sizeof(p->feedback));
+        if (!copy)
+            return tr__pass_fail(ctx, fn);
+        memcpy(copy, p->feedback, sizeof(p->feedback));
+        p->feedback_copy = copy;
+    }
+    d->feedback_maps = p->feedback_copy;
     d->depth_min = TR_MIN(d->viewport.min_depth, d->viewport.max_depth);
     d->depth_max = TR_MAX(d->viewport.min_depth, d->viewport.max_depth);
     tr__lrz_draw_state(p, d);

@@ -84,6 +84,15 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.texture_mask = 0x%x names slots beyond TR_MAX_TEXTURES (%u)",
                          d.texture_mask, TR_MAX_TEXTURES);
+    if (d.feedback_mask >> TR_MAX_FEEDBACK_MAPS)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_pipeline_desc.feedback_mask = 0x%x names slots beyond TR_MAX_FEEDBACK_MAPS (%u)",
+                         d.feedback_mask, TR_MAX_FEEDBACK_MAPS);
+    if (d.feedback_mask && !d.fragment_shader)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_pipeline_desc.feedback_mask: feedback writes need a fragment_shader");
+    if (d.feedback_mask)
+        d.fs_flags |= TR_FS_SIDE_EFFECTS; /* feedback writes are memory writes */
     if (!d.fragment_shader && (d.fs_flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)))
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.fs_flags: discard or depth writes need a fragment_shader");

@@ -32,6 +32,7 @@ typedef struct tr__draw {
     float blend_constants[4];
     const void *uniforms;
     const tr_texture_binding *textures; /* TR_MAX_TEXTURES slots, in the pass arena */
+    tr_feedback_map *const *feedback_maps; /* TR_MAX_FEEDBACK_MAPS slots, in the pass arena */
     float depth_min, depth_max; /* the viewport's depth range, ordered */
     uint8_t lrz_test_dir;      /* tr_lrz_direction the draw is LRZ-tested in; UNKNOWN: none */
     uint8_t lrz_write;         /* its triangles tighten LRZ bounds while binning */

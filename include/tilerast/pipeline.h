@@ -107,6 +107,9 @@ typedef struct tr_fs_block {
     /* The draw's texture slots (TR_MAX_TEXTURES of them), for the tr_fs_*
      * sampling calls of texture.h. */
     const struct tr_texture_binding *textures;
+    /* The draw's feedback map slots (TR_MAX_FEEDBACK_MAPS of them), for
+     * tr_fs_write_feedback (feedback.h). */
+    struct tr_feedback_map *const *feedback_maps;
     float frag_x[TR_FS_LANES];   /* gl_FragCoord.x: pixel centre, framebuffer space */
     float frag_y[TR_FS_LANES];   /* gl_FragCoord.y (y down, as Vulkan) */
     float frag_z[TR_FS_LANES];   /* window depth, linear in screen space */
@@ -224,7 +227,9 @@ typedef struct tr_blend_state {
 /* What the fragment shader may do; decides early or late tests. */
 #define TR_FS_MAY_DISCARD 1u   /* the shader may set tr_fs_block.discard */
 #define TR_FS_WRITES_DEPTH 2u  /* the shader writes tr_fs_block.depth */
-#define TR_FS_SIDE_EFFECTS 4u  /* the shader writes memory (reserved for later stages) */
+#define TR_FS_SIDE_EFFECTS 4u  /* the shader writes memory (sampler feedback): unless
+                                  TR_FS_EARLY_TESTS, depth and stencil are tested after it,
+                                  so it runs for every covered fragment, and LRZ is off */
 #define TR_FS_EARLY_TESTS 8u   /* force early depth/stencil (as early_fragment_tests) */
 /* The shader reads none of frag_x, frag_y, frag_z, frag_w (a GPU knows
  * which built-ins a shader reads): they are not computed and their
@@ -247,6 +252,10 @@ typedef struct tr_pipeline_desc {
     uint32_t fs_flags;                  /* TR_FS_* */
     uint32_t texture_mask;              /* bit i: the fragment shader samples texture slot i
                                            (texture.h); draws fail unless it is bound */
+    uint32_t feedback_mask;             /* bit i: the fragment shader writes feedback slot i
+                                           (feedback.h); draws fail unless a map is bound
+                                           there whose size matches a texture of texture_mask.
+                                           Implies TR_FS_SIDE_EFFECTS */
     uint32_t varying_count;             /* 0..TR_MAX_VARYINGS vec4 varyings */
     uint32_t flat_mask;                 /* bit i: varying i is flat (from the provoking,
                                            i.e. first, vertex) */

@@ -146,10 +146,14 @@ typedef struct tr_sample_args {
     const float *dsdx, *dtdx, *dsdy, *dtdy; /* explicit gradients (all four or none);
                                NULL: implicit, from the 2x2 quads */
     const float *dref;      /* reference depth, for compare samplers (required there) */
+    const float *lod_clamp; /* a lower LOD clamp beside the sampler's min_lod (HLSL's MinMipClamp
+                               argument, SPIR-V's MinLod): with implicit derivatives, a bias or
+                               gradients (ignored with an explicit LOD); NULL: none */
 } tr_sample_args;
 
 /* The general call: implicit LOD, bias, explicit gradients or explicit LOD,
- * as the arguments say (lod wins over gradients). */
+ * as the arguments say (lod wins over gradients).  Sampler feedback
+ * (feedback.h) takes the same arguments. */
 TR_API void tr_fs_sample(const tr_fs_block *block, uint32_t slot, const tr_sample_args *args,
                          float out[4][TR_FS_LANES]);
 /* texture(s, t): implicit LOD, layer 0. */
@@ -209,8 +213,9 @@ TR_API void tr_fs_query_lod(const tr_fs_block *block, uint32_t slot, const float
  *    Explicit LOD: lambda_base = fx(lod), N = 1.
  *
  * 4. LOD.  lambda' = lambda_base + clamp(fx(sampler bias) + fx(shader bias),
- *    -15 * 256, 15 * 256); lambda = min(max(lambda', fx(min_lod)),
- *    fx(max_lod)).  Integers in 1/256 units from here on.
+ *    -15 * 256, 15 * 256); lambda = min(max(lambda', lo), fx(max_lod))
+ *    with lo = max(fx(min_lod), fx(lod_clamp)) (lo = fx(min_lod) without a
+ *    lod_clamp).  Integers in 1/256 units from here on.
  *
  * 5. Levels.  lambda <= 0: magnification (mag_filter, level 0); otherwise
  *    minification (min_filter).  d = clamp(lambda, 0, 256 * q).  Mipmap

@@ -5,6 +5,7 @@
 #include "result.h"
 #include "context.h"
 #include "fdm.h"
+#include "feedback.h"
 #include "geometry.h"
 #include "image.h"
 #include "instancing.h"

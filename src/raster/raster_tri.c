@@ -276,7 +276,8 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         }
     }
 
-    const bool early = (flags & TR_FS_EARLY_TESTS) || !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)) ||
+    const bool early = (flags & TR_FS_EARLY_TESTS) ||
+                       !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS)) ||
                        !pd->fragment_shader;
     if (early) {
         live = depth_stencil(rb, t, d, live, ln);
@@ -307,6 +308,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     fs->front_facing = t->front_facing;
     fs->uniforms = d->uniforms;
     fs->textures = d->textures;
+    fs->feedback_maps = d->feedback_maps;
     fs->discard = 0;
     if (uniform)
         uniform_inputs(t, pd->varying_count, fs);

@@ -87,16 +87,17 @@ tr__lod_base tr__lod_from_gradients(uint32_t width, uint32_t height, uint32_t ma
     return (tr__lod_base){lambda, n, major_x};
 }
 
-tr__sample_plan tr__plan_levels(const tr_sampler *s, uint32_t levels, int32_t lambda_base, float shader_bias)
+tr__sample_plan tr__plan_levels(const tr_sampler *s, uint32_t levels, int32_t lambda_base, float shader_bias,
+                                int32_t clamp_fx)
 {
     const int32_t max_bias = (int32_t)(TR_MAX_SAMPLER_LOD_BIAS * TR__LOD_ONE);
     int32_t bias = s->bias_fx + tr__lod_fx(shader_bias);
     bias = bias > max_bias ? max_bias : bias < -max_bias ? -max_bias : bias;
     tr__sample_plan p;
     p.lambda_prime = lambda_base + bias;
-    p.lambda = p.lambda_prime > s->max_lod_fx ? s->max_lod_fx
-             : p.lambda_prime < s->min_lod_fx ? s->min_lod_fx
-                                              : p.lambda_prime;
+    const int32_t lo = clamp_fx > s->min_lod_fx ? clamp_fx : s->min_lod_fx;
+    p.lambda = p.lambda_prime < lo ? lo : p.lambda_prime;
+    p.lambda = p.lambda > s->max_lod_fx ? s->max_lod_fx : p.lambda;
     p.mag = p.lambda <= 0;
     const int32_t top = (int32_t)(levels - 1) * TR__LOD_ONE;
     const int32_t d = p.d = p.lambda < 0 ? 0 : p.lambda > top ? top : p.lambda;
@@ -186,32 +187,6 @@ static inline void decode(const tex_state *ts, const uint8_t *p, float out[4])
     }
 }
 
-/* Step 8: the texel index on an axis of size n, or -1 for a border texel. */
-static inline int64_t address(int64_t i, uint32_t n, tr_address_mode mode)
-{
-    if (i >= 0 && i < n)
-        return i; /* inside: every mode agrees */
-    switch (mode) {
-    case TR_ADDRESS_REPEAT: {
-        if (!(n & (n - 1)))
-            return i & (int64_t)(n - 1); /* the non-negative remainder, in two's complement */
-        const int64_t r = i % n;
-        return r < 0 ? r + n : r;
-    }
-    case TR_ADDRESS_MIRRORED_REPEAT: {
-        const int64_t n2 = 2 * (int64_t)n;
-        int64_t r = i % n2;
-        r = r < 0 ? r + n2 : r;
-        const int64_t k = r - n;
-        return (int64_t)n - 1 - (k >= 0 ? k : -(1 + k));
-    }
-    case TR_ADDRESS_CLAMP_TO_EDGE:
-        return i < 0 ? 0 : (int64_t)n - 1;
-    default:
-        return -1;
-    }
-}
-
 /* Texel (x, y) of a level, already addressed (-1: border), decoded (step 9)
  * and compared to dref for compare samplers. */
 static inline void texel(const tex_state *ts, const tex_level *l, int64_t x, int64_t y, float dref, float out[4])
@@ -227,31 +202,21 @@ static inline void texel(const tex_state *ts, const tex_level *l, int64_t x, int
     }
 }
 
-/* Step 7's fixed point: floor(x * 256) as a 64-bit integer. */
-static int64_t subtexel(float x)
-{
-    float y = x * 256.0f;
-    if (y != y)
-        return 0;
-    y = y > 0x1p62f ? 0x1p62f : y < -0x1p62f ? -0x1p62f : y;
-    return (int64_t)floorf(y);
-}
-
 /* Steps 7-10 in one level. */
 static void filter_level(const tex_state *ts, const tex_level *l, float s, float t, bool linear, float dref,
                          float res[4])
 {
-    const int64_t u = subtexel(s * (float)l->w), v = subtexel(t * (float)l->h);
+    const int64_t u = tr__subtexel(s * (float)l->w), v = tr__subtexel(t * (float)l->h);
     const tr_address_mode au = ts->smp->desc.address_u, av = ts->smp->desc.address_v;
     if (!linear) {
-        texel(ts, l, address(u >> 8, l->w, au), address(v >> 8, l->h, av), dref, res);
+        texel(ts, l, tr__address(u >> 8, l->w, au), tr__address(v >> 8, l->h, av), dref, res);
         return;
     }
     const int64_t u0 = u - 128, v0 = v - 128;
     const int64_t i0 = u0 >> 8, j0 = v0 >> 8;
     const uint32_t a = (uint32_t)(u0 & 255), b = (uint32_t)(v0 & 255);
-    const int64_t x0 = address(i0, l->w, au), x1 = address(i0 + 1, l->w, au);
-    const int64_t y0 = address(j0, l->h, av), y1 = address(j0 + 1, l->h, av);
+    const int64_t x0 = tr__address(i0, l->w, au), x1 = tr__address(i0 + 1, l->w, au);
+    const int64_t y0 = tr__address(j0, l->h, av), y1 = tr__address(j0 + 1, l->h, av);
     float t00[4], t10[4], t01[4], t11[4];
     texel(ts, l, x0, y0, dref, t00);
     texel(ts, l, x1, y0, dref, t10);
@@ -264,26 +229,20 @@ static void filter_level(const tex_state *ts, const tex_level *l, float s, float
 }
 
 /* Steps 6-12 for one lane. */
-static void sample_lane(const tex_state *ts, const tr__sample_plan *p, uint32_t layer, uint32_t taps, float dsda,
-                        float dtda, float s, float t, float dref, float res[4])
+static void sample_lane(const tex_state *ts, const tr__lane_read *r, float dref, float res[4])
 {
-    const tr_sampler_desc *sd = &ts->smp->desc;
-    const bool linear = (p->mag ? sd->mag_filter : sd->min_filter) == TR_FILTER_LINEAR;
-    const tex_level hi = level_of(ts, p->level_hi, layer);
-    const tex_level lo = level_of(ts, p->level_lo, layer);
+    const tr__sample_plan *p = &r->plan;
+    const tex_level hi = level_of(ts, p->level_hi, r->layer);
+    const tex_level lo = level_of(ts, p->level_lo, r->layer);
     memset(res, 0, sizeof(float) * 4);
-    for (uint32_t i = 1; i <= taps; i++) {
-        float si = s, ti = t;
-        if (taps > 1) {
-            const float o = (float)(2 * (int32_t)i - (int32_t)taps - 1) / (float)(2 * taps + 2);
-            si = s + o * dsda;
-            ti = t + o * dtda;
-        }
+    for (uint32_t i = 1; i <= r->taps; i++) {
+        float si, ti;
+        tr__tap_position(r, i, &si, &ti);
         float tau[4];
-        filter_level(ts, &hi, si, ti, linear, dref, tau);
+        filter_level(ts, &hi, si, ti, r->linear, dref, tau);
         if (p->delta) {
             float tl[4];
-            filter_level(ts, &lo, si, ti, linear, dref, tl);
+            filter_level(ts, &lo, si, ti, r->linear, dref, tl);
             const float wh = (float)(256 - p->delta), wl = (float)p->delta;
             for (int c = 0; c < 4; c++)
                 tau[c] = (wh * tau[c] + wl * tl[c]) * 0x1p-8f;
@@ -291,9 +250,9 @@ static void sample_lane(const tex_state *ts, const tr__sample_plan *p, uint32_t 
         for (int c = 0; c < 4; c++)
             res[c] = i == 1 ? tau[c] : res[c] + tau[c];
     }
-    if (taps > 1)
+    if (r->taps > 1)
         for (int c = 0; c < 4; c++)
-            res[c] = res[c] / (float)taps;
+            res[c] = res[c] / (float)r->taps;
 }
 
 /* The array layer of a coordinate: round to nearest, ties to even, clamped. */
@@ -337,6 +296,66 @@ static void clear_out(float out[4][TR_FS_LANES], uint32_t n, float alpha)
 
 /* ---- the shader calls ------------------------------------------------------------------- */
 
+uint32_t tr__plan_sample(const tr_fs_block *b, const tr_image *img, const tr_sampler *smp, const tr_sample_args *a,
+                         tr__lane_read out[TR_FS_LANES])
+{
+    const uint32_t n = lane_count(b);
+    const uint32_t W = tr__image_stored_w(img, 0), H = tr__image_stored_h(img, 0), levels = img->desc.levels;
+    const uint32_t aniso = smp->desc.max_anisotropy;
+    const bool explicit_lod = a->lod != NULL;
+    const bool grads = !explicit_lod && a->dsdx && a->dtdx && a->dsdy && a->dtdy;
+    const tr_sampler_desc *sd = &smp->desc;
+    for (uint32_t l = 0; l < n; l++) {
+        out[l].layer = a->layer ? layer_index(a->layer[l], img->desc.layers) : 0;
+        out[l].s = a->s[l];
+        out[l].t = a->t[l];
+    }
+    /* A subsampled image (subsample.h): each lane's uv goes through its
+     * layer's metadata first (turnip's lower_tex_subsampled); derivatives
+     * then come from the transformed coordinates.  Clamped to border, a uv
+     * outside [0, 1] stays as it was on that axis. */
+    if (img->subsampled) {
+        const bool border_u = sd->address_u == TR_ADDRESS_CLAMP_TO_BORDER;
+        const bool border_v = sd->address_v == TR_ADDRESS_CLAMP_TO_BORDER;
+        for (uint32_t l = 0; l < n; l++) {
+            float ms, mt;
+            tr__subsampled_map(&img->subsampled[out[l].layer], out[l].s, out[l].t, &ms, &mt);
+            if (!border_u || (out[l].s >= 0.0f && out[l].s <= 1.0f))
+                out[l].s = ms;
+            if (!border_v || (out[l].t >= 0.0f && out[l].t <= 1.0f))
+                out[l].t = mt;
+        }
+    }
+    for (uint32_t q = 0; q < n; q += 4) {
+        /* Step 1, implicit: the quad's coarse derivatives. */
+        const float s0 = out[q].s, t0 = out[q].t;
+        const float qsdx = q + 1 < n ? out[q + 1].s - s0 : 0.0f, qtdx = q + 1 < n ? out[q + 1].t - t0 : 0.0f;
+        const float qsdy = q + 2 < n ? out[q + 2].s - s0 : 0.0f, qtdy = q + 2 < n ? out[q + 2].t - t0 : 0.0f;
+        tr__lod_base quad_lod = {0, 1, true};
+        if (!explicit_lod && !grads)
+            quad_lod = tr__lod_from_gradients(W, H, aniso, qsdx, qtdx, qsdy, qtdy);
+        for (uint32_t l = q; l < q + 4 && l < n; l++) {
+            tr__lane_read *r = &out[l];
+            tr__lod_base lb = quad_lod;
+            r->dsdx = qsdx, r->dtdx = qtdx, r->dsdy = qsdy, r->dtdy = qtdy;
+            if (explicit_lod) {
+                lb = (tr__lod_base){tr__lod_fx(a->lod[l]), 1, true};
+            } else if (grads) {
+                r->dsdx = a->dsdx[l], r->dtdx = a->dtdx[l], r->dsdy = a->dsdy[l], r->dtdy = a->dtdy[l];
+                lb = tr__lod_from_gradients(W, H, aniso, r->dsdx, r->dtdx, r->dsdy, r->dtdy);
+            }
+            const float bias = a->bias && !explicit_lod ? a->bias[l] : 0.0f;
+            const int32_t clamp = a->lod_clamp && !explicit_lod ? tr__lod_fx(a->lod_clamp[l]) : INT32_MIN;
+            r->plan = tr__plan_levels(smp, levels, lb.lambda, bias, clamp);
+            r->taps = lb.taps;
+            r->dsda = lb.major_x ? r->dsdx : r->dsdy;
+            r->dtda = lb.major_x ? r->dtdx : r->dtdy;
+            r->linear = (r->plan.mag ? sd->mag_filter : sd->min_filter) == TR_FILTER_LINEAR;
+        }
+    }
+    return n;
+}
+
 void tr_fs_sample(const tr_fs_block *b, uint32_t slot, const tr_sample_args *a, float out[4][TR_FS_LANES])
 {
     const uint32_t n = lane_count(b);
@@ -347,55 +366,13 @@ void tr_fs_sample(const tr_fs_block *b, uint32_t slot, const tr_sample_args *a, 
         clear_out(out, n, 0.0f);
         return;
     }
-    const tr_image *img = ts.img;
-    const uint32_t W = tr__image_stored_w(img, 0), H = tr__image_stored_h(img, 0), levels = img->desc.levels;
-    const uint32_t aniso = ts.smp->desc.max_anisotropy;
-    const bool explicit_lod = a->lod != NULL;
-    const bool grads = !explicit_lod && a->dsdx && a->dtdx && a->dsdy && a->dtdy;
-    const float *s = a->s, *t = a->t;
-    /* A subsampled image (subsample.h): each lane's uv goes through its
-     * layer's metadata first (turnip's lower_tex_subsampled); derivatives
-     * then come from the transformed coordinates.  Clamped to border, a uv
-     * outside [0, 1] stays as it was on that axis. */
-    float ss[TR_FS_LANES], st[TR_FS_LANES];
-    if (img->subsampled) {
-        const bool border_u = ts.smp->desc.address_u == TR_ADDRESS_CLAMP_TO_BORDER;
-        const bool border_v = ts.smp->desc.address_v == TR_ADDRESS_CLAMP_TO_BORDER;
-        for (uint32_t l = 0; l < n; l++) {
-            const uint32_t layer = a->layer ? layer_index(a->layer[l], img->desc.layers) : 0;
-            tr__subsampled_map(&img->subsampled[layer], s[l], t[l], &ss[l], &st[l]);
-            if (border_u && !(s[l] >= 0.0f && s[l] <= 1.0f))
-                ss[l] = s[l];
-            if (border_v && !(t[l] >= 0.0f && t[l] <= 1.0f))
-                st[l] = t[l];
-        }
-        s = ss;
-        t = st;
-    }
-    for (uint32_t q = 0; q < n; q += 4) {
-        /* Step 1, implicit: the quad's coarse derivatives. */
-        float dsdx = quad_ddx(s, q, n), dtdx = quad_ddx(t, q, n);
-        float dsdy = quad_ddy(s, q, n), dtdy = quad_ddy(t, q, n);
-        tr__lod_base quad_lod = {0, 1, true};
-        if (!explicit_lod && !grads)
-            quad_lod = tr__lod_from_gradients(W, H, aniso, dsdx, dtdx, dsdy, dtdy);
-        for (uint32_t l = q; l < q + 4 && l < n; l++) {
-            tr__lod_base lb = quad_lod;
-            if (explicit_lod) {
-                lb = (tr__lod_base){tr__lod_fx(a->lod[l]), 1, true};
-            } else if (grads) {
-                dsdx = a->dsdx[l], dtdx = a->dtdx[l], dsdy = a->dsdy[l], dtdy = a->dtdy[l];
-                lb = tr__lod_from_gradients(W, H, aniso, dsdx, dtdx, dsdy, dtdy);
-            }
-            const float bias = a->bias && !explicit_lod ? a->bias[l] : 0.0f;
-            const tr__sample_plan plan = tr__plan_levels(ts.smp, levels, lb.lambda, bias);
-            const uint32_t layer = a->layer ? layer_index(a->layer[l], img->desc.layers) : 0;
-            const float dsda = lb.major_x ? dsdx : dsdy, dtda = lb.major_x ? dtdx : dtdy;
-            float res[4];
-            sample_lane(&ts, &plan, layer, lb.taps, dsda, dtda, s[l], t[l], a->dref ? a->dref[l] : 0.0f, res);
-            for (int c = 0; c < 4; c++)
-                out[c][l] = res[c];
-        }
+    tr__lane_read reads[TR_FS_LANES];
+    tr__plan_sample(b, ts.img, ts.smp, a, reads);
+    for (uint32_t l = 0; l < n; l++) {
+        float res[4];
+        sample_lane(&ts, &reads[l], a->dref ? a->dref[l] : 0.0f, res);
+        for (int c = 0; c < 4; c++)
+            out[c][l] = res[c];
     }
 }
 
@@ -470,7 +447,7 @@ void tr_fs_query_lod(const tr_fs_block *b, uint32_t slot, const float *s, const 
         const tr__lod_base lb = tr__lod_from_gradients(img->desc.width, img->desc.height, ts.smp->desc.max_anisotropy,
                                                        quad_ddx(s, q, n), quad_ddx(t, q, n), quad_ddy(s, q, n),
                                                        quad_ddy(t, q, n));
-        const tr__sample_plan p = tr__plan_levels(ts.smp, img->desc.levels, lb.lambda, 0.0f);
+        const tr__sample_plan p = tr__plan_levels(ts.smp, img->desc.levels, lb.lambda, 0.0f, INT32_MIN);
         for (uint32_t l = q; l < q + 4 && l < n; l++) {
             out[0][l] = (float)p.d * (1.0f / TR__LOD_ONE);
             out[1][l] = (float)p.lambda_prime * (1.0f / TR__LOD_ONE);
