@@ -57,7 +57,8 @@
  * - MinMip: the layer's marks are cleared and each LOD-0 region takes the
  *   given value.  Values 0 .. levels - 1 decode back unchanged; any larger
  *   value, 0xFF included, means "nothing requested" and decodes as 0xFF
- *   (no sample can request a level the texture does not have).
+ *   (no sample can request a level the texture does not have).  The
+ *   conservative mode keeps 0 .. 14 instead, as vkd3d-proton does.
  * - MipRegionUsed: one level of one layer; 0 = not used, any other value
  *   = used (decoded as 0xFF).  So decode(encode(x)) == x for x in {0, 0xFF}.
  *
@@ -76,8 +77,8 @@
  * unions, so a map is the same whatever the thread count, SIMD level, bin
  * size or the order in which fragments ran.
  *
- * Conservative mode (vkd3d-proton's WriteSamplerFeedback).  Documented at
- * tr_feedback_mode below. */
+ * Conservative mode (vkd3d-proton's WriteSamplerFeedback): tr_feedback_mode
+ * below. */
 #ifndef TILERAST_FEEDBACK_H
 #define TILERAST_FEEDBACK_H
 
@@ -160,26 +161,40 @@ TR_API tr_result tr_feedback_map_encode(tr_feedback_map *map, uint32_t layer, ui
 
 /* TR_FEEDBACK_EXACT (the default): the texels the sample reads, as above.
  *
- * TR_FEEDBACK_CONSERVATIVE: vkd3d-proton's emulation, which does not know
- * the sampler's filter and assumes the widest.  Per written lane:
- * - Level: the sample's level d (tr_fs_query_lod's out[0]: lambda after
- *   bias and the sampler's clamps, clamped to the chain, with lod_clamp as
- *   a lower bound); levels floor(d) and, where d has a fraction, floor(d)+1
- *   (trilinear); an explicit lod is used as it is, clamped to the chain.
- * - Coordinates: the UV scaled by 2^bias about... see the implementation
- *   notes in src/feedback/README.md; the coordinate wraps (fract).
- * - Filter extent per axis e = max(|ds/dx|, |ds/dy|) * w_l / 2 (and the same
- *   for t), clamped to [0.5, 8] texels and rounded up to a power of two.
- * - The region of (u - e) and every region up to that of (u + e), at most
- *   the next one per axis (vkd3d-proton's self, horizontal, vertical and
- *   diagonal neighbour bits), inside the grid. */
+ * TR_FEEDBACK_CONSERVATIVE: what vkd3d-proton's emulation (dxil-spirv's
+ * WriteSamplerFeedback) writes.  It does not know the sampler's filter and
+ * assumes up to 16x anisotropy.  Per written lane, with W, H, w_l, h_l,
+ * rw, rh and q = levels - 1 as above:
+ * - Levels.  Implicit LOD and -Bias: the levels the sample reads
+ *   (tr_fs_query_lod's level, with the shader bias and lod_clamp): level_hi,
+ *   and level_lo where mipmap linear has a fraction (vkd3d-proton: QueryLod,
+ *   trilinear when its fraction is at least 1/256).  -Level and -Grad know
+ *   no sampler: d = fx(lod), or L(max(rho_x^2, rho_y^2)) of the gradients
+ *   (texture.h step 3 without anisotropy), clamped to [0, 256 q]; for -Grad
+ *   then d = min(max(d, fx(lod_clamp)), 256 q); levels floor(d) and, where d
+ *   has a fraction, floor(d) + 1.
+ * - Reach, per axis, in level-l texels.  Implicit LOD and -Bias: with
+ *   g = max(|ds/dx|, |ds/dy|) * 2^bias * w_l - 1/256 (the quad's coarse
+ *   derivatives; 2^bias computed with exp2 in double, rounded to float) and
+ *   g = f * 2^e, f in [0.5, 1) (frexp), the reach is 0.5 * 2^clamp(e, 0, 4):
+ *   half the larger derivative rounded up to a power of two, 0.5 to 8
+ *   texels.  -Level and -Grad: 0.5.  At most half a region.
+ * - Footprint.  The coordinate wraps: u' = u - floor(u) (NaN: 0), and in
+ *   region units c = u' * w_l / rw; the regions floor(max(c - reach, 0))
+ *   and, if floor(c + reach) differs, the next one (vkd3d-proton's
+ *   horizontal, vertical and diagonal neighbour bits), on both axes, inside
+ *   the grid.  Float arithmetic throughout, as the shader's.
+ * - Encoding MinMip keeps values 0..14 (vkd3d-proton's rule) instead of
+ *   0..levels - 1.
+ * Where vkd3d-proton uses lane 0's bias for the whole quad's LOD, tilerast
+ * uses each lane's. */
 typedef enum tr_feedback_mode {
     TR_FEEDBACK_EXACT = 0,
     TR_FEEDBACK_CONSERVATIVE
 } tr_feedback_mode;
 
-/* Sets how writes to this map are recorded from now on (what the map
- * already holds stays).  TR_ERROR_INVALID_STATE while it is bound in the
+/* Sets how writes to this map are recorded from now on, and how encode
+ * treats MinMip values (what the map already holds stays).  TR_ERROR_INVALID_STATE while it is bound in the
  * recording pass. */
 TR_API tr_result tr_feedback_map_set_mode(tr_feedback_map *map, tr_feedback_mode mode);
 

@@ -162,8 +162,6 @@ tr_result tr_feedback_map_set_mode(tr_feedback_map *m, tr_feedback_mode mode)
         return tr__error(m->ctx, TR_ERROR_INVALID_ARGUMENT, "tr_feedback_map_set_mode: mode %d is not a tr_feedback_mode",
                          (int)mode);
     tr_result r = check_idle(m, "tr_feedback_map_set_mode");
-    if (r == TR_OK && mode == TR_FEEDBACK_CONSERVATIVE) /* lands in the next commit */
-        return tr__error(m->ctx, TR_ERROR_INVALID_ARGUMENT, "tr_feedback_map_set_mode: the conservative mode is not written yet");
     if (r == TR_OK)
         m->mode = mode;
     return r;
@@ -295,11 +293,13 @@ tr_result tr_feedback_map_encode(tr_feedback_map *m, uint32_t layer, uint32_t le
     const uint32_t gw = m->grid_w[level], gh = m->grid_h[level];
     if (m->desc.kind == TR_FEEDBACK_MIN_MIP) {
         clear_layer(m, layer);
+        /* vkd3d-proton keeps every level a 16k texture could have */
+        const uint32_t limit = m->mode == TR_FEEDBACK_CONSERVATIVE ? TR_MAX_IMAGE_LEVELS : m->desc.levels;
         uint8_t *enc = m->data + (size_t)layer * m->layer_bytes + m->encoded_offset;
         for (uint32_t y = 0; y < gh; y++)
             for (uint32_t x = 0; x < gw; x++) {
                 const uint8_t v = in[y * row_pitch + x];
-                enc[(size_t)y * gw + x] = v < m->desc.levels ? v : TR_FEEDBACK_NONE;
+                enc[(size_t)y * gw + x] = v < limit ? v : TR_FEEDBACK_NONE;
             }
         return TR_OK;
     }

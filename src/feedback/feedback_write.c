@@ -8,14 +8,14 @@
 /* One level of one layer, as a write sees it. */
 typedef struct fb_level {
     uint8_t *marks;
-    uint32_t grid_w;
+    uint32_t grid_w, grid_h;
     uint32_t w, h;                /* the level's texels */
 } fb_level;
 
 static fb_level fb_level_of(const tr_feedback_map *m, uint32_t layer, uint32_t level)
 {
-    return (fb_level){tr__feedback_marks(m, layer, level), m->grid_w[level], tr__feedback_level_w(m, level),
-                      tr__feedback_level_h(m, level)};
+    return (fb_level){tr__feedback_marks(m, layer, level), m->grid_w[level], m->grid_h[level],
+                      tr__feedback_level_w(m, level), tr__feedback_level_h(m, level)};
 }
 
 /* Texel (x, y) of a level, addressed (-1: a border texel, which reads no
@@ -57,6 +57,104 @@ static void write_exact(const tr_feedback_map *m, const tr_sampler_desc *sd, con
     }
 }
 
+/* ---- the conservative mode (vkd3d-proton's) ------------------------------------------------- */
+
+/* Which kind of write a call is (feedback.h, tr_feedback_mode). */
+typedef enum fb_call {
+    FB_IMPLICIT = 0, /* WriteSamplerFeedback and -Bias */
+    FB_LEVEL,        /* -Level */
+    FB_GRAD          /* -Grad */
+} fb_call;
+
+/* Level and Grad know nothing of the sampler: the LOD d (1/256 units) is
+ * the explicit one or log2 of the longer gradient, clamped to the chain,
+ * then raised to lod_clamp. */
+static int32_t conservative_lod(const tr_feedback_map *m, fb_call call, const tr_sample_args *a, uint32_t lane,
+                                const tr__lane_read *r)
+{
+    const int32_t top = (int32_t)(m->desc.levels - 1) * TR__LOD_ONE;
+    int32_t d = call == FB_LEVEL ? tr__lod_fx(a->lod[lane])
+                                 : tr__lod_from_gradients(m->desc.width, m->desc.height, 1, r->dsdx, r->dtdx, r->dsdy,
+                                                          r->dtdy).lambda;
+    d = d < 0 ? 0 : d > top ? top : d;
+    if (a->lod_clamp && call == FB_GRAD) {
+        const int32_t c = tr__lod_fx(a->lod_clamp[lane]);
+        d = TR_MIN(TR_MAX(d, c), top);
+    }
+    return d;
+}
+
+/* Half the filter's reach in texels on one axis at a level of `size`
+ * texels: from the larger derivative (normalised, bias applied), minus
+ * 1/256 so that an exact power of two is not rounded up, rounded up to a
+ * power of two: 0.5 * 2^clamp(e, 0, 4) with g = f * 2^e, f in [0.5, 1). */
+static float implicit_extent(float deriv, uint32_t size)
+{
+    const float g = deriv * (float)size - 1.0f / 256.0f;
+    int e = 0;
+    if (g == g)
+        (void)frexpf(g, &e);
+    e = e < 0 ? 0 : e > 4 ? 4 : e;
+    return ldexpf(0.5f, e);
+}
+
+/* One level: the region of the footprint's low corner and, where the
+ * footprint reaches the next region on an axis, that one (vkd3d-proton's
+ * horizontal, vertical and diagonal neighbour bits), inside the grid. */
+static void mark_box(const tr_feedback_map *m, const fb_level *lv, float u, float v, float ex, float ey)
+{
+    const float rx = ldexpf(u * (float)lv->w, -(int)m->region_log2[0]);
+    const float ry = ldexpf(v * (float)lv->h, -(int)m->region_log2[1]);
+    const float hx = TR_MIN(ldexpf(ex, -(int)m->region_log2[0]), 0.5f);
+    const float hy = TR_MIN(ldexpf(ey, -(int)m->region_log2[1]), 0.5f);
+    const float lx = TR_MAX(rx - hx, 0.0f), ly = TR_MAX(ry - hy, 0.0f);
+    const uint32_t x0 = (uint32_t)lx, y0 = (uint32_t)ly;
+    const uint32_t x1 = (uint32_t)(rx + hx), y1 = (uint32_t)(ry + hy);
+    for (uint32_t y = y0; y <= TR_MIN(y0 + (y1 != y0), lv->grid_h - 1); y++)
+        for (uint32_t x = x0; x <= TR_MIN(x0 + (x1 != x0), lv->grid_w - 1); x++)
+            tr__feedback_mark(lv->marks, lv->grid_w, x, y);
+}
+
+static float wrap01(float x)
+{
+    if (x != x || x - x != 0.0f)
+        return 0.0f; /* NaN, infinities */
+    const float f = x - floorf(x);
+    return f < 1.0f ? f : 0.0f; /* a tiny negative x rounds up to 1 */
+}
+
+static void write_conservative(const tr_feedback_map *m, fb_call call, const tr_sample_args *a, uint32_t lane,
+                               const tr__lane_read *r)
+{
+    uint32_t fine, coarse;
+    bool trilinear;
+    if (call == FB_IMPLICIT) {
+        /* The sample's own levels: tr_fs_query_lod's, with the bias. */
+        fine = r->plan.level_hi;
+        coarse = r->plan.level_lo;
+        trilinear = r->plan.delta != 0;
+    } else {
+        const int32_t d = conservative_lod(m, call, a, lane, r);
+        fine = (uint32_t)d >> 8;
+        coarse = TR_MIN(fine + 1, m->desc.levels - 1);
+        trilinear = (d & 255) != 0 && coarse != fine;
+    }
+    /* The UV wraps (vkd3d-proton assumes WRAP for addressing). */
+    const float u = wrap01(a->s[lane]), v = wrap01(a->t[lane]);
+    float ds = 0.0f, dt = 0.0f;
+    if (call == FB_IMPLICIT) {
+        const float scale = a->bias ? (float)exp2((double)a->bias[lane]) : 1.0f; /* bias widens the reach too */
+        ds = TR_MAX(fabsf(r->dsdx), fabsf(r->dsdy)) * scale;
+        dt = TR_MAX(fabsf(r->dtdx), fabsf(r->dtdy)) * scale;
+    }
+    for (uint32_t k = 0; k < 1u + trilinear; k++) {
+        const fb_level lv = fb_level_of(m, r->layer, k ? coarse : fine);
+        const float ex = call == FB_IMPLICIT ? implicit_extent(ds, lv.w) : 0.5f;
+        const float ey = call == FB_IMPLICIT ? implicit_extent(dt, lv.h) : 0.5f;
+        mark_box(m, &lv, u, v, ex, ey);
+    }
+}
+
 void tr_fs_write_feedback(const tr_fs_block *b, uint32_t feedback_slot, uint32_t texture_slot,
                           const tr_sample_args *a)
 {
@@ -75,8 +173,12 @@ void tr_fs_write_feedback(const tr_fs_block *b, uint32_t feedback_slot, uint32_t
     const tr_sampler *smp = tb->sampler ? tb->sampler : tr__default_sampler();
     tr__lane_read reads[TR_FS_LANES];
     tr__plan_sample(b, tb->image, smp, a, reads);
+    const fb_call call = a->lod ? FB_LEVEL : a->dsdx && a->dtdx && a->dsdy && a->dtdy ? FB_GRAD : FB_IMPLICIT;
     for (uint64_t bits = live; bits; bits &= bits - 1) {
-        const tr__lane_read *r = &reads[__builtin_ctzll(bits)];
-        write_exact(m, &smp->desc, r);
+        const uint32_t lane = (uint32_t)__builtin_ctzll(bits);
+        if (m->mode == TR_FEEDBACK_CONSERVATIVE)
+            write_conservative(m, call, a, lane, &reads[lane]);
+        else
+            write_exact(m, &smp->desc, &reads[lane]);
     }
 }

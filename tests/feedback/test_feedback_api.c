@@ -164,46 +164,6 @@ Test(feedback_api, min_mip_round_trip)
     tr_feedback_map_destroy(m);
 }
 
-Test(feedback_api, mip_used_round_trip)
-{
-    /* vkd3d-proton's decode_encode_mip_used pattern: 16x16 regions, 3
-     * levels, 4 layers; 0xFF iff (y * 16 + x + subresource) & 4. */
-    tr_feedback_map *m = make_map(TR_FEEDBACK_MIP_REGION_USED, 256, 128, 3, 4, 16, 16);
-    for (uint32_t layer = 0; layer < 4; layer++)
-        for (uint32_t l = 0; l < 3; l++) {
-            uint32_t w, h;
-            TRT_OK(tr_feedback_map_decoded_size(m, l, &w, &h));
-            uint8_t in[16 * 8];
-            const uint32_t sub = layer * 3 + l;
-            for (uint32_t y = 0; y < h; y++)
-                for (uint32_t x = 0; x < w; x++)
-                    in[y * w + x] = ((y * 16 + x + sub) & 4) ? 0xFF : 0;
-            TRT_OK(tr_feedback_map_encode(m, layer, l, in, w));
-        }
-    for (uint32_t layer = 0; layer < 4; layer++)
-        for (uint32_t l = 0; l < 3; l++) {
-            uint32_t w, h;
-            TRT_OK(tr_feedback_map_decoded_size(m, l, &w, &h));
-            cr_expect_eq(w, 16u >> l);
-            cr_expect_eq(h, 8u >> l);
-            uint8_t out[16 * 8];
-            TRT_OK(tr_feedback_map_decode(m, layer, l, out, w));
-            const uint32_t sub = layer * 3 + l;
-            for (uint32_t y = 0; y < h; y++)
-                for (uint32_t x = 0; x < w; x++)
-                    cr_expect_eq(out[y * w + x], ((y * 16 + x + sub) & 4) ? 0xFF : 0, "layer %u level %u (%u,%u)",
-                                 layer, l, x, y);
-        }
-    /* Any non-zero byte encodes "used". */
-    uint8_t ones[16 * 8], out[16 * 8];
-    memset(ones, 1, sizeof ones);
-    TRT_OK(tr_feedback_map_encode(m, 3, 0, ones, 16));
-    TRT_OK(tr_feedback_map_decode(m, 3, 0, out, 16));
-    for (uint32_t i = 0; i < 16 * 8; i++)
-        cr_expect_eq(out[i], 0xFF);
-    tr_feedback_map_destroy(m);
-}
-
 /* ---- binding in a pass ---------------------------------------------------------------------- */
 
 static void fs_nothing(tr_fs_block *b)
