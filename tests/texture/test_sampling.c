@@ -1,18 +1,21 @@
 /* Texture sampling, checked bit for bit against the arithmetic that
  * include/tilerast/texture.h documents ("Sampling arithmetic", steps 1-12).
  *
- * The reference sampler below is written from the header alone and calls no
- * library sampling function: its own address modes, texel decoding (half
- * floats by hand, sRGB from the double-precision formula), fixed-point LOD
- * with L(r) from long-double thresholds 2^((2i - 1) / 256), level
- * selection, bilinear / trilinear / anisotropic filtering and compare
- * samplers.  The library's sampler is called directly on a tr_fs_block (no
- * render pass) with per-lane coordinates, and every result must equal the
- * reference's exactly (same bits, or both NaN).  Hand-computed values back
- * the reference up where the arithmetic is simple enough to do by hand.
+ * The reference sampler is written from the header alone and calls no
+ * library sampling function: fixed-point LOD with L(r) from long-double
+ * thresholds 2^((2i - 1) / 256), level selection, tap positions and address
+ * modes come from tests/common/ref_sampling.c (shared with sampler
+ * feedback's footprint test); texel decoding (half floats by hand, sRGB
+ * from the double-precision formula), bilinear / trilinear / anisotropic
+ * filtering and compare samplers are below.  The library's sampler is
+ * called directly on a tr_fs_block (no render pass) with per-lane
+ * coordinates, and every result must equal the reference's exactly (same
+ * bits, or both NaN).  Hand-computed values back the reference up where
+ * the arithmetic is simple enough to do by hand.
  * Also: tr_fs_query_lod (incl. the L(r) threshold table, found by binary
- * search), texel fetch, texture size, array layers and tr_sampler_create's
- * validation. */
+ * search), texel fetch, texture size, array layers, the lod_clamp argument
+ * and tr_sampler_create's validation. */
+#include "ref_sampling.h"
 #include "trtest.h"
 
 #include <math.h>
@@ -70,67 +73,6 @@ static void suite_fini(void)
 TestSuite(sampling, .fini = suite_fini);
 
 /* ==== the reference sampler (texture.h, "Sampling arithmetic") =============================== */
-
-/* Step 3's thresholds 2^((2i - 1) / 256), i = 1..128. */
-static long double ref_threshold(int i)
-{
-    static long double t[129];
-    static bool done;
-    if (!done) {
-        for (int k = 1; k <= 128; k++)
-            t[k] = exp2l((long double)(2 * k - 1) / 256.0L);
-        done = true;
-    }
-    return t[i];
-}
-
-/* fx(x): floor(x * 256 + 1/2) after clamping x to [-2^20, 2^20]; NaN: 0.  In
- * double x * 256 is exact and the + 1/2 cannot cross an integer. */
-static int32_t ref_fx(float x)
-{
-    if (x != x)
-        return 0;
-    double v = (double)x;
-    v = v > 0x1p20 ? 0x1p20 : v < -0x1p20 ? -0x1p20 : v;
-    return (int32_t)floor(v * 256.0 + 0.5);
-}
-
-/* L(r) = 128 * e + k, r = m * 2^e, k = thresholds that m reaches; L(0) =
- * -2^16, L(+inf) = 2^16 (NaN is 0 by step 2). */
-static int32_t ref_L(float r)
-{
-    if (r != r || r <= 0.0f)
-        return -65536;
-    if (isinf(r))
-        return 65536;
-    int e;
-    const long double m = 2.0L * frexpl((long double)r, &e); /* r = m * 2^(e - 1) */
-    int k = 0;
-    for (int i = 1; i <= 128; i++)
-        k += m >= ref_threshold(i);
-    return 128 * (e - 1) + k;
-}
-
-/* What the test knows of a sampler: its descriptor and the fixed-point LOD
- * parameters the header derives from it. */
-typedef struct rsmp {
-    tr_sampler *s;   /* the library's object (NULL: the slot has no sampler) */
-    tr_sampler_desc d;
-    int32_t bias_fx, min_fx, max_fx;
-    uint32_t aniso;  /* A, 1 = off */
-} rsmp;
-
-static void rsmp_create(rsmp *o, tr_context *ctx, const tr_sampler_desc *d)
-{
-    memset(o, 0, sizeof(*o));
-    if (ctx)
-        TRT_OK(tr_sampler_create(ctx, d, &o->s));
-    o->d = *d;
-    o->bias_fx = ref_fx(d->lod_bias);
-    o->min_fx = ref_fx(d->min_lod);
-    o->max_fx = d->max_lod == 0.0f ? ref_fx(TR_LOD_CLAMP_NONE) : d->max_lod == TR_MAX_LOD_ZERO ? 0 : ref_fx(d->max_lod);
-    o->aniso = d->max_anisotropy > 1 ? d->max_anisotropy : 1;
-}
 
 /* A texture: the image, its texels as uploaded and as the test decodes them. */
 typedef struct rtex {
@@ -306,24 +248,6 @@ static void rtex_destroy(rtex *t)
     memset(t, 0, sizeof(*t));
 }
 
-/* Step 8.  The index on an axis of size n, or -1 for a border texel. */
-static int64_t ref_address(int64_t i, uint32_t n, tr_address_mode mode)
-{
-    const int64_t N = n;
-    switch (mode) {
-    case TR_ADDRESS_REPEAT:
-        return ((i % N) + N) % N;
-    case TR_ADDRESS_MIRRORED_REPEAT: {
-        const int64_t k = ((i % (2 * N)) + 2 * N) % (2 * N) - N;
-        return (N - 1) - (k >= 0 ? k : -(1 + k));
-    }
-    case TR_ADDRESS_CLAMP_TO_EDGE:
-        return i < 0 ? 0 : i > N - 1 ? N - 1 : i;
-    default:
-        return i < 0 || i >= N ? -1 : i;
-    }
-}
-
 static const float border_rgba[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
 
 static bool ref_compare(tr_compare_op op, float a, float b)
@@ -343,11 +267,11 @@ static bool ref_compare(tr_compare_op op, float a, float b)
 }
 
 /* Steps 8-9 for texel (i, j): addressed, decoded, compared. */
-static void ref_texel(const rtex *tx, const rsmp *sm, uint32_t level, uint32_t layer, int64_t i, int64_t j, float dref,
-                      float out[4])
+static void ref_texel(const rtex *tx, const trref_sampler *sm, uint32_t level, uint32_t layer, int64_t i, int64_t j,
+                      float dref, float out[4])
 {
-    const int64_t x = ref_address(i, lvl_w(tx, level), sm->d.address_u);
-    const int64_t y = ref_address(j, lvl_h(tx, level), sm->d.address_v);
+    const int64_t x = trref_address(i, lvl_w(tx, level), sm->d.address_u);
+    const int64_t y = trref_address(j, lvl_h(tx, level), sm->d.address_v);
     if (x < 0 || y < 0)
         memcpy(out, border_rgba[sm->d.border_color], sizeof(float) * 4);
     else
@@ -359,32 +283,17 @@ static void ref_texel(const rtex *tx, const rsmp *sm, uint32_t level, uint32_t l
     }
 }
 
-/* Step 7: floor(u * 256) as an integer, u * 256 clamped to +-2^62, NaN 0. */
-static int64_t ref_subtexel(float u)
-{
-    if (u != u)
-        return 0;
-    double y = (double)u * 256.0;
-    y = y > 0x1p62 ? 0x1p62 : y < -0x1p62 ? -0x1p62 : y;
-    return (int64_t)floor(y);
-}
-
-static int64_t floor_div256(int64_t v)
-{
-    return v >= 0 ? v / 256 : -((-v + 255) / 256);
-}
-
 /* Steps 7-10 in one level. */
-static void ref_filter(const rtex *tx, const rsmp *sm, uint32_t level, uint32_t layer, float s, float t, bool linear,
-                       float dref, float out[4])
+static void ref_filter(const rtex *tx, const trref_sampler *sm, uint32_t level, uint32_t layer, float s, float t,
+                       bool linear, float dref, float out[4])
 {
     const float u = s * (float)lvl_w(tx, level), v = t * (float)lvl_h(tx, level);
-    const int64_t U = ref_subtexel(u), V = ref_subtexel(v);
+    const int64_t U = trref_subtexel(u), V = trref_subtexel(v);
     if (!linear) {
-        ref_texel(tx, sm, level, layer, floor_div256(U), floor_div256(V), dref, out);
+        ref_texel(tx, sm, level, layer, trref_floor_div256(U), trref_floor_div256(V), dref, out);
         return;
     }
-    const int64_t i0 = floor_div256(U - 128), j0 = floor_div256(V - 128);
+    const int64_t i0 = trref_floor_div256(U - 128), j0 = trref_floor_div256(V - 128);
     const int64_t a = (U - 128) - 256 * i0, b = (V - 128) - 256 * j0;
     float t00[4], t10[4], t01[4], t11[4];
     ref_texel(tx, sm, level, layer, i0, j0, dref, t00);
@@ -397,90 +306,18 @@ static void ref_filter(const rtex *tx, const rsmp *sm, uint32_t level, uint32_t 
         out[c] = ((w00 * t00[c] + w10 * t10[c]) + (w01 * t01[c] + w11 * t11[c])) * 0x1p-16f;
 }
 
-/* Steps 2-3. */
-typedef struct rlod {
-    int32_t lambda; /* lambda_base */
-    uint32_t taps;  /* N */
-    bool major_x;
-} rlod;
-
-static rlod ref_lod_grad(uint32_t W, uint32_t H, uint32_t A, float dsdx, float dtdx, float dsdy, float dtdy)
-{
-    const float mux = dsdx * (float)W, mvx = dtdx * (float)H;
-    const float muy = dsdy * (float)W, mvy = dtdy * (float)H;
-    float rx = mux * mux + mvx * mvx;
-    float ry = muy * muy + mvy * mvy;
-    if (rx != rx)
-        rx = 0.0f;
-    if (ry != ry)
-        ry = 0.0f;
-    rlod o;
-    o.major_x = rx > ry;
-    const float rmax = o.major_x ? rx : ry, rmin = o.major_x ? ry : rx;
-    if (A < 2) {
-        o.lambda = ref_L(rmax);
-        o.taps = 1;
-        return o;
-    }
-    o.taps = A;
-    for (uint32_t n = 1; n <= A; n++)
-        if ((double)(n * n) * (double)rmin >= (double)rmax) {
-            o.taps = n;
-            break;
-        }
-    o.lambda = (double)(A * A) * (double)rmin >= (double)rmax ? ref_L(rmin) : ref_L(rmax / (float)(A * A));
-    return o;
-}
-
-/* Steps 4-5. */
-typedef struct rplan {
-    int32_t lambda_prime, lambda;
-    bool mag;
-    uint32_t hi, lo, delta;
-} rplan;
-
-static rplan ref_plan(const rsmp *sm, uint32_t levels, int32_t base, float shader_bias)
-{
-    int32_t bias = sm->bias_fx + ref_fx(shader_bias);
-    bias = bias > 15 * 256 ? 15 * 256 : bias < -15 * 256 ? -15 * 256 : bias;
-    rplan p;
-    p.lambda_prime = base + bias;
-    int32_t l = p.lambda_prime;
-    if (l < sm->min_fx)
-        l = sm->min_fx;
-    if (l > sm->max_fx)
-        l = sm->max_fx;
-    p.lambda = l;
-    p.mag = l <= 0;
-    const int32_t top = 256 * (int32_t)(levels - 1);
-    const int32_t d = l < 0 ? 0 : l > top ? top : l;
-    if (sm->d.mipmap_mode == TR_MIPMAP_LINEAR) {
-        p.hi = (uint32_t)d / 256;
-        p.lo = p.hi + 1 < levels ? p.hi + 1 : levels - 1;
-        p.delta = (uint32_t)d % 256;
-    } else {
-        p.hi = p.lo = (uint32_t)(d + 127) / 256;
-        p.delta = 0;
-    }
-    return p;
-}
-
 static uint32_t ref_taps_seen[TR_MAX_ANISOTROPY + 1];
 
 /* Steps 6-12 for one lane. */
-static void ref_sample_one(const rtex *tx, const rsmp *sm, const rplan *p, uint32_t taps, float dsda, float dtda,
-                           uint32_t layer, float s, float t, float dref, float out[4])
+static void ref_sample_one(const rtex *tx, const trref_sampler *sm, const trref_mip_plan *p, uint32_t taps, float dsda,
+                           float dtda, uint32_t layer, float s, float t, float dref, float out[4])
 {
     const bool linear = (p->mag ? sm->d.mag_filter : sm->d.min_filter) == TR_FILTER_LINEAR;
     float acc[4] = {0, 0, 0, 0};
     ref_taps_seen[taps]++;
     for (uint32_t i = 1; i <= taps; i++) {
-        float si = s, ti = t;
-        if (taps > 1) {
-            const float o = (float)(2 * (int32_t)i - (int32_t)taps - 1) / (float)(2 * taps + 2);
-            si = s + o * dsda;
-            ti = t + o * dtda;
-        }
+        float si, ti;
+        trref_tap(s, t, dsda, dtda, taps, i, &si, &ti);
         float tau[4];
         ref_filter(tx, sm, p->hi, layer, si, ti, linear, dref, tau);
         if (p->delta) {
@@ -496,54 +333,29 @@ static void ref_sample_one(const rtex *tx, const rsmp *sm, const rplan *p, uint3
         out[c] = taps > 1 ? acc[c] / (float)taps : acc[c];
 }
 
-/* Array layer: nearest integer, ties to even (the default rounding mode), clamped. */
-static uint32_t ref_layer(float a, uint32_t layers)
+/* tr_fs_sample as the header describes it, for lanes [0, n): steps 1-6
+ * from the shared model, steps 6-12 here. */
+static void ref_sample(const rtex *tx, const trref_sampler *sm, const tr_sample_args *a, uint32_t n,
+                       float out[4][LANES])
 {
-    const double r = nearbyint((double)a);
-    if (!(r > 0.0))
-        return 0;
-    return r > (double)(layers - 1) ? layers - 1 : (uint32_t)r;
-}
-
-/* tr_fs_sample as the header describes it, for lanes [0, n). */
-static void ref_sample(const rtex *tx, const rsmp *sm, const tr_sample_args *a, uint32_t n, float out[4][LANES])
-{
-    for (uint32_t q = 0; q < n; q += 4) {
-        /* step 1: coarse derivatives of the quad */
-        const float qdsdx = a->s[q + 1] - a->s[q], qdtdx = a->t[q + 1] - a->t[q];
-        const float qdsdy = a->s[q + 2] - a->s[q], qdtdy = a->t[q + 2] - a->t[q];
-        for (uint32_t l = q; l < q + 4; l++) {
-            float dsdx = qdsdx, dtdx = qdtdx, dsdy = qdsdy, dtdy = qdtdy;
-            rlod lb = {0, 1, true};
-            if (a->lod) {
-                lb.lambda = ref_fx(a->lod[l]);
-            } else {
-                if (a->dsdx) {
-                    dsdx = a->dsdx[l];
-                    dtdx = a->dtdx[l];
-                    dsdy = a->dsdy[l];
-                    dtdy = a->dtdy[l];
-                }
-                lb = ref_lod_grad(tx->w, tx->h, sm->aniso, dsdx, dtdx, dsdy, dtdy);
-            }
-            const rplan p = ref_plan(sm, tx->levels, lb.lambda, !a->lod && a->bias ? a->bias[l] : 0.0f);
-            const uint32_t layer = a->layer ? ref_layer(a->layer[l], tx->layers) : 0;
-            float res[4];
-            ref_sample_one(tx, sm, &p, lb.taps, lb.major_x ? dsdx : dsdy, lb.major_x ? dtdx : dtdy, layer, a->s[l],
-                           a->t[l], a->dref ? a->dref[l] : 0.0f, res);
-            for (int c = 0; c < 4; c++)
-                out[c][l] = res[c];
-        }
+    for (uint32_t l = 0; l < n; l++) {
+        const trref_read r = trref_read_lane(sm, tx->w, tx->h, tx->levels, tx->layers, a, n, l);
+        float res[4];
+        ref_sample_one(tx, sm, &r.plan, r.lod.taps, r.dsda, r.dtda, r.layer, r.s, r.t, a->dref ? a->dref[l] : 0.0f,
+                       res);
+        for (int c = 0; c < 4; c++)
+            out[c][l] = res[c];
     }
 }
 
 /* tr_fs_query_lod as the header describes it. */
-static void ref_query(const rtex *tx, const rsmp *sm, const float *s, const float *t, uint32_t n, float out[2][LANES])
+static void ref_query(const rtex *tx, const trref_sampler *sm, const float *s, const float *t, uint32_t n,
+                      float out[2][LANES])
 {
     for (uint32_t q = 0; q < n; q += 4) {
-        const rlod lb = ref_lod_grad(tx->w, tx->h, sm->aniso, s[q + 1] - s[q], t[q + 1] - t[q], s[q + 2] - s[q],
+        const trref_lod lb = trref_lod_grad(tx->w, tx->h, sm->aniso, s[q + 1] - s[q], t[q + 1] - t[q], s[q + 2] - s[q],
                                      t[q + 2] - t[q]);
-        const rplan p = ref_plan(sm, tx->levels, lb.lambda, 0.0f);
+        const trref_mip_plan p = trref_plan(sm, tx->levels, lb.lambda, 0.0f, NULL);
         const int32_t top = 256 * (int32_t)(tx->levels - 1);
         const int32_t d = p.lambda < 0 ? 0 : p.lambda > top ? top : p.lambda;
         for (uint32_t l = q; l < q + 4; l++) {
@@ -559,7 +371,7 @@ static tr_fs_block g_blk;
 static tr_texture_binding g_slots[TR_MAX_TEXTURES];
 static float g_got[4][LANES], g_want[4][LANES];
 
-static const tr_fs_block *bind_block(const rtex *tx, const rsmp *sm, uint32_t n)
+static const tr_fs_block *bind_block(const rtex *tx, const trref_sampler *sm, uint32_t n)
 {
     memset(g_slots, 0, sizeof(g_slots));
     g_slots[SLOT].image = tx ? tx->img : NULL;
@@ -590,6 +402,8 @@ static void describe(const tr_sample_args *a, uint32_t l, char *buf, size_t size
         k += (size_t)snprintf(buf + k, size - k, " bias %a", (double)a->bias[l]);
     if (a->layer && k < size)
         k += (size_t)snprintf(buf + k, size - k, " layer %a", (double)a->layer[l]);
+    if (a->lod_clamp && k < size)
+        k += (size_t)snprintf(buf + k, size - k, " lod_clamp %a", (double)a->lod_clamp[l]);
     if (a->dref && k < size)
         snprintf(buf + k, size - k, " dref %a", (double)a->dref[l]);
 }
@@ -609,7 +423,8 @@ static void check_lanes(const tr_sample_args *a, uint32_t n, const char *what)
 
 /* Samples with the library into g_got and the reference into g_want, and
  * compares every lane. */
-static void sample_check(const rtex *tx, const rsmp *sm, const tr_sample_args *a, uint32_t n, const char *what)
+static void sample_check(const rtex *tx, const trref_sampler *sm, const tr_sample_args *a, uint32_t n,
+                         const char *what)
 {
     for (int c = 0; c < 4; c++)
         for (uint32_t l = 0; l < LANES; l++)
@@ -670,7 +485,7 @@ static void probe_texture(rtex *t, tr_context *ctx, uint32_t w, uint32_t h)
 }
 
 /* Library query_lod into out, checked against the reference. */
-static void query_check(const rtex *tx, const rsmp *sm, const float *s, const float *t, uint32_t n,
+static void query_check(const rtex *tx, const trref_sampler *sm, const float *s, const float *t, uint32_t n,
                         float out[2][LANES])
 {
     float want[2][LANES];
@@ -717,8 +532,8 @@ Test(sampling, nearest_address_modes)
                 tr_sampler_desc d = sdesc(TR_FILTER_NEAREST, TR_FILTER_NEAREST, TR_MIPMAP_NEAREST, all_modes[mu],
                                           all_modes[mv]);
                 d.border_color = (tr_border_color)bc;
-                rsmp sm;
-                rsmp_create(&sm, ctx, &d);
+                trref_sampler sm;
+                trref_sampler_create(&sm, ctx, &d);
                 char what[96];
                 snprintf(what, sizeof(what), "nearest, address %d/%d, border %d, lod 0", mu, mv, bc);
                 const tr_sample_args a = {.s = s, .t = t, .lod = lod};
@@ -769,8 +584,8 @@ Test(sampling, bilinear_formula)
                     tr_sampler_desc d = sdesc(TR_FILTER_LINEAR, TR_FILTER_NEAREST, TR_MIPMAP_NEAREST, all_modes[mu],
                                               all_modes[mv]);
                     d.border_color = (tr_border_color)bc;
-                    rsmp sm;
-                    rsmp_create(&sm, ctx, &d);
+                    trref_sampler sm;
+                    trref_sampler_create(&sm, ctx, &d);
                     char what[96];
                     snprintf(what, sizeof(what), "bilinear %s, address %d/%d, border %d", tr_format_name(fmts[f]), mu,
                              mv, bc);
@@ -803,8 +618,8 @@ Test(sampling, bilinear_formula)
     rtex_commit(&tx);
     const tr_sampler_desc d = sdesc(TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_NEAREST, TR_ADDRESS_CLAMP_TO_EDGE,
                                     TR_ADDRESS_CLAMP_TO_EDGE);
-    rsmp sm;
-    rsmp_create(&sm, ctx, &d);
+    trref_sampler sm;
+    trref_sampler_create(&sm, ctx, &d);
     float s[4] = {0.25f, 0.25f, 0.25f, 0.25f}, t[4] = {0.25f, 0.25f, 0.25f, 0.25f}, lod[4] = {0, 0, 0, 0};
     const tr_sample_args a = {.s = s, .t = t, .lod = lod};
     sample_check(&tx, &sm, &a, 4, "bilinear, zero-weight infinite texel");
@@ -826,7 +641,7 @@ typedef struct cfg {
     uint32_t aniso;
 } cfg;
 
-static void make_cfg(rsmp *sm, tr_context *ctx, const cfg *c)
+static void make_cfg(trref_sampler *sm, tr_context *ctx, const cfg *c)
 {
     tr_sampler_desc d = sdesc(c->mag, c->min, c->mip, c->au, c->av);
     d.border_color = c->border;
@@ -834,7 +649,7 @@ static void make_cfg(rsmp *sm, tr_context *ctx, const cfg *c)
     d.min_lod = c->min_lod;
     d.max_lod = c->max_lod;
     d.max_anisotropy = c->aniso;
-    rsmp_create(sm, ctx, &d);
+    trref_sampler_create(sm, ctx, &d);
 }
 
 /* Random derivative: sign * 2^[lo, hi). */
@@ -870,7 +685,7 @@ Test(sampling, trilinear_formula)
         rtex_random(&tx, &rng);
         rtex_commit(&tx);
         for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); c++) {
-            rsmp sm;
+            trref_sampler sm;
             make_cfg(&sm, ctx, &cfgs[c]);
             char what[96];
             for (int batch = 0; batch < 8; batch++) {
@@ -935,8 +750,8 @@ Test(sampling, lod_isotropic)
     probe_texture(&tx, ctx, 64, 64); /* 7 levels */
     const tr_sampler_desc d = sdesc(TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_LINEAR, TR_ADDRESS_REPEAT,
                                     TR_ADDRESS_REPEAT);
-    rsmp sm;
-    rsmp_create(&sm, ctx, &d);
+    trref_sampler sm;
+    trref_sampler_create(&sm, ctx, &d);
     const float u = 1.0f / 64.0f;
     const int32_t L3 = (int32_t)lroundl(256.0L * log2l(3.0L)); /* round(256 log2 3) = 406 */
     cr_assert_eq(L3, 406);
@@ -1023,8 +838,8 @@ Test(sampling, lod_anisotropic)
         tr_sampler_desc d = sdesc(TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_LINEAR, TR_ADDRESS_REPEAT,
                                   TR_ADDRESS_MIRRORED_REPEAT);
         d.max_anisotropy = cases[i].A;
-        rsmp sm;
-        rsmp_create(&sm, ctx, &d);
+        trref_sampler sm;
+        trref_sampler_create(&sm, ctx, &d);
         float s[LANES], t[LANES], q[2][LANES];
         /* bases on the 1/1024 grid, so that the quads' differences are exact */
         for (uint32_t k = 0; k < 16; k++)
@@ -1032,7 +847,7 @@ Test(sampling, lod_anisotropic)
                      cases[i].d[0] * u, cases[i].d[1] * u, cases[i].d[2] * u, cases[i].d[3] * u);
         const int32_t want = cases[i].lambda;
         /* the reference's steps 2-3 agree with the hand values */
-        const rlod lb = ref_lod_grad(64, 64, sm.aniso, cases[i].d[0] * u, cases[i].d[1] * u, cases[i].d[2] * u,
+        const trref_lod lb = trref_lod_grad(64, 64, sm.aniso, cases[i].d[0] * u, cases[i].d[1] * u, cases[i].d[2] * u,
                                      cases[i].d[3] * u);
         cr_assert(lb.taps == cases[i].N && lb.lambda == want && lb.major_x == cases[i].major_x,
                   "case %u: reference N %u lambda %d major_x %d", i, lb.taps, lb.lambda, lb.major_x);
@@ -1050,7 +865,7 @@ Test(sampling, lod_anisotropic)
         if (cases[i].N > 1) {
             bool differs = false;
             for (uint32_t l = 0; l < LANES && !differs; l++) {
-                const rplan p = ref_plan(&sm, tx.levels, want, 0.0f);
+                const trref_mip_plan p = trref_plan(&sm, tx.levels, want, 0.0f, NULL);
                 float one[4];
                 ref_sample_one(&tx, &sm, &p, 1, 0.0f, 0.0f, 0, s[l], t[l], 0.0f, one);
                 for (int c = 0; c < 4; c++)
@@ -1095,8 +910,8 @@ Test(sampling, lod_bias)
                                   TR_ADDRESS_REPEAT);
         d.lod_bias = cases[i].sb;
         d.min_lod = -20.0f;
-        rsmp sm;
-        rsmp_create(&sm, ctx, &d);
+        trref_sampler sm;
+        trref_sampler_create(&sm, ctx, &d);
         float s[8], t[8], bias[8], q[2][LANES];
         const float g = cases[i].deriv * u;
         set_quad(s, t, 0, 0.25f, 0.5f, g, 0.0f, 0.0f, g);
@@ -1111,7 +926,7 @@ Test(sampling, lod_bias)
             expect_lane(l, v, "LOD bias, probe");
         /* lanes 4..7 without the shader bias; query_lod: the sampler bias
          * only, lambda' not clamped */
-        const int32_t lps = cases[i].L + ref_fx(cases[i].sb), ds = lps < 0 ? 0 : lps > 1536 ? 1536 : lps;
+        const int32_t lps = cases[i].L + trref_fx(cases[i].sb), ds = lps < 0 ? 0 : lps > 1536 ? 1536 : lps;
         const float vs[4] = {(float)ds / 256.0f, -(float)ds / 256.0f, 0.5f, 1.0f};
         for (uint32_t l = 4; l < 8; l++)
             expect_lane(l, vs, "sampler bias only, probe");
@@ -1123,8 +938,8 @@ Test(sampling, lod_bias)
     /* query_lod's lambda' is not clamped to the levels: bias -15 at lambda 0 */
     tr_sampler_desc d = {0};
     d.lod_bias = -15.0f;
-    rsmp sm;
-    rsmp_create(&sm, ctx, &d);
+    trref_sampler sm;
+    trref_sampler_create(&sm, ctx, &d);
     float s[4], t[4], q[2][LANES];
     set_quad(s, t, 0, 0.25f, 0.5f, u, 0.0f, 0.0f, u);
     query_check(&tx, &sm, s, t, 4, q);
@@ -1164,8 +979,8 @@ Test(sampling, lod_clamps)
                                   TR_ADDRESS_REPEAT);
         d.min_lod = cases[i].min_lod;
         d.max_lod = cases[i].max_lod;
-        rsmp sm;
-        rsmp_create(&sm, ctx, &d);
+        trref_sampler sm;
+        trref_sampler_create(&sm, ctx, &d);
         float s[LANES], t[LANES], q[2][LANES];
         for (uint32_t k = 0; k < 16; k++) /* bases on the 1/1024 grid: exact differences */
             set_quad(s, t, k, trt_rand_coord(&rng, 0.0f, 1.0f), trt_rand_coord(&rng, 0.0f, 1.0f),
@@ -1192,6 +1007,138 @@ Test(sampling, lod_clamps)
     rtex_destroy(&tx);
 }
 
+static void rand_ellipse(trt_rng *r, uint32_t W, uint32_t H, bool round, float g[4]);
+
+/* lod_clamp (HLSL's MinMipClamp, SPIR-V's MinLod): step 4's lower clamp
+ * lo = max(fx(min_lod), fx(lod_clamp)), with implicit derivatives, a shader
+ * bias and gradients; ignored with an explicit LOD. */
+Test(sampling, lod_clamp_argument)
+{
+    tr_context *ctx = test_context();
+    trt_rng rng = {0x5eed000d};
+    rtex probe, tx;
+    probe_texture(&probe, ctx, 64, 64); /* 7 levels: red = d / 256 */
+    rtex_create(&tx, ctx, TR_FORMAT_R32G32B32A32_SFLOAT, 37, 23, 2, TR_LEVELS_ALL); /* 6 levels */
+    rtex_random(&tx, &rng);
+    rtex_commit(&tx);
+
+    /* By hand, on the probe (trilinear, min_lod per case, max_lod 3 in case 3):
+     * derivative in texels per pixel, lod_clamp, expected d * 256. */
+    static const struct {
+        float min_lod, max_lod, deriv, clamp;
+        int32_t d;
+    } hand[] = {
+        {0.0f, 0.0f, 1.0f, 2.5f, 640},           /* lambda 0 raised to 2.5 */
+        {2.0f, 0.0f, 1.0f, 1.0f, 512},           /* min_lod is the larger bound */
+        {0.0f, 0.0f, 16.0f, 1.0f, 1024},         /* lambda 4 above the clamp: unchanged */
+        {0.0f, 3.0f, 1.0f, 9.0f, 768},           /* max_lod wins over lod_clamp */
+        {0.0f, 0.0f, 1.0f, 0.5f / 256.0f, 1},    /* fx(lod_clamp): halves up */
+        {0.0f, 0.0f, 1.0f, 100.0f, 1536},        /* clamped to the chain */
+        {-4.0f, 0.0f, 1.0f / 8.0f, -1.0f, 0},    /* lambda' -3 raised to -1: magnification, d 0 */
+    };
+    const float u = 1.0f / 64.0f;
+    for (uint32_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++) {
+        tr_sampler_desc d = sdesc(TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_LINEAR, TR_ADDRESS_REPEAT,
+                                  TR_ADDRESS_REPEAT);
+        d.min_lod = hand[i].min_lod;
+        d.max_lod = hand[i].max_lod;
+        trref_sampler sm;
+        trref_sampler_create(&sm, ctx, &d);
+        float s[8], t[8], clamp[8], gx[8], gy[8], gz[8], gw[8];
+        const float g = hand[i].deriv * u;
+        set_quad(s, t, 0, 0.25f, 0.5f, g, 0.0f, 0.0f, g);
+        set_quad(s, t, 1, 0.75f, 0.25f, g, 0.0f, 0.0f, g);
+        for (uint32_t l = 0; l < 8; l++) {
+            clamp[l] = hand[i].clamp;
+            gx[l] = gw[l] = g;
+            gy[l] = gz[l] = 0.0f;
+        }
+        const float v[4] = {(float)hand[i].d / 256.0f, -(float)hand[i].d / 256.0f, 0.5f, 1.0f};
+        const tr_sample_args a = {.s = s, .t = t, .lod_clamp = clamp};
+        sample_check(&probe, &sm, &a, 8, "lod_clamp by hand, implicit");
+        for (uint32_t l = 0; l < 8; l++)
+            expect_lane(l, v, "lod_clamp by hand, implicit");
+        const tr_sample_args b = {.s = s, .t = t, .dsdx = gx, .dtdx = gy, .dsdy = gz, .dtdy = gw, .lod_clamp = clamp};
+        sample_check(&probe, &sm, &b, 8, "lod_clamp by hand, gradients");
+        for (uint32_t l = 0; l < 8; l++)
+            expect_lane(l, v, "lod_clamp by hand, gradients");
+        tr_sampler_destroy(sm.s);
+    }
+    /* ignored with an explicit LOD: lod 1 stays 1 under a clamp of 5 */
+    {
+        const tr_sampler_desc d = sdesc(TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_LINEAR, TR_ADDRESS_REPEAT,
+                                        TR_ADDRESS_REPEAT);
+        trref_sampler sm;
+        trref_sampler_create(&sm, ctx, &d);
+        float s[4] = {0.1f, 0.2f, 0.3f, 0.4f}, t[4] = {0.5f, 0.6f, 0.7f, 0.8f};
+        float lod[4] = {1.0f, 1.0f, 1.0f, 1.0f}, clamp[4] = {5.0f, 5.0f, 5.0f, 5.0f};
+        const tr_sample_args a = {.s = s, .t = t, .lod = lod, .lod_clamp = clamp};
+        sample_check(&probe, &sm, &a, 4, "lod_clamp with an explicit LOD");
+        const float v[4] = {1.0f, -1.0f, 0.5f, 1.0f};
+        for (uint32_t l = 0; l < 4; l++)
+            expect_lane(l, v, "lod_clamp ignored with an explicit LOD");
+        tr_sampler_destroy(sm.s);
+    }
+
+    /* Random lanes against the reference: every filter and mipmap mode,
+     * anisotropy, sampler clamps and bias; clamps around the LOD, fx
+     * rounding ties, non-finite clamps (fx: NaN 0, +-inf at +-2^20). */
+    static const cfg cfgs[] = {
+        {TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_LINEAR, TR_ADDRESS_REPEAT, TR_ADDRESS_REPEAT, 0, 0, 0, 0, 0},
+        {TR_FILTER_NEAREST, TR_FILTER_LINEAR, TR_MIPMAP_NEAREST, TR_ADDRESS_MIRRORED_REPEAT, TR_ADDRESS_CLAMP_TO_EDGE,
+         0, 0.5f, 0.75f, 4.25f, 0},
+        {TR_FILTER_LINEAR, TR_FILTER_NEAREST, TR_MIPMAP_LINEAR, TR_ADDRESS_CLAMP_TO_BORDER, TR_ADDRESS_REPEAT,
+         TR_BORDER_OPAQUE_WHITE, -0.75f, -2.0f, 0, 8},
+        {TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_LINEAR, TR_ADDRESS_REPEAT, TR_ADDRESS_MIRRORED_REPEAT, 0, 0,
+         -3.0f, TR_MAX_LOD_ZERO, 16},
+    };
+    for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); c++) {
+        trref_sampler sm;
+        make_cfg(&sm, ctx, &cfgs[c]);
+        for (int batch = 0; batch < 10; batch++) {
+            float s[LANES], t[LANES], bias[LANES], clamp[LANES], layer[LANES], lod[LANES];
+            float gx[LANES], gy[LANES], gz[LANES], gw[LANES];
+            for (uint32_t q = 0; q < LANES / 4; q++)
+                set_quad(s, t, q, (float)trt_rand_range(&rng, -1.0, 2.0), (float)trt_rand_range(&rng, -1.0, 2.0),
+                         rand_deriv(&rng, -9, 1), rand_deriv(&rng, -12, -2), rand_deriv(&rng, -12, -2),
+                         rand_deriv(&rng, -9, 1));
+            for (uint32_t l = 0; l < LANES; l++) {
+                float g[4];
+                rand_ellipse(&rng, 37, 23, l % 16 == 0, g);
+                gx[l] = g[0];
+                gy[l] = g[1];
+                gz[l] = g[2];
+                gw[l] = g[3];
+                bias[l] = (float)trt_rand_range(&rng, -2.0, 2.0);
+                layer[l] = (float)trt_rand_range(&rng, -0.5, 1.5);
+                lod[l] = (float)trt_rand_range(&rng, -1.0, 6.0);
+                clamp[l] = l % 4 == 1 ? ((float)(trt_rand_u32(&rng) % 2048) - 512.0f + 0.5f) / 256.0f
+                                      : (float)trt_rand_range(&rng, -2.0, 7.0);
+            }
+            clamp[5] = NAN;
+            clamp[9] = INFINITY;
+            clamp[13] = -INFINITY;
+            char what[96];
+            snprintf(what, sizeof(what), "lod_clamp cfg %zu batch %d", c, batch);
+            tr_sample_args a = {.s = s, .t = t, .layer = layer, .lod_clamp = clamp};
+            if (batch % 2)
+                a.bias = bias;
+            if (batch >= 4 && batch < 8) {
+                a.dsdx = gx;
+                a.dtdx = gy;
+                a.dsdy = gz;
+                a.dtdy = gw;
+            }
+            if (batch >= 8)
+                a.lod = lod;
+            sample_check(&tx, &sm, &a, LANES, what);
+        }
+        tr_sampler_destroy(sm.s);
+    }
+    rtex_destroy(&tx);
+    rtex_destroy(&probe);
+}
+
 Test(sampling, mip_level_boundaries)
 {
     tr_context *ctx = test_context();
@@ -1201,9 +1148,9 @@ Test(sampling, mip_level_boundaries)
                                      TR_ADDRESS_REPEAT);
     const tr_sampler_desc dl = sdesc(TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_LINEAR, TR_ADDRESS_REPEAT,
                                      TR_ADDRESS_REPEAT);
-    rsmp smn, sml;
-    rsmp_create(&smn, ctx, &dn);
-    rsmp_create(&sml, ctx, &dl);
+    trref_sampler smn, sml;
+    trref_sampler_create(&smn, ctx, &dn);
+    trref_sampler_create(&sml, ctx, &dl);
     /* explicit LOD, level for mipmap nearest, d for mipmap linear */
     static const struct {
         float lod;
@@ -1268,8 +1215,8 @@ Test(sampling, mag_min_switch)
     tr_sampler_desc d = sdesc(TR_FILTER_NEAREST, TR_FILTER_LINEAR, TR_MIPMAP_NEAREST, TR_ADDRESS_REPEAT,
                               TR_ADDRESS_REPEAT);
     d.min_lod = -1.0f;
-    rsmp sm;
-    rsmp_create(&sm, ctx, &d);
+    trref_sampler sm;
+    trref_sampler_create(&sm, ctx, &d);
     const float s0 = 0.3f, t0 = 0.6f; /* u = 2.4, v = 2.4: not a texel centre */
     float near[4], lin[4];
     ref_filter(&tx, &sm, 0, 0, s0, t0, false, 0.0f, near);
@@ -1298,9 +1245,9 @@ Test(sampling, mag_min_switch)
     const tr_sample_args b = {.s = qs, .t = qt};
     sample_check(&tx, &sm, &b, 4, "mag/min switch, implicit lambda 0");
     expect_lane(0, near, "mag/min switch, implicit lambda 0");
-    rsmp sb;
+    trref_sampler sb;
     d.lod_bias = 1.0f / 256.0f;
-    rsmp_create(&sb, ctx, &d);
+    trref_sampler_create(&sb, ctx, &d);
     sample_check(&tx, &sb, &b, 4, "mag/min switch, implicit lambda 1/256");
     expect_lane(0, lin, "mag/min switch, implicit lambda 1/256");
     tr_sampler_destroy(sb.s);
@@ -1414,7 +1361,7 @@ Test(sampling, log2_table)
             for (int i = 0; i < 16; i++) {
                 const int32_t want = 128 * e + k0 + i / 2 - (i % 2 == 0);
                 cr_assert_eq(L[i], want, "L(%a) = %d, want %d", (double)r[i], L[i], want);
-                cr_assert_eq(ref_L(r[i]), want);
+                cr_assert_eq(trref_L(r[i]), want);
             }
         }
     }
@@ -1449,7 +1396,7 @@ Test(sampling, log2_table)
             const float a = s[4 * i + 1], b = t[4 * i + 1];
             cr_assert(a * a + b * b == r);
             const long double want = 128.0L * log2l((long double)r);
-            cr_assert(same_float(out[1][4 * i], (float)ref_L(r) / 256.0f) &&
+            cr_assert(same_float(out[1][4 * i], (float)trref_L(r) / 256.0f) &&
                           out[1][4 * i] * 256.0f == (float)lroundl(want),
                       "subnormal L(%a) / 256 = %a, want %Lg", (double)r, (double)out[1][4 * i], want / 256.0L);
         }
@@ -1487,10 +1434,10 @@ Test(sampling, border_colors)
         tr_sampler_desc d = sdesc(TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_NEAREST, TR_ADDRESS_CLAMP_TO_BORDER,
                                   TR_ADDRESS_CLAMP_TO_BORDER);
         d.border_color = (tr_border_color)bc;
-        rsmp lin, near;
-        rsmp_create(&lin, ctx, &d);
+        trref_sampler lin, near;
+        trref_sampler_create(&lin, ctx, &d);
         d.mag_filter = d.min_filter = TR_FILTER_NEAREST;
-        rsmp_create(&near, ctx, &d);
+        trref_sampler_create(&near, ctx, &d);
         const float *B = border_rgba[bc];
 
         /* edges: left (half border), corner (3/4 border), right, bottom */
@@ -1563,8 +1510,8 @@ Test(sampling, srgb_decode)
     rtex_commit(&tx);
     const tr_sampler_desc dn = sdesc(TR_FILTER_NEAREST, TR_FILTER_NEAREST, TR_MIPMAP_NEAREST, TR_ADDRESS_REPEAT,
                                      TR_ADDRESS_REPEAT);
-    rsmp near;
-    rsmp_create(&near, ctx, &dn);
+    trref_sampler near;
+    trref_sampler_create(&near, ctx, &dn);
     for (uint32_t x0 = 0; x0 < 256; x0 += LANES) {
         float s[LANES], t[LANES], lod[LANES];
         for (uint32_t l = 0; l < LANES; l++) {
@@ -1588,8 +1535,8 @@ Test(sampling, srgb_decode)
     /* bilinear filters the decoded (linear) values */
     const tr_sampler_desc dl = sdesc(TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_NEAREST, TR_ADDRESS_REPEAT,
                                      TR_ADDRESS_MIRRORED_REPEAT);
-    rsmp lin;
-    rsmp_create(&lin, ctx, &dl);
+    trref_sampler lin;
+    trref_sampler_create(&lin, ctx, &dl);
     float s[LANES], t[LANES], lod[LANES];
     for (uint32_t l = 0; l < LANES; l++) {
         s[l] = l == 0 ? 11.0f / 256.0f : (float)trt_rand_range(&rng, -0.5, 1.5);
@@ -1625,10 +1572,10 @@ Test(sampling, compare_samplers)
         tr_sampler_desc d = sdesc(TR_FILTER_NEAREST, TR_FILTER_NEAREST, TR_MIPMAP_NEAREST, TR_ADDRESS_REPEAT,
                                   TR_ADDRESS_REPEAT);
         d.compare = ops[o];
-        rsmp near, lin;
-        rsmp_create(&near, ctx, &d);
+        trref_sampler near, lin;
+        trref_sampler_create(&near, ctx, &d);
         d.mag_filter = d.min_filter = TR_FILTER_LINEAR;
-        rsmp_create(&lin, ctx, &d);
+        trref_sampler_create(&lin, ctx, &d);
         char what[64];
 
         /* nearest at every texel centre, dref = the texel's depth and a
@@ -1684,10 +1631,10 @@ Test(sampling, compare_samplers)
                                   TR_ADDRESS_CLAMP_TO_BORDER);
         d.compare = TR_COMPARE_LESS_OR_EQUAL;
         d.border_color = (tr_border_color)bc;
-        rsmp near, lin;
-        rsmp_create(&near, ctx, &d);
+        trref_sampler near, lin;
+        trref_sampler_create(&near, ctx, &d);
         d.mag_filter = d.min_filter = TR_FILTER_LINEAR;
-        rsmp_create(&lin, ctx, &d);
+        trref_sampler_create(&lin, ctx, &d);
         for (uint32_t l = 0; l < 16; l++) {
             s[l] = l < 8 ? -0.5f : 0.0f;
             t[l] = l < 8 ? 0.5f : 0.125f; /* bilinear at s = 0: half border */
@@ -1715,8 +1662,8 @@ Test(sampling, compare_samplers)
     /* an ordinary sampler reads a depth texture as (d, 0, 0, 1) */
     const tr_sampler_desc dn = sdesc(TR_FILTER_NEAREST, TR_FILTER_LINEAR, TR_MIPMAP_NEAREST, TR_ADDRESS_REPEAT,
                                      TR_ADDRESS_REPEAT);
-    rsmp plain;
-    rsmp_create(&plain, ctx, &dn);
+    trref_sampler plain;
+    trref_sampler_create(&plain, ctx, &dn);
     for (uint32_t l = 0; l < 32; l++) {
         s[l] = ((float)(l % 8) + 0.5f) / 8.0f;
         t[l] = ((float)(l / 8) + 0.5f) / 4.0f;
@@ -1767,7 +1714,7 @@ Test(sampling, anisotropic_taps)
     };
     memset(ref_taps_seen, 0, sizeof(ref_taps_seen));
     for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); c++) {
-        rsmp sm;
+        trref_sampler sm;
         make_cfg(&sm, ctx, &cfgs[c]);
         char what[64];
         for (int batch = 0; batch < 12; batch++) {
@@ -1816,8 +1763,8 @@ Test(sampling, anisotropic_taps)
     tr_sampler_desc d = sdesc(TR_FILTER_NEAREST, TR_FILTER_NEAREST, TR_MIPMAP_NEAREST, TR_ADDRESS_REPEAT,
                               TR_ADDRESS_REPEAT);
     d.max_anisotropy = 16;
-    rsmp sm;
-    rsmp_create(&sm, ctx, &d);
+    trref_sampler sm;
+    trref_sampler_create(&sm, ctx, &d);
     float s[4] = {0.5f, 0.5f, 0.5f, 0.5f}, t[4] = {0.25f, 0.25f, 0.25f, 0.25f};
     float gx[4], gy[4] = {0, 0, 0, 0}, gz[4] = {0, 0, 0, 0}, gw[4];
     for (int l = 0; l < 4; l++) {
@@ -1965,8 +1912,8 @@ Test(sampling, array_layers)
     rtex_commit(&tx);
     const tr_sampler_desc dn = sdesc(TR_FILTER_NEAREST, TR_FILTER_NEAREST, TR_MIPMAP_NEAREST, TR_ADDRESS_REPEAT,
                                      TR_ADDRESS_REPEAT);
-    rsmp near;
-    rsmp_create(&near, ctx, &dn);
+    trref_sampler near;
+    trref_sampler_create(&near, ctx, &dn);
     /* layer coordinate -> layer: nearest, ties to even, clamped to [0, 3] */
     static const struct {
         float a;
@@ -1992,8 +1939,8 @@ Test(sampling, array_layers)
     /* filtering happens within the chosen layer */
     const tr_sampler_desc dl = sdesc(TR_FILTER_LINEAR, TR_FILTER_LINEAR, TR_MIPMAP_LINEAR, TR_ADDRESS_MIRRORED_REPEAT,
                                      TR_ADDRESS_CLAMP_TO_BORDER);
-    rsmp lin;
-    rsmp_create(&lin, ctx, &dl);
+    trref_sampler lin;
+    trref_sampler_create(&lin, ctx, &dl);
     for (int batch = 0; batch < 4; batch++) {
         for (uint32_t l = 0; l < LANES; l++) {
             s[l] = (float)trt_rand_range(&rng, -1.0, 2.0);
