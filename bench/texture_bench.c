@@ -7,7 +7,9 @@
  * several samplers in one process, alternating them frame by frame, and each
  * is reported as the median time and as a ratio to the first row, which
  * writes the texture coordinates as colour and samples nothing (the cost of
- * everything but sampling).
+ * everything but sampling).  The last two rows sample trilinearly and also
+ * write sampler feedback (a MinMip map with 32x32 regions, cleared before
+ * each frame): exact, then conservative; compare them with "trilinear".
  *
  *   tilerast-texture-bench [--threads 1,2] [--frames 7] [--json] [--png FILE]
  *
@@ -29,19 +31,24 @@ typedef struct config {
     const char *name;
     int sample;              /* 0: the UV-as-colour baseline */
     tr_sampler_desc sampler;
+    int feedback;            /* 1: also writes an exact MinMip map, 2: a conservative one */
 } config;
 
 static const config configs[] = {
-    {"uv_only", 0, {0}},
-    {"nearest", 1, {.max_lod = TR_MAX_LOD_ZERO}},
-    {"bilinear", 1, {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR, .max_lod = TR_MAX_LOD_ZERO}},
-    {"trilinear", 1, {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR, .mipmap_mode = TR_MIPMAP_LINEAR}},
+    {"uv_only", 0, {0}, 0},
+    {"nearest", 1, {.max_lod = TR_MAX_LOD_ZERO}, 0},
+    {"bilinear", 1, {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR, .max_lod = TR_MAX_LOD_ZERO}, 0},
+    {"trilinear", 1, {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR, .mipmap_mode = TR_MIPMAP_LINEAR}, 0},
     {"aniso4", 1,
      {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR, .mipmap_mode = TR_MIPMAP_LINEAR,
-      .max_anisotropy = 4}},
+      .max_anisotropy = 4}, 0},
     {"aniso16", 1,
      {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR, .mipmap_mode = TR_MIPMAP_LINEAR,
-      .max_anisotropy = 16}},
+      .max_anisotropy = 16}, 0},
+    {"trilin+fb", 1,
+     {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR, .mipmap_mode = TR_MIPMAP_LINEAR}, 1},
+    {"trilin+fbc", 1,
+     {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR, .mipmap_mode = TR_MIPMAP_LINEAR}, 2},
 };
 enum { NCONF = sizeof configs / sizeof configs[0] };
 
@@ -99,6 +106,14 @@ static void fs_texture(tr_fs_block *b)
     tr_fs_texture(b, 0, b->varyings[0][0], b->varyings[0][1], b->color[0]);
 }
 
+/* Samples, and records the sample in feedback slot 0 (sampler feedback). */
+static void fs_texture_feedback(tr_fs_block *b)
+{
+    const tr_sample_args a = {.s = b->varyings[0][0], .t = b->varyings[0][1]};
+    tr_fs_sample(b, 0, &a, b->color[0]);
+    tr_fs_write_feedback(b, 0, 0, &a);
+}
+
 static double now_ms(void)
 {
     struct timespec t;
@@ -123,9 +138,12 @@ static int cmp_double(const void *a, const void *b)
 
 /* Renders the plane once with configuration k; returns the milliseconds
  * from the pass's begin to its end, and the fragments shaded. */
-static double frame(tr_context *ctx, tr_image *rt, tr_pipeline *const pl[2], tr_image *tex, tr_sampler *const smp[],
-                    uint32_t k, const vertex *v, uint64_t *frags)
+static double frame(tr_context *ctx, tr_image *rt, tr_pipeline *const pl[3], tr_image *tex, tr_sampler *const smp[],
+                    tr_feedback_map *const maps[2], uint32_t k, const vertex *v, uint64_t *frags)
 {
+    const int fb = configs[k].feedback;
+    if (fb)
+        CHECK(tr_feedback_map_clear(maps[fb - 1]));
     tr_render_pass_desc rp;
     memset(&rp, 0, sizeof rp);
     rp.color_count = 1;
@@ -134,9 +152,11 @@ static double frame(tr_context *ctx, tr_image *rt, tr_pipeline *const pl[2], tr_
     rp.color[0].store_op = TR_STORE_OP_STORE;
     const double t0 = now_ms();
     CHECK(tr_cmd_begin_render_pass(ctx, &rp));
-    CHECK(tr_cmd_bind_pipeline(ctx, pl[configs[k].sample]));
+    CHECK(tr_cmd_bind_pipeline(ctx, pl[fb ? 2 : configs[k].sample]));
     if (configs[k].sample)
         CHECK(tr_cmd_bind_texture(ctx, 0, tex, smp[k]));
+    if (fb)
+        CHECK(tr_cmd_bind_feedback_map(ctx, 0, maps[fb - 1]));
     CHECK(tr_cmd_set_uniforms(ctx, &v, sizeof v));
     CHECK(tr_cmd_draw(ctx, 6, 1, 0, 0));
     tr_pass_stats st;
@@ -199,7 +219,7 @@ int main(int argc, char **argv)
         tr_sampler *smp[NCONF];
         for (uint32_t k = 0; k < NCONF; k++)
             CHECK(tr_sampler_create(ctx, &configs[k].sampler, &smp[k]));
-        tr_pipeline *pl[2];
+        tr_pipeline *pl[3];
         tr_pipeline_desc pd = {0};
         pd.vertex_shader = vs;
         pd.varying_count = 1;
@@ -209,14 +229,22 @@ int main(int argc, char **argv)
         pd.fragment_shader = fs_texture;
         pd.texture_mask = 1;
         CHECK(tr_pipeline_create(ctx, &pd, &pl[1]));
+        pd.fragment_shader = fs_texture_feedback;
+        pd.feedback_mask = 1;
+        CHECK(tr_pipeline_create(ctx, &pd, &pl[2]));
+        tr_feedback_map *maps[2];
+        const tr_feedback_map_desc fd = {TR_FEEDBACK_MIN_MIP, TEX, TEX, tr_image_get_desc(tex).levels, 1, 32, 32};
+        CHECK(tr_feedback_map_create(ctx, &fd, &maps[0]));
+        CHECK(tr_feedback_map_create(ctx, &fd, &maps[1]));
+        CHECK(tr_feedback_map_set_mode(maps[1], TR_FEEDBACK_CONSERVATIVE));
 
         double t[NCONF][MAX_FRAMES];
         uint64_t frags = 0;
         for (uint32_t k = 0; k < NCONF; k++) /* warm-up */
-            frame(ctx, rt, pl, tex, smp, k, v, &frags);
+            frame(ctx, rt, pl, tex, smp, maps, k, v, &frags);
         for (uint32_t f = 0; f < frames; f++) /* alternate: noise hits every row alike */
             for (uint32_t k = 0; k < NCONF; k++)
-                t[k][f] = frame(ctx, rt, pl, tex, smp, k, v, &frags);
+                t[k][f] = frame(ctx, rt, pl, tex, smp, maps, k, v, &frags);
         double med[NCONF];
         for (uint32_t k = 0; k < NCONF; k++) {
             qsort(t[k], frames, sizeof(double), cmp_double);

@@ -91,11 +91,14 @@ static int32_t conservative_lod(const tr_feedback_map *m, fb_call call, const tr
 static float implicit_extent(float deriv, uint32_t size)
 {
     const float g = deriv * (float)size - 1.0f / 256.0f;
-    int e = 0;
-    if (g == g)
-        (void)frexpf(g, &e);
+    int e = 0; /* frexp's exponent; 0 for g <= 0 and NaN, whose reach is the least */
+    if (g > 0.0f) {
+        uint32_t bits;
+        memcpy(&bits, &g, 4);
+        e = (int)(bits >> 23) - 126; /* normal g: g = f * 2^e, f in [0.5, 1); smaller ones clamp to 0 */
+    }
     e = e < 0 ? 0 : e > 4 ? 4 : e;
-    return ldexpf(0.5f, e);
+    return 0.5f * (float)(1u << e);
 }
 
 /* One level: the region of the footprint's low corner and, where the
@@ -103,10 +106,10 @@ static float implicit_extent(float deriv, uint32_t size)
  * horizontal, vertical and diagonal neighbour bits), inside the grid. */
 static void mark_box(const tr_feedback_map *m, const fb_level *lv, float u, float v, float ex, float ey)
 {
-    const float rx = ldexpf(u * (float)lv->w, -(int)m->region_log2[0]);
-    const float ry = ldexpf(v * (float)lv->h, -(int)m->region_log2[1]);
-    const float hx = TR_MIN(ldexpf(ex, -(int)m->region_log2[0]), 0.5f);
-    const float hy = TR_MIN(ldexpf(ey, -(int)m->region_log2[1]), 0.5f);
+    /* Scaling by a power of two is exact: vkd3d-proton's ldexp. */
+    const float inv_rw = 1.0f / (float)m->desc.region_width, inv_rh = 1.0f / (float)m->desc.region_height;
+    const float rx = u * (float)lv->w * inv_rw, ry = v * (float)lv->h * inv_rh;
+    const float hx = TR_MIN(ex * inv_rw, 0.5f), hy = TR_MIN(ey * inv_rh, 0.5f);
     const float lx = TR_MAX(rx - hx, 0.0f), ly = TR_MAX(ry - hy, 0.0f);
     const uint32_t x0 = (uint32_t)lx, y0 = (uint32_t)ly;
     const uint32_t x1 = (uint32_t)(rx + hx), y1 = (uint32_t)(ry + hy);
