@@ -199,3 +199,13 @@ trref_read trref_read_lane(const trref_sampler *sm, uint32_t W, uint32_t H, uint
     r.dtda = r.lod.major_x ? r.dtdx : r.dtdy;
     return r;
 }
+
+uint32_t trref_full_chain(uint32_t w, uint32_t h)
+{
+    uint32_t m = w > h ? w : h, n = 1;
+    while (m > 1) {
+        m >>= 1;
+        n++;
+    }
+    return n;
+}

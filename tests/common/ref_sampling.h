@@ -83,6 +83,9 @@ typedef struct trref_read {
     float s, t, dsda, dtda;       /* the centre and the major axis's derivative */
 } trref_read;
 
+/* The levels of a full mip chain of a w x h texture. */
+uint32_t trref_full_chain(uint32_t w, uint32_t h);
+
 trref_read trref_read_lane(const trref_sampler *sm, uint32_t W, uint32_t H, uint32_t levels, uint32_t layers,
                            const tr_sample_args *args, uint32_t count, uint32_t lane);
 

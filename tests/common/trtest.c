@@ -173,6 +173,21 @@ void trt_begin_color(tr_context *ctx, tr_image *color, const float clear[4])
     TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
 }
 
+void trt_begin_color_depth(tr_context *ctx, tr_image *color, tr_image *depth, uint32_t pass_flags)
+{
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.color_count = 1;
+    rp.color[0].image = color;
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp.color[0].store_op = TR_STORE_OP_STORE;
+    rp.depth.image = depth;
+    rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
+    rp.depth.clear_depth = 1.0f;
+    rp.flags = pass_flags;
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+}
+
 /* ---- pixels ----------------------------------------------------------------------------- */
 
 void trt_download(const tr_image *image, uint32_t level, uint32_t layer, tr_aspect aspect,

@@ -85,6 +85,9 @@ void trt_draw_u(tr_context *ctx, const trt_uniforms *base, const trt_vertex *v, 
 
 /* Begins a pass with one colour attachment (CLEAR to `clear`, STORE). */
 void trt_begin_color(tr_context *ctx, tr_image *color, const float clear[4]);
+/* Begins a pass with one colour attachment (CLEAR to 0, STORE) and a depth
+ * attachment cleared to 1, with render-pass flags `pass_flags`. */
+void trt_begin_color_depth(tr_context *ctx, tr_image *color, tr_image *depth, uint32_t pass_flags);
 
 /* ---- pixels ------------------------------------------------------------------- */
 

@@ -331,15 +331,6 @@ static float rnd_pow2(trt_rng *r, double lo, double hi)
     return trt_rand_u32(r) & 1 ? m : -m;
 }
 
-static uint32_t full_chain(uint32_t w, uint32_t h)
-{
-    uint32_t m = w > h ? w : h, n = 1;
-    while (m > 1) {
-        m >>= 1;
-        n++;
-    }
-    return n;
-}
 
 /* A texture size per axis: NPOT mostly, powers of two and 8 at times. */
 static uint32_t rnd_size(trt_rng *r)
@@ -553,7 +544,7 @@ static void run_case(trt_rng *r, uint32_t index)
     c->index = index;
     c->w = rnd_size(r);
     c->h = rnd(r, 4) ? rnd_size(r) : c->w;
-    const uint32_t chain = full_chain(c->w, c->h);
+    const uint32_t chain = trref_full_chain(c->w, c->h);
     c->levels = 1 + rnd(r, chain < MAX_LEVELS ? chain : MAX_LEVELS);
     c->layers = 1 + rnd(r, MAX_LAYERS);
     c->rw = rnd_region(r, c->w);

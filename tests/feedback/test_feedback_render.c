@@ -105,16 +105,7 @@ static void render_scene(const cfg *cf, result *res)
         if (i % 3) /* one base per triangle */
             v[i].color[0] += v[i - i % 3].color[0] - su, v[i].color[1] += v[i - i % 3].color[1] - sv;
     }
-    tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.color_count = 1;
-    rp.color[0].image = rt;
-    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
-    rp.depth.image = ds;
-    rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
-    rp.depth.clear_depth = 1.0f;
-    rp.flags = cf->pass_flags;
-    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    trt_begin_color_depth(ctx, rt, ds, cf->pass_flags);
     TRT_OK(tr_cmd_bind_pipeline(ctx, pl));
     TRT_OK(tr_cmd_bind_texture(ctx, 0, t0, smp0));
     TRT_OK(tr_cmd_bind_texture(ctx, 1, t1, smp1));
@@ -277,15 +268,7 @@ Test(feedback_render, hidden_fragments_still_write)
     trt_vertex v[6] = {trt_vpx(0, 0, 0.2f, 64, 64, a0),  trt_vpx(128, 0, 0.2f, 64, 64, a1),
                        trt_vpx(0, 128, 0.2f, 64, 64, a2), trt_vpx(0, 0, 0.8f, 64, 64, b0),
                        trt_vpx(128, 0, 0.8f, 64, 64, b1), trt_vpx(0, 128, 0.8f, 64, 64, b2)};
-    tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.color_count = 1;
-    rp.color[0].image = rt;
-    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
-    rp.depth.image = ds;
-    rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
-    rp.depth.clear_depth = 1.0f;
-    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    trt_begin_color_depth(ctx, rt, ds, 0);
     TRT_OK(tr_cmd_bind_pipeline(ctx, pl));
     TRT_OK(tr_cmd_bind_texture(ctx, 0, tex, NULL));
     TRT_OK(tr_cmd_bind_feedback_map(ctx, 0, map));

@@ -147,15 +147,6 @@ static void ref_decode(tr_format f, const uint8_t *p, float out[4])
     }
 }
 
-static uint32_t full_chain(uint32_t w, uint32_t h)
-{
-    uint32_t m = w > h ? w : h, n = 1;
-    while (m > 1) {
-        m >>= 1;
-        n++;
-    }
-    return n;
-}
 
 static void rtex_create(rtex *t, tr_context *ctx, tr_format fmt, uint32_t w, uint32_t h, uint32_t layers,
                         uint32_t levels)
@@ -172,7 +163,7 @@ static void rtex_create(rtex *t, tr_context *ctx, tr_format fmt, uint32_t w, uin
     t->w = w;
     t->h = h;
     t->layers = layers ? layers : 1;
-    t->levels = levels == TR_LEVELS_ALL ? full_chain(w, h) : levels ? levels : 1;
+    t->levels = levels == TR_LEVELS_ALL ? trref_full_chain(w, h) : levels ? levels : 1;
     cr_assert_eq(tr_image_get_desc(t->img).levels, t->levels);
     t->tb = fmt == TR_FORMAT_R16G16B16A16_SFLOAT ? 8 : fmt == TR_FORMAT_R32G32B32A32_SFLOAT ? 16 : 4;
     for (uint32_t l = 0; l < t->levels; l++) {
