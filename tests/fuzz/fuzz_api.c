@@ -3,9 +3,10 @@
  * images, samplers and pipelines with fuzzed fields (enums and flags taken
  * raw, so out-of-range values occur), then render passes whose commands,
  * viewports, scissors, vertex positions (any float, NaN and infinities
- * included), indices, texture bindings and fragment density maps (offsets
- * and image flags too; any
- * image as the map, any contents) come from the input.  Every call
+ * included), indices, texture bindings, fragment density maps (offsets
+ * and image flags too; any image as the map, any contents) and sampler
+ * feedback maps (their descriptors, bindings, shader writes, decode and
+ * encode) come from the input.  Every call
  * may fail, but only with a tr_result: no crash, no sanitizer report, no
  * leak (the allocator counts), and the context must stay usable. */
 #define _POSIX_C_SOURCE 200809L
@@ -106,6 +107,10 @@ static void fs(tr_fs_block *b)
     tr_sample_args a = {.s = b->varyings[0][0], .t = b->varyings[0][1], .layer = b->varyings[0][2],
                         .bias = b->varyings[0][3], .dref = b->varyings[1][0]};
     tr_fs_sample(b, 0, &a, t);
+    const tr_sample_args fa = {.s = b->varyings[0][0], .t = b->varyings[0][1], .layer = b->varyings[0][2],
+                               .bias = b->varyings[0][3], .lod_clamp = b->varyings[1][1]};
+    tr_fs_write_feedback(b, 0, 0, &fa);
+    tr_fs_write_feedback(b, 1, 1, &fa);
     for (int c = 0; c < 4; c++)
         for (uint32_t l = 0; l < b->count; l++) {
             b->color[0][c][l] = t[c][l] + b->varyings[1][c][l];
@@ -127,7 +132,7 @@ static int work_ok(uint32_t count, uint32_t instances)
 
 /* ---- the program --------------------------------------------------------------------------- */
 
-enum { NIMG = 4, NSMP = 2, NPIPE = 2 };
+enum { NIMG = 4, NSMP = 2, NPIPE = 2, NMAP = 2 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -167,6 +172,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                              (tr_compare_op)size_val(&r, 10)};
         tr_sampler_create(ctx, &d, &smp[i]);
     }
+    tr_feedback_map *map[NMAP] = {0};
+    for (int i = 0; i < NMAP; i++) {
+        /* Often the size of an image, so that draws pair them. */
+        tr_image_desc id = img[i] ? tr_image_get_desc(img[i]) : (tr_image_desc){0};
+        tr_feedback_map_desc d = {(tr_feedback_kind)size_val(&r, 3), id.width, id.height, id.levels, id.layers,
+                                  size_val(&r, 40), size_val(&r, 40)};
+        if (u8(&r) > 200)
+            d.width = size_val(&r, 64), d.height = size_val(&r, 64), d.levels = size_val(&r, 8);
+        if (tr_feedback_map_create(ctx, &d, &map[i]) == TR_OK)
+            tr_feedback_map_set_mode(map[i], (tr_feedback_mode)size_val(&r, 3));
+    }
     tr_pipeline *pipe[NPIPE] = {0};
     for (int i = 0; i < NPIPE; i++) {
         tr_pipeline_desc d = {0};
@@ -174,6 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d.fragment_shader = u8(&r) < 230 ? fs : NULL;
         d.fs_flags = size_val(&r, 32);
         d.texture_mask = size_val(&r, 4);
+        d.feedback_mask = size_val(&r, 4);
         d.varying_count = size_val(&r, 3);
         d.flat_mask = size_val(&r, 4);
         d.topology = (tr_topology)size_val(&r, 4);
@@ -235,7 +252,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (tr_cmd_begin_render_pass(ctx, &rp) != TR_OK)
             continue;
         for (int cmd = 0; cmd < 24 && r.n; cmd++) {
-            switch (u8(&r) % 8) {
+            switch (u8(&r) % 9) {
             case 0:
                 tr_cmd_bind_pipeline(ctx, pipe[u8(&r) % NPIPE]);
                 break;
@@ -290,6 +307,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     tr_cmd_draw_indexed(ctx, count, inst, size_val(&r, 8), (int32_t)size_val(&r, 8), size_val(&r, 3));
                 break;
             }
+            case 7:
+                tr_cmd_bind_feedback_map(ctx, size_val(&r, TR_MAX_FEEDBACK_MAPS + 1), u8(&r) & 1 ? map[u8(&r) % NMAP] : NULL);
+                break;
             default: {
                 tr_clear_attachment ca;
                 memset(&ca, 0, sizeof ca);
@@ -306,6 +326,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         tr_pass_stats st;
         tr_cmd_end_render_pass(ctx, &st);
+    }
+    /* Feedback maps after the passes: decode, encode and pictures of any
+     * layer, level and row pitch. */
+    for (int i = 0; i < NMAP && r.n; i++) {
+        static uint8_t buf[64 * 64];
+        const uint32_t layer = size_val(&r, 3), level = size_val(&r, 4);
+        const size_t pitch = size_val(&r, 70);
+        uint32_t w = 0, h = 0;
+        if (tr_feedback_map_decoded_size(map[i], level, &w, &h) == TR_OK && pitch * h <= sizeof buf) {
+            tr_feedback_map_decode(map[i], layer, level, buf, pitch);
+            buf[u8(&r) % sizeof buf] = u8(&r);
+            tr_feedback_map_encode(map[i], layer, level, buf, pitch);
+        }
+        if (u8(&r) & 1)
+            tr_feedback_map_clear(map[i]);
     }
     /* Still usable: a fresh pass on a fresh image renders. */
     tr_image *check = NULL;
