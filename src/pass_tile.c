@@ -56,6 +56,8 @@ void tr__pass_release_workers(tr_context *ctx)
     for (uint32_t i = 0; i < ctx->worker_count; i++) {
         tr__lrz_scratch_free(ctx, &ctx->workers[i].lrz_scratch);
         tr__free(ctx, ctx->workers[i].tile);
+        tr__free(ctx, ctx->workers[i].zblocks);
+        tr__free(ctx, ctx->workers[i].zvalid);
         tr__free(ctx, ctx->workers[i].fs);
         tr__free(ctx, ctx->workers[i].scratch_tri);
     }
@@ -146,6 +148,34 @@ static void store_view(const tr__pass *p, tr__raster_bin *rb, const tr__tile *t,
             tr__fdm_rect(fv, r, rb->rect);
             tr__raster_store(rb);
         }
+}
+
+/* The block depth ranges of a bin view (tr__raster_bin.zblocks), all
+ * unknown: the depth attachment was just loaded or cleared.  None in a
+ * scaled view, or when the worker's array cannot grow (then every block is
+ * tested fragment by fragment, as without them). */
+static void zblocks_begin(tr_context *ctx, tr__worker *w, tr__raster_bin *rb, bool scaled)
+{
+    rb->zblocks = NULL;
+    rb->zvalid = NULL;
+    if (scaled || rb->rp->depth_att < 0)
+        return;
+    rb->zstride = (uint32_t)((rb->rect[2] - 1) >> 3) - (uint32_t)(rb->origin[0] >> 3) + 1;
+    const size_t rows = (size_t)((rb->rect[3] - 1) >> 3) - (size_t)(rb->origin[1] >> 3) + 1;
+    const size_t n = rows * rb->zstride;
+    if (n > w->zcap) {
+        tr__free(ctx, w->zblocks);
+        tr__free(ctx, w->zvalid);
+        w->zcap = 0;
+        w->zblocks = tr__alloc(ctx, n * sizeof(tr__zblock));
+        w->zvalid = tr__alloc(ctx, n);
+        if (!w->zblocks || !w->zvalid)
+            return;
+        w->zcap = n;
+    }
+    rb->zblocks = w->zblocks;
+    rb->zvalid = w->zvalid;
+    memset(rb->zvalid, 0, n);
 }
 
 /* Renders slice `slice` of `slices` of tile ti, every view it is visible
@@ -285,6 +315,7 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
         /* The bounds are final now: the farthest of them, for rejecting
          * whole triangles in the bin. */
         rb.lrz_far = lrz ? tr__lrz_far_bound(rb.lrz_pass, rb.lrz_view, rb.rect) : 0.0f;
+        zblocks_begin(ctx, w, &rb, scaled);
         const size_t ahead = TR_PREFETCH_TRIS * step;
         for (size_t e = 0; e < s->count; e += step) {
             /* Triangles were written by the front end long ago: fetch the

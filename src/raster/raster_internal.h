@@ -53,8 +53,17 @@ typedef struct tr__blend_lut {
 
 /* One worker per thread: a tile buffer, a fragment block and its blend
  * table. */
+/* The nearest and farthest depth stored in one 8x8 GMEM block, for the
+ * block depth test of raster_tri.c (NaN texels left out). */
+typedef struct tr__zblock {
+    float lo, hi;
+} tr__zblock;
+
 struct tr__worker {
     uint8_t *tile;
+    tr__zblock *zblocks;    /* a bin view's blocks (tr__raster_bin.zblocks) */
+    uint8_t *zvalid;
+    size_t zcap;            /* entries of both */
     size_t tile_cap;
     tr_fs_block *fs;
     tr__tri *scratch_tri;   /* a triangle set up again for a scaled bin (tr__tri_bytes(TR_MAX_VARYINGS)) */
@@ -92,6 +101,14 @@ typedef struct tr__raster_bin {
     int32_t origin[2];            /* the bin's top-left: GMEM pixel (0, 0) */
     uint8_t *gmem[TR__MAX_ATTACHMENTS]; /* this view's slice of each attachment */
     uint32_t gmem_pitch;          /* pixels per GMEM row (the layout's bin width) */
+    /* The depth range of each 8x8 block of the depth attachment, for the
+     * block depth test: valid where zvalid is set, recomputed from GMEM on
+     * use and invalidated by every depth write (tr__zblocks_*).  Block
+     * (x >> 3, y >> 3) is entry ((y >> 3) - (origin[1] >> 3)) * zstride +
+     * (x >> 3) - (origin[0] >> 3).  NULL: no block depth test in this view. */
+    tr__zblock *zblocks;
+    uint8_t *zvalid;
+    uint32_t zstride;
     float lrz_far;                /* tr__lrz_far_bound of this view of the bin (LRZ on) */
     bool lrz;                     /* LRZ tests apply in this bin view */
     /* The LRZ this bin view tests (LRZ on): the pass's buffer and the view
@@ -295,6 +312,10 @@ typedef struct tr__lanes {
     float l1[TR_FS_LANES], l2[TR_FS_LANES];       /* barycentrics */
     float z[TR_FS_LANES];                         /* depth, clamped to the viewport's range */
 } tr__lanes;
+
+/* Forgets the depth ranges of the blocks of the quads of ln whose lanes
+ * in `wrote` wrote depth (or of every block, ln NULL). */
+void tr__zblocks_invalidate(tr__raster_bin *rb, const tr__lanes *ln, uint64_t wrote);
 
 /* The viewport's depth clamp: z >= lo ? (z <= hi ? z : hi) : lo, NaN -> lo. */
 static inline float tr__clamp_depth(float z, float lo, float hi)

@@ -177,6 +177,8 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
         uint64_t fail = tr__depth_quads((float *)rb->gmem[p->depth_att], rb->gmem_pitch, rb->origin, ln, live,
                                         pd->depth_compare, pd->depth_write != 0, true);
         st->fragments_depth_rejected += (uint64_t)tr__popcount64(fail);
+        if (pd->depth_write)
+            tr__zblocks_invalidate(rb, ln, live & ~fail);
         return live & ~fail;
     }
     /* Stencil (and depth): raster_quad.c, the reference under TR_SIMD_SCALAR. */
@@ -190,8 +192,11 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
     ds.depth_write = pd->depth_write != 0;
     ds.face = t->front_facing ? &pd->stencil_front : &pd->stencil_back;
     ds.ref = (uint8_t)(d->stencil_ref[t->front_facing ? 0 : 1] & 0xff);
-    return tr__depth_stencil_quads(&ds, ln, live, &st->fragments_stencil_rejected, &st->fragments_depth_rejected,
-                                   rb->ctx->simd != TR_SIMD_SCALAR);
+    const uint64_t pass = tr__depth_stencil_quads(&ds, ln, live, &st->fragments_stencil_rejected,
+                                                  &st->fragments_depth_rejected, rb->ctx->simd != TR_SIMD_SCALAR);
+    if (ds.dbuf && ds.depth_write)
+        tr__zblocks_invalidate(rb, ln, pass);
+    return pass;
 }
 
 /* Shading a uniform block (shade_quads): the flat varyings of one quad,
@@ -407,7 +412,113 @@ static void clear_rect(tr__raster_bin *rb, const tr__draw *d, const int32_t r[4]
                 memcpy(row, d->clear_texel[i], cpp);
         }
         rb->worker->stats.gmem_bytes_cleared += (uint64_t)(r[2] - r[0]) * (uint64_t)(r[3] - r[1]) * cpp;
+        if ((int)i == p->depth_att)
+            tr__zblocks_invalidate(rb, NULL, 0);
     }
+}
+
+/* The depth test inside GMEM, per 8x8 block: which way a draw's block test
+ * rejects (LESS: fragments beyond the block's farthest stored depth fail
+ * LESS and LESS_OR_EQUAL; GREATER: nearer than its nearest fail GREATER and
+ * GREATER_OR_EQUAL), or UNKNOWN when it may not be used: no depth test,
+ * stencil (its depth-fail ops write), tests after the shader (the shader
+ * would still run: statistics and side effects), another compare op, a
+ * scaled bin view, or the scalar reference path (which stays per fragment,
+ * so the equality tests check the block test). */
+static tr_lrz_direction gmem_block_direction(const tr__raster_bin *rb, const tr__draw *d)
+{
+    const tr__raster_pass *p = rb->rp;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const uint32_t flags = pd->fs_flags;
+    const bool early = (flags & TR_FS_EARLY_TESTS) ||
+                       !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS)) || !pd->fragment_shader;
+    if (!pd->depth_test || p->depth_att < 0 || (pd->stencil_test && p->stencil_att >= 0) || !early || rb->fdm ||
+        rb->ctx->simd == TR_SIMD_SCALAR)
+        return TR_LRZ_DIRECTION_UNKNOWN;
+    switch (pd->depth_compare) {
+    case TR_COMPARE_DEFAULT:
+    case TR_COMPARE_LESS:
+    case TR_COMPARE_LESS_OR_EQUAL:
+        return TR_LRZ_DIRECTION_LESS;
+    case TR_COMPARE_GREATER:
+    case TR_COMPARE_GREATER_OR_EQUAL:
+        return TR_LRZ_DIRECTION_GREATER;
+    default:
+        return TR_LRZ_DIRECTION_UNKNOWN;
+    }
+}
+
+static inline size_t zblock_index(const tr__raster_bin *rb, int32_t x, int32_t y)
+{
+    return (size_t)((y >> 3) - (rb->origin[1] >> 3)) * rb->zstride + (size_t)((x >> 3) - (rb->origin[0] >> 3));
+}
+
+void tr__zblocks_invalidate(tr__raster_bin *rb, const tr__lanes *ln, uint64_t wrote)
+{
+    if (!rb->zblocks)
+        return;
+    if (!ln) {
+        const size_t rows = (size_t)((rb->rect[3] - 1) >> 3) - (size_t)(rb->origin[1] >> 3) + 1;
+        memset(rb->zvalid, 0, rows * rb->zstride);
+        return;
+    }
+    if (ln->block) {
+        if (wrote)
+            rb->zvalid[zblock_index(rb, ln->qx[0], ln->qy[0])] = 0;
+        return;
+    }
+    for (uint32_t j = 0; j < ln->nq; j++)
+        if ((wrote >> (4 * j)) & 0xfu)
+            rb->zvalid[zblock_index(rb, ln->qx[j], ln->qy[j])] = 0;
+}
+
+/* The depth range stored in the 8x8 GMEM block at (bx, by), which lies
+ * inside the bin: kept until a depth write in the block.  NaN texels are
+ * left out (every compare fails against them anyway); a block of NaNs
+ * reads (+inf, -inf). */
+static const tr__zblock *gmem_block(tr__raster_bin *rb, int32_t bx, int32_t by)
+{
+    const size_t i = zblock_index(rb, bx, by);
+    tr__zblock *zb = &rb->zblocks[i];
+    if (rb->zvalid[i])
+        return zb;
+    const float *z = (const float *)rb->gmem[rb->rp->depth_att] +
+                     (size_t)(by - rb->origin[1]) * rb->gmem_pitch + (size_t)(bx - rb->origin[0]);
+    float lo[8], hi[8];
+    for (uint32_t x = 0; x < 8; x++)
+        lo[x] = INFINITY, hi[x] = -INFINITY;
+    for (uint32_t y = 0; y < BLOCK; y++) {
+        const float *row = z + (size_t)y * rb->gmem_pitch;
+        for (uint32_t x = 0; x < 8; x++) {
+            lo[x] = row[x] < lo[x] ? row[x] : lo[x];
+            hi[x] = row[x] > hi[x] ? row[x] : hi[x];
+        }
+    }
+    zb->lo = lo[0], zb->hi = hi[0];
+    for (uint32_t x = 1; x < 8; x++) {
+        zb->lo = lo[x] < zb->lo ? lo[x] : zb->lo;
+        zb->hi = hi[x] > zb->hi ? hi[x] : zb->hi;
+    }
+    rb->zvalid[i] = 1;
+    return zb;
+}
+
+/* Whether every depth in [zmin, zmax] fails against every texel of the
+ * block.  An unknown block's range is worked out only when the triangle
+ * lies beyond its first texel (the farthest is at least as far): a scene
+ * drawn back to front, whose every block was just written, reads one texel
+ * a block, not 64. */
+static bool gmem_block_rejects(tr__raster_bin *rb, int32_t bx, int32_t by, tr_lrz_direction dir, double zmin,
+                               double zmax)
+{
+    if (!rb->zvalid[zblock_index(rb, bx, by)]) {
+        const float first = ((const float *)rb->gmem[rb->rp->depth_att])[
+            (size_t)(by - rb->origin[1]) * rb->gmem_pitch + (size_t)(bx - rb->origin[0])];
+        if (dir == TR_LRZ_DIRECTION_LESS ? zmin <= (double)first : zmax >= (double)first)
+            return false;
+    }
+    const tr__zblock *zb = gmem_block(rb, bx, by);
+    return dir == TR_LRZ_DIRECTION_LESS ? zmin > (double)zb->hi : zmax < (double)zb->lo;
 }
 
 void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d)
@@ -456,6 +567,10 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
             reject_all = lrz == TR_LRZ_DIRECTION_LESS ? lo > (double)rb->lrz_far : hi < (double)rb->lrz_far;
     }
     const bool simd = rb->ctx->simd != TR_SIMD_SCALAR;
+    /* The depth test per block against GMEM (gmem_block_direction); blocks
+     * inside the bin only, so that every texel read is the bin's. */
+    const tr_lrz_direction gdir = gmem_block_direction(rb, d);
+    uint64_t gmem_rejected = 0;
     const int32_t bx0 = r[0] & ~(BLOCK - 1);
     /* The bounding box (r's other half) holds every pixel the triangle
      * covers: blocks are cut only where they cross the bin or scissor. */
@@ -569,6 +684,26 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                 }
                 lane_test = c > 0;
             }
+            if (gdir != TR_LRZ_DIRECTION_UNKNOWN && !lane_test && rb->zblocks && bx >= rb->rect[0] && by >= rb->rect[1] &&
+                bx + BLOCK <= rb->rect[2] && by + BLOCK <= rb->rect[3]) {
+                /* Every fragment the triangle can produce in the block lies
+                 * beyond every stored depth: all fail the depth test, as
+                 * depth_stencil would find one by one. */
+                if (!have_plane) {
+                    tr__lrz_plane_t made;
+                    tr__lrz_plane(t, d, region, &made);
+                    plane = made;
+                    have_plane = true;
+                }
+                double zmin, zmax;
+                tr__lrz_plane_block_range(&plane, bx, by, &zmin, &zmax);
+                if (gmem_block_rejects(rb, bx, by, gdir, zmin, zmax)) {
+                    const uint64_t n = (uint64_t)tr__popcount64(m);
+                    rasterized += n;
+                    gmem_rejected += n;
+                    continue;
+                }
+            }
             rasterized += tr__popcount64(m);
             if (m == ~0ull) {
                 /* (loops the compiler turns into a few vector stores) */
@@ -604,6 +739,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
     if (batch.nq)
         shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN);
     st->fragments_rasterized += rasterized;
+    st->fragments_depth_rejected += gmem_rejected;
     st->lrz_blocks_tested += tested;
     st->lrz_blocks_rejected += rejected;
     st->fragments_rasterized += rejected_frags;
