@@ -61,7 +61,9 @@
  * has the stencil test on, or that has no LRZ test.
  * No LRZ write for the rest of the pass after a depth-writing draw whose
  * colour writes do not replace every colour attachment completely (blending
- * on, a partial write mask, or no fragment shader), or a draw whose stencil
+ * on, a partial write mask, no fragment shader, or a discarding shader with
+ * TR_FS_EARLY_TESTS, whose depth is written where its colour is dropped),
+ * or a draw whose stencil
  * test can kill fragments or writes stencil on depth failure.
  *
  * Fast clear: a pass that clears the depth attachment marks every group of

@@ -279,8 +279,13 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
         return;
     const bool write = pd->depth_write != 0;
     const bool stencil = pd->stencil_test && p->stencil_att >= 0;
-    /* Rest-of-pass rules first: they hold whatever this draw's direction. */
-    if (write && !replaces_colour(p, pd))
+    /* Rest-of-pass rules first: they hold whatever this draw's direction.
+     * A discarding shader with early tests writes depth where it then
+     * drops the colour: as much a depth write that does not replace colour
+     * as blending is. */
+    const bool early_discard = pd->fragment_shader && (pd->fs_flags & TR_FS_MAY_DISCARD) &&
+                               (pd->fs_flags & TR_FS_EARLY_TESTS);
+    if (write && (!replaces_colour(p, pd) || early_discard))
         p->lrz.write_off = true;
     if (stencil && (pd->stencil_front.compare != TR_COMPARE_ALWAYS || pd->stencil_back.compare != TR_COMPARE_ALWAYS ||
                     (pd->stencil_front.write_mask && pd->stencil_front.depth_fail_op != TR_STENCIL_OP_KEEP) ||
