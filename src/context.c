@@ -308,13 +308,15 @@ static tr_result apply_context_defaults(const tr_context_desc *in, tr_context_de
 
 /* The SIMD level the kernels run at: the descriptor's cap, lowered by the
  * TR_SIMD environment variable ("scalar", "sse", "avx2"), and by what this
- * build has.  The block kernels are portable C loops written for the
- * vectoriser (baseline x86-64 is SSE2), so anything above SCALAR selects
- * them; SCALAR selects the per-fragment reference.  Images are identical
- * at every level. */
+ * build and CPU have.  The block kernels are SIMDe SSE2 code and portable C
+ * loops written for the vectoriser (baseline x86-64 is SSE2), so anything
+ * above SCALAR selects them; AVX2 adds the 8-lane kernels of
+ * raster/raster_avx2.c where the CPU has AVX2; SCALAR selects the
+ * per-fragment reference.  Images are identical at every level. */
 static tr_simd_level resolve_simd(tr_simd_level cap)
 {
-    tr_simd_level level = TR_SIMD_SSE; /* the best this build has */
+    /* the best this build and CPU have */
+    tr_simd_level level = tr__cpu_has_avx2() ? TR_SIMD_AVX2 : TR_SIMD_SSE;
     if (cap != TR_SIMD_DEFAULT && cap < level)
         level = cap;
     const char *env = getenv("TR_SIMD");

@@ -77,6 +77,10 @@ void tr__arena_release(tr_context *ctx, tr__arena *arena);
 /* Records a message on the context and returns `code`. */
 tr_result tr__error(const tr_context *ctx, tr_result code, const char *fmt, ...) TR_PRINTF(3, 4);
 
+/* Whether this build has the AVX2 kernels (raster/raster_avx2.c) and the
+ * CPU runs them: then a context's best SIMD level is TR_SIMD_AVX2. */
+bool tr__cpu_has_avx2(void);
+
 /* ---- formats (src/format.c) -------------------------------------------- */
 
 typedef struct tr__format_info {

@@ -356,7 +356,12 @@ static inline int32_t tr__lane_y(const tr__lanes *ln, uint32_t i)
  *   the per-lane comparison, and without blending is encoded once. */
 #define TR__LANES_BARY 1u
 #define TR__LANES_Z 3u /* z and the barycentrics it is made from */
-void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what, bool simd);
+void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what,
+                     tr_simd_level simd);
+#if TILERAST_AVX2_KERNELS
+/* tr__lanes_setup's vector path, 8 lanes at a time (depth: TR__LANES_Z). */
+void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth);
+#endif
 uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd);
 uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
                          tr_compare_op op, bool write, bool simd);

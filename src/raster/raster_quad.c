@@ -79,9 +79,11 @@ static inline v4f clamp_depth4(v4f z, v4f lo, v4f hi)
 
 /* ---- lane set-up ---------------------------------------------------------------------------- */
 
-void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what, bool simd)
+void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what,
+                     tr_simd_level level)
 {
     const float *at = t->attr;
+    bool simd = level >= TR_SIMD_SSE;
     /* The vector path computes pixel offsets from vertex 0 in int32; the
      * lanes of one block are within 8 pixels of each other, so one test on
      * the first quad bounds them all. */
@@ -106,6 +108,12 @@ void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lan
             }
         return;
     }
+#if TILERAST_AVX2_KERNELS
+    if (level >= TR_SIMD_AVX2) {
+        tr__lanes_setup_avx2(t, depth_min, depth_max, ln, depth);
+        return;
+    }
+#endif
     const v4f l1a = simde_mm_set1_ps(t->l1_a), l1b = simde_mm_set1_ps(t->l1_b);
     const v4f l2a = simde_mm_set1_ps(t->l2_a), l2b = simde_mm_set1_ps(t->l2_b);
     const v4f a0 = simde_mm_set1_ps(at[0]), a1 = simde_mm_set1_ps(at[1]), a2 = simde_mm_set1_ps(at[2]);

@@ -262,7 +262,8 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const bool smooth = pd->fragment_shader && (pd->flat_mask & all) != all;
     const bool need_z = (pd->depth_test && p->depth_att >= 0) || lrz_dir != TR_LRZ_DIRECTION_UNKNOWN || frag_coord ||
                         shader_depth;
-    tr__lanes_setup(t, d->depth_min, d->depth_max, ln, need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u, simd);
+    tr__lanes_setup(t, d->depth_min, d->depth_max, ln, need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u,
+                    rb->ctx->simd);
 
     /* LRZ, per fragment: strictly beyond the block's bound (exact: the same z
      * the depth test would see).  Before stencil, depth and shading. */

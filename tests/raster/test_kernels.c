@@ -447,6 +447,7 @@ static bool same_floats(const float *a, const float *b, size_t n)
 Test(raster, quad_lane_setup_equals_reference)
 {
     trt_rng rng = {4242};
+    const bool avx2 = tr__cpu_has_avx2(); /* else the third run is SSE again */
     tr__tri *t = calloc(1, sizeof(tr__tri) + TR_TRI_ATTR_FLOATS(0) * sizeof(float));
     cr_assert_not_null(t);
     uint64_t lanes = 0;
@@ -462,14 +463,20 @@ Test(raster, quad_lane_setup_equals_reference)
             lo = -0.0f, hi = 0.0f;
         static const uint32_t whats[] = {0, TR__LANES_BARY, TR__LANES_Z};
         uint32_t what = whats[iter % 3];
-        tr__lanes_setup(t, lo, hi, &a, what, false);
-        tr__lanes_setup(t, lo, hi, &b, what, true);
+        tr__lanes c = a;
+        tr__lanes_setup(t, lo, hi, &a, what, TR_SIMD_SCALAR);
+        tr__lanes_setup(t, lo, hi, &b, what, TR_SIMD_SSE);
+        tr__lanes_setup(t, lo, hi, &c, what, avx2 ? TR_SIMD_AVX2 : TR_SIMD_SSE); /* 8 lanes, odd quad counts too */
         if (what & TR__LANES_BARY) {
             cr_assert(same_floats(a.l1, b.l1, 4 * a.nq), "iteration %d: l1 differs", iter);
             cr_assert(same_floats(a.l2, b.l2, 4 * a.nq), "iteration %d: l2 differs", iter);
+            cr_assert(same_floats(a.l1, c.l1, 4 * a.nq), "iteration %d: AVX2 l1 differs", iter);
+            cr_assert(same_floats(a.l2, c.l2, 4 * a.nq), "iteration %d: AVX2 l2 differs", iter);
         }
-        if (what == TR__LANES_Z)
+        if (what == TR__LANES_Z) {
             cr_assert(same_floats(a.z, b.z, 4 * a.nq), "iteration %d: z differs", iter);
+            cr_assert(same_floats(a.z, c.z, 4 * a.nq), "iteration %d: AVX2 z differs", iter);
+        }
         lanes += 4 * a.nq;
     }
     cr_expect_gt(lanes, 1000000);
@@ -589,7 +596,7 @@ Test(raster, quad_fs_inputs_equal_reference)
         tr__lanes ln;
         memset(&ln, 0, sizeof ln);
         random_quads(&rng, 8 * (int32_t)(trt_rand_u32(&rng) % 512), 8 * (int32_t)(trt_rand_u32(&rng) % 512), &ln);
-        tr__lanes_setup(t, 0.0f, 1.0f, &ln, TR__LANES_Z, false);
+        tr__lanes_setup(t, 0.0f, 1.0f, &ln, TR__LANES_Z, TR_SIMD_SCALAR);
         for (uint32_t i = 0; i < 4 * ln.nq; i++) { /* lanes in the usual range, and odd ones */
             ln.l1[i] = random_float(&rng, -0.5, 1.5);
             ln.l2[i] = random_float(&rng, -0.5, 1.5);

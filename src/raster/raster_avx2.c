@@ -1,0 +1,72 @@
+/* tilerast raster stage: the 8-lane (AVX2) kernels, two 2x2 quads per
+ * vector.  This file alone is compiled with -mavx2 (CMakeLists.txt, on
+ * x86-64), and its functions run only when the context's SIMD level is
+ * TR_SIMD_AVX2, which tr_context_create picks only on a CPU that has AVX2.
+ * Each does per lane the IEEE operations, in the order, of its 4-lane twin
+ * in raster_quad.c (and so of the scalar reference): tests/raster/
+ * test_kernels.c compares all three bit for bit. */
+#include "raster/raster_internal.h"
+
+#if TILERAST_AVX2_KERNELS
+#include <simde/x86/avx2.h>
+
+typedef simde__m256 v8f;
+typedef simde__m256i v8i;
+
+/* tr__clamp_depth on two quads: z >= lo ? (z <= hi ? z : hi) : lo, NaN -> lo
+ * (ordered compares and selects, as clamp_depth4). */
+static inline v8f clamp_depth8(v8f z, v8f lo, v8f hi)
+{
+    const v8f t = simde_mm256_blendv_ps(hi, z, simde_mm256_cmp_ps(z, hi, SIMDE_CMP_LE_OQ));
+    return simde_mm256_blendv_ps(lo, t, simde_mm256_cmp_ps(z, lo, SIMDE_CMP_GE_OQ));
+}
+
+void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth)
+{
+    const float *at = t->attr;
+    const v8f l1a = simde_mm256_set1_ps(t->l1_a), l1b = simde_mm256_set1_ps(t->l1_b);
+    const v8f l2a = simde_mm256_set1_ps(t->l2_a), l2b = simde_mm256_set1_ps(t->l2_b);
+    const v8f a0 = simde_mm256_set1_ps(at[0]), a1 = simde_mm256_set1_ps(at[1]), a2 = simde_mm256_set1_ps(at[2]);
+    const v8f lo = simde_mm256_set1_ps(depth_min), hi = simde_mm256_set1_ps(depth_max);
+    /* lane offsets of two quads, in subpixels */
+    const v8i sx = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1), TR_SUBPIXEL_BITS);
+    const v8i sy = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1), TR_SUBPIXEL_BITS);
+    for (uint32_t j = 0; j < ln->nq; j += 2) {
+        /* An odd last quad is computed twice and stored once. */
+        const uint32_t k = j + 1 < ln->nq ? j + 1 : j;
+        const int32_t x0 = (int32_t)((int64_t)ln->qx[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
+        const int32_t y0 = (int32_t)((int64_t)ln->qy[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
+        const int32_t x1 = (int32_t)((int64_t)ln->qx[k] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
+        const int32_t y1 = (int32_t)((int64_t)ln->qy[k] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
+        const v8f dx = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(simde_mm256_setr_epi32(x0, x0, x0, x0, x1, x1, x1, x1), sx));
+        const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(simde_mm256_setr_epi32(y0, y0, y0, y0, y1, y1, y1, y1), sy));
+        const v8f l1 = simde_mm256_add_ps(simde_mm256_mul_ps(l1a, dx), simde_mm256_mul_ps(l1b, dy));
+        const v8f l2 = simde_mm256_add_ps(simde_mm256_mul_ps(l2a, dx), simde_mm256_mul_ps(l2b, dy));
+        v8f z = simde_mm256_setzero_ps();
+        if (depth)
+            z = clamp_depth8(simde_mm256_add_ps(simde_mm256_add_ps(a0, simde_mm256_mul_ps(l1, a1)),
+                                                simde_mm256_mul_ps(l2, a2)), lo, hi);
+        if (k != j) {
+            simde_mm256_storeu_ps(&ln->l1[4 * j], l1);
+            simde_mm256_storeu_ps(&ln->l2[4 * j], l2);
+            if (depth)
+                simde_mm256_storeu_ps(&ln->z[4 * j], z);
+        } else {
+            simde_mm_storeu_ps(&ln->l1[4 * j], simde_mm256_castps256_ps128(l1));
+            simde_mm_storeu_ps(&ln->l2[4 * j], simde_mm256_castps256_ps128(l2));
+            if (depth)
+                simde_mm_storeu_ps(&ln->z[4 * j], simde_mm256_castps256_ps128(z));
+        }
+    }
+}
+
+bool tr__cpu_has_avx2(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+#else
+bool tr__cpu_has_avx2(void)
+{
+    return false;
+}
+#endif
