@@ -30,7 +30,7 @@ typedef enum tr_simd_level {
     TR_SIMD_DEFAULT = 0, /* the best the build and the CPU offer (TR_SIMD env var may cap it) */
     TR_SIMD_SCALAR = 1,  /* the scalar reference path */
     TR_SIMD_SSE = 2,     /* 4 lanes */
-    TR_SIMD_AVX2 = 3     /* 8 lanes */
+    TR_SIMD_AVX2 = 3     /* 8-lane kernels where they exist, 4 elsewhere; the default on a CPU with AVX2 */
 } tr_simd_level;
 
 /* Limits (checked up front; larger requests get TR_ERROR_LIMIT_EXCEEDED). */
