@@ -3,6 +3,11 @@
  * tilerast on exactly the same triangles.
  *
  *   tilerast-llvmpipe [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn
+ *   tilerast-llvmpipe --info
+ *
+ * --info prints OSMesa's GL_RENDERER and GL_VERSION on one line and exits:
+ * a check that Mesa and its libraries load where the runner was carried to
+ * (bench/device_sidebyside.sh), and that the driver is llvmpipe.
  *
  * Prints one JSON object: {"renderer":"llvmpipe","frames":N,"median_ms":...,
  * "min_ms":...,"max_ms":...,"times":[every frame's ms, sorted]}.  The thread count is llvmpipe's own
@@ -49,10 +54,29 @@ static int parse_count(const char *s, unsigned long max, unsigned long *out)
     return 0;
 }
 
+/* --info: GL_RENDERER and GL_VERSION of a 1x1 OSMesa context. */
+static int print_info(void)
+{
+    static unsigned char px[4];
+    OSMesaContext ctx = OSMesaCreateContextExt(OSMESA_RGBA, 32, 0, 0, NULL);
+    if (!ctx || !OSMesaMakeCurrent(ctx, px, GL_UNSIGNED_BYTE, 1, 1)) {
+        fprintf(stderr, PROG ": cannot create an OSMesa context\n");
+        return 1;
+    }
+    const char *renderer = (const char *)glGetString(GL_RENDERER);
+    const char *version = (const char *)glGetString(GL_VERSION);
+    printf("GL_RENDERER: %s; GL_VERSION: %s\n", renderer ? renderer : "?", version ? version : "?");
+    OSMesaMakeCurrent(NULL, NULL, 0, 0, 0);
+    OSMesaDestroyContext(ctx);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned long frames = 10, warmup = 2;
     const char *raw = NULL, *path = NULL;
+    if (argc == 2 && !strcmp(argv[1], "--info"))
+        return print_info();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if ((!strcmp(a, "--frames") || !strcmp(a, "--warmup") || !strcmp(a, "--raw")) && i + 1 >= argc) {
@@ -72,14 +96,14 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--raw")) {
             raw = argv[++i];
         } else if (a[0] == '-') {
-            fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn\n");
+            fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn | --info\n");
             return 2;
         } else {
             path = a;
         }
     }
     if (!path) {
-        fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn\n");
+        fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn | --info\n");
         return 2;
     }
     tr_scene sc;

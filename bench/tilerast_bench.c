@@ -3,7 +3,18 @@
  * so that another renderer (llvmpipe) can draw the same triangles.
  *
  * Per scene and thread count: a fresh context, 2 warm-up frames, then N timed
- * frames; the median is the headline figure because the machines are noisy. */
+ * frames; the median is the headline figure because the machines are noisy.
+ *
+ * Where it finds what it runs (so that a copy carried to another machine,
+ * as bench/device_sidebyside.sh packs it, works without this build tree):
+ *   - the llvmpipe runner (tilerast-llvmpipe): $TILERAST_LLVMPIPE if set and
+ *     not empty, else tilerast-llvmpipe in the directory of this executable
+ *     (/proc/self/exe) if it is executable there, else the path compiled in
+ *     at build time;
+ *   - the bunny of the mesh scene: $TILERAST_BENCH_BUNNY if set and not
+ *     empty, else bunny.obj in the directory of this executable if it is
+ *     readable there, else the compiled-in BENCH_BUNNY_PATH (Debian's
+ *     glmark2-data). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -51,8 +62,17 @@ static void usage(FILE *f)
             "  --lrz on|off|both  low-resolution Z (default on); both alternates an LRZ-on\n"
             "                  and an LRZ-off context frame by frame and prints the ratio\n"
             "  --export DIR    write the standard scenes as DIR/<name>.scn and exit\n"
-            "  -h, --help      show this help\n",
-            BENCH_WARMUP_FRAMES);
+            "  -h, --help      show this help\n"
+            "\n"
+            "Environment:\n"
+            "  TILERAST_LLVMPIPE     the llvmpipe runner (bench built with OSMesa); when\n"
+            "                        unset or empty, tilerast-llvmpipe next to this\n"
+            "                        executable, else the one it was built with\n"
+            "  TILERAST_BENCH_BUNNY  the mesh scene's bunny.obj; when unset or empty,\n"
+            "                        bunny.obj next to this executable, else\n"
+            "                        %s\n"
+            "  LP_NUM_THREADS        not read: the bench sets it for each llvmpipe run\n",
+            BENCH_WARMUP_FRAMES, BENCH_BUNNY_PATH);
 }
 
 static int parse_uint(const char *s, const char **end_out, uint32_t max, uint32_t *out)
@@ -344,7 +364,53 @@ static void print_result(const bench_options *o, const char *name, const tr_scen
 }
 
 
+/* ---- finding the runner and the bunny ----------------------------------- */
+
+/* Writes "<directory of this executable>/<name>" to out.  0 on success. */
+static int beside_self(const char *name, char *out, size_t cap)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash == NULL)
+        return -1;
+    *slash = '\0';
+    int w = snprintf(out, cap, "%s/%s", self, name);
+    return w < 0 || (size_t)w >= cap ? -1 : 0;
+}
+
+/* The mesh scene reads $TILERAST_BENCH_BUNNY, else its compiled-in path;
+ * a bunny.obj next to this executable comes in between. */
+static void find_bunny(void)
+{
+    const char *env = getenv(BENCH_BUNNY_ENV);
+    char path[4096];
+    if ((env == NULL || env[0] == '\0') && beside_self("bunny.obj", path, sizeof path) == 0 &&
+        access(path, R_OK) == 0)
+        setenv(BENCH_BUNNY_ENV, path, 1);
+}
+
 #ifdef TILERAST_LLVMPIPE_RUNNER
+#define LLVMPIPE_RUNNER_ENV "TILERAST_LLVMPIPE"
+
+/* The llvmpipe runner: $TILERAST_LLVMPIPE, else tilerast-llvmpipe next to
+ * this executable, else the one of this build (TILERAST_LLVMPIPE_RUNNER). */
+static const char *llvmpipe_runner(void)
+{
+    static char path[4096];
+    if (path[0] == '\0') {
+        const char *env = getenv(LLVMPIPE_RUNNER_ENV);
+        if (env != NULL && env[0] != '\0' && strlen(env) < sizeof path)
+            strcpy(path, env);
+        else if (beside_self("tilerast-llvmpipe", path, sizeof path) != 0 || access(path, X_OK) != 0)
+            snprintf(path, sizeof path, "%s", TILERAST_LLVMPIPE_RUNNER);
+    }
+    return path;
+}
+
 /* Runs tilerast-llvmpipe on a scene file with LP_NUM_THREADS set for
  * `threads` (1: LP_NUM_THREADS=0, everything on one core, as SCENES.md
  * measures it); stores its frame times.  0 on success. */
@@ -356,11 +422,22 @@ static int run_llvmpipe(const char *scn_path, uint32_t threads, uint32_t frames,
         return -1;
     /* The path is passed in single quotes; a quote inside is closed,
      * escaped and reopened. */
-    size_t cap = strlen(TILERAST_LLVMPIPE_RUNNER) + 4 * strlen(scn_path) + 64;
+    const char *runner = llvmpipe_runner();
+    size_t cap = 4 * strlen(runner) + 4 * strlen(scn_path) + 64;
     char *cmd = malloc(cap), *q;
     if (!cmd)
         return -1;
-    q = cmd + snprintf(cmd, cap, "'%s' --frames %u '", TILERAST_LLVMPIPE_RUNNER, frames);
+    q = cmd;
+    *q++ = '\'';
+    for (const char *p = runner; *p; p++) {
+        if (*p == '\'') {
+            memcpy(q, "'\\''", 4);
+            q += 4;
+        } else {
+            *q++ = *p;
+        }
+    }
+    q += sprintf(q, "' --frames %u '", frames);
     for (const char *p = scn_path; *p; p++) {
         if (*p == '\'') {
             memcpy(q, "'\\''", 4);
@@ -445,7 +522,7 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
             memcpy(tl + (size_t)r * o->frames, times, sizeof(double) * o->frames);
 #ifdef TILERAST_LLVMPIPE_RUNNER
             if (lp_ok && run_llvmpipe(scn_path, res[0].threads, o->frames, lp + (size_t)r * o->frames) != 0) {
-                fprintf(stderr, PROG ": %s: the llvmpipe runner failed\n", name);
+                fprintf(stderr, PROG ": %s: the llvmpipe runner (%s) failed\n", name, llvmpipe_runner());
                 lp_ok = 0;
             }
 #endif
@@ -513,6 +590,7 @@ int main(int argc, char **argv)
         free(o.files);
         return 2;
     }
+    find_bunny();
     if (o.export_dir != NULL)
         return export_scenes(o.export_dir);
 

@@ -1,0 +1,363 @@
+#!/bin/sh
+# tilerast beside llvmpipe on the 16-core device machine, which has no
+# package registry: pack here everything the side-by-side bench needs into
+# one archive, carry it there, run it.
+#
+#   sh bench/device_sidebyside.sh pack [BUILD_DIR]
+#       (here, Debian 12 with libosmesa6-dev and glmark2-data) builds Release
+#       tilerast-bench and tilerast-llvmpipe in BUILD_DIR (default build/) and
+#       writes .device/tilerast-sidebyside.tar.xz (ignored; about 44 MB):
+#       both programs, every library they load except glibc's own (libc,
+#       libm, ld-linux, ...), the bunny of the mesh scene, MANIFEST, and this
+#       script as `run`.
+#   sh bench/device_sidebyside.sh run [OPTIONS]
+#       (on the device, from the repository root, .device carried in) unpacks
+#       the archive into a temporary folder under ${TMPDIR:-/tmp} (not under
+#       $OUT, whose files come back: the libraries are 190 MB unpacked),
+#       removed at the end, and runs its `run` with OPTIONS.
+#   sh tilerast-sidebyside/run [OPTIONS]     (an unpacked archive)
+#       checks that both programs resolve every library inside the folder
+#       (except glibc's), that OSMesa's driver is llvmpipe, then runs
+#       tilerast-bench --json --frames 7 --threads 1,2,4,8,16 --lrz on, then
+#       --lrz off, llvmpipe beside tilerast, and prints a summary table.
+#       OPTIONS: --threads LIST  --frames N  --lrz on,off (or on, or off)
+#                --quick (= --threads 1,2 --frames 2)  --no-llvmpipe
+#                --out DIR (default: $OUT if set, else the current folder)
+#       Writes to the out folder (as results come, so a run cut short keeps
+#       what finished): sidebyside-lrz-on.jsonl, sidebyside-lrz-off.jsonl,
+#       sidebyside-summary.txt, sidebyside-log.txt.  Sets LD_LIBRARY_PATH to
+#       the folder's lib/, TILERAST_LLVMPIPE and TILERAST_BENCH_BUNNY to its
+#       runner and bunny, GALLIUM_DRIVER=llvmpipe, MESA_SHADER_CACHE_DIR
+#       inside the folder, and unsets the OpenMP, Mesa and TR_SIMD settings
+#       that would change the timings (OMP_NUM_THREADS, LP_DEBUG...).  Debian
+#       12's libOSMesa has llvmpipe built in and opens no driver at run time
+#       (pack checks this with LD_DEBUG and adds whatever it does open).
+#   sh bench/device_sidebyside.sh summary FILE.jsonl...
+#       the summary table of earlier runs' JSON lines (two device runs, say).
+#
+# On the device, from the repository root with .device carried (estimated
+# 5 minutes for the whole matrix; one call per LRZ mode if the lease is slow):
+#   sh bench/device_sidebyside.sh run                # --lrz on,off
+#   sh bench/device_sidebyside.sh run --lrz on       # or one mode per call
+set -eu
+
+prog=device_sidebyside.sh
+name=tilerast-sidebyside
+here=$(cd "$(dirname "$0")" && pwd)
+die() {
+    echo "$prog: $*" >&2
+    exit 1
+}
+
+# glibc's own libraries: the machine's serve (they must match its loader).
+is_glibc() {
+    case $1 in
+    libc.so.* | libm.so.* | libmvec.so.* | libpthread.so.* | libdl.so.* | librt.so.* | \
+        libresolv.so.* | libutil.so.* | libanl.so.* | ld-linux*.so.* | linux-vdso.so.* | linux-gate.so.*)
+        return 0 ;;
+    esac
+    return 1
+}
+
+# "NAME PATH" for each library the dynamic loader finds for the programs
+# or libraries (ldd's list; without ldd, the loader's own trace, programs
+# only); PATH "not-found" when it finds none.
+loaded_libs() {
+    for b in "$@"; do
+        if command -v ldd >/dev/null 2>&1; then
+            ldd "$b" </dev/null || true
+        else
+            LD_TRACE_LOADED_OBJECTS=1 "$b" </dev/null || true
+        fi
+    done | awk '$2 == "=>" { print $1, ($3 == "not" ? "not-found" : $3) }' | sort -u
+}
+
+# The highest GLIBC_x.y symbol version the files need ("" when unknown).
+glibc_needed() {
+    command -v objdump >/dev/null 2>&1 || return 0
+    for f in "$@"; do objdump -T "$f" 2>/dev/null; done |
+        grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -u -t. -k1,1n -k2,2n -k3,3n | tail -1
+}
+
+# ---- summary -------------------------------------------------------------
+
+summary() {
+    awk '
+    function field(k,   re) {
+        re = "\"" k "\":(\"[^\"]*\"|[^,}]*)"
+        if (!match($0, re)) return ""
+        v = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+        gsub(/"/, "", v)
+        return v
+    }
+    {
+        r = field("renderer"); if (r == "") next
+        sc = field("scene"); th = field("threads"); ms = field("median_ms")
+        if (r == "tilerast") { mode = (field("lrz") == "false") ? "off" : "on" } else mode = cur[FILENAME]
+        cur[FILENAME] = mode
+        key = sc SUBSEP th
+        if (!(key in seen)) { seen[key] = 1; order[n++] = key }
+        val[key, mode, r] = ms
+    }
+    function cell(v) { return v == "" ? sprintf("%9s", "-") : sprintf("%9.2f", v) }
+    function ratio(a, b) { return (a == "" || b == "" || a + 0 <= 0) ? sprintf("%7s", "-") : sprintf("%6.2fx", b / a) }
+    END {
+        if (n == 0) { print "(no results)"; exit }
+        printf "%-15s %3s | %9s %9s %7s | %9s %9s %7s | %6s\n", "", "", "LRZ on", "", "", "LRZ off", "", "", ""
+        printf "%-15s %3s | %9s %9s %7s | %9s %9s %7s | %6s\n", "scene", "thr", "tilerast", "llvmpipe", "speedup",
+               "tilerast", "llvmpipe", "speedup", "off/on"
+        for (i = 0; i < n; i++) {
+            k = order[i]; split(k, p, SUBSEP)
+            a = val[k, "on", "tilerast"]; b = val[k, "on", "llvmpipe"]
+            c = val[k, "off", "tilerast"]; d = val[k, "off", "llvmpipe"]
+            printf "%-15s %3s | %s %s %s | %s %s %s | %s\n", p[1], p[2], cell(a), cell(b), ratio(a, b),
+                   cell(c), cell(d), ratio(c, d), (a != "" && c != "" && a + 0 > 0) ? sprintf("%5.2fx", c / a) : "     -"
+        }
+        print "median ms per frame; speedup = llvmpipe / tilerast (above 1: tilerast faster); off/on = tilerast LRZ off / on"
+    }' "$@"
+}
+
+# ---- pack (here) ---------------------------------------------------------
+
+pack() {
+    root=$(cd "$here/.." && pwd)
+    build=${1:-$root/build}
+    case $build in /*) ;; *) build=$PWD/$build ;; esac
+    command -v xz >/dev/null 2>&1 || die "pack needs xz (Debian: xz-utils)"
+    echo "building Release tilerast-bench and tilerast-llvmpipe in $build"
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$build" -j "$(nproc)" --target tilerast-bench tilerast-llvmpipe >/dev/null
+    bench=$build/bench/tilerast-bench
+    runner=$build/bench/tilerast-llvmpipe
+    [ -x "$bench" ] || die "$bench was not built"
+    [ -x "$runner" ] || die "$runner was not built: install libosmesa6-dev and configure $build again"
+    bunny=${TILERAST_BENCH_BUNNY:-}
+    if [ -z "$bunny" ]; then
+        bunny=$(sed -n 's/^#define BENCH_BUNNY_PATH "\(.*\)"$/\1/p' "$here/bench_scenes.h")
+    fi
+    [ -r "$bunny" ] || die "no bunny at '$bunny' (Debian: glmark2-data, or set TILERAST_BENCH_BUNNY)"
+
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/$name-pack.XXXXXX")
+    trap 'rm -rf "$tmp"' EXIT
+    st=$tmp/$name
+    mkdir -p "$st/lib"
+    cp "$bench" "$runner" "$st/"
+    cp "$bunny" "$st/bunny.obj"
+    cp "$0" "$st/run"
+    chmod 755 "$st/run" "$st/tilerast-bench" "$st/tilerast-llvmpipe"
+
+    # Every library the loader finds for either program (ldd's list)...
+    loaded_libs "$st/tilerast-bench" "$st/tilerast-llvmpipe" >"$tmp/libs"
+    while read -r lib path; do
+        is_glibc "$lib" && continue
+        [ "$path" != not-found ] || die "$lib: not found for the programs here"
+        cp -L "$path" "$st/lib/$lib"
+    done <"$tmp/libs"
+    # ... and whatever OSMesa opens at run time (dlopen: a gallium driver,
+    # say; Debian 12's libOSMesa has llvmpipe built in and opens none): the
+    # runner makes a context with the staged libraries first, and every
+    # object it loads from outside the folder is added, with its own needs.
+    for _ in 1 2 3; do
+        LD_LIBRARY_PATH=$st/lib LD_DEBUG=files LD_DEBUG_OUTPUT=$tmp/lddebug GALLIUM_DRIVER=llvmpipe \
+            MESA_SHADER_CACHE_DISABLE=true \
+            "$st/tilerast-llvmpipe" --info >/dev/null || die "the staged runner cannot make an OSMesa context"
+        cat "$tmp"/lddebug.* | sed -n 's/.*calling init: \(.*\)$/\1/p' | sort -u >"$tmp/inits"
+        rm -f "$tmp"/lddebug.*
+        added=0
+        while read -r path; do
+            case $path in "$st"/*) continue ;; esac
+            lib=$(basename "$path")
+            is_glibc "$lib" && continue
+            echo "  loaded at run time, not listed by ldd: $path (added to lib/)"
+            cp -L "$path" "$st/lib/$lib"
+            loaded_libs "$path" | while read -r dep dpath; do
+                is_glibc "$dep" || [ -e "$st/lib/$dep" ] || cp -L "$dpath" "$st/lib/$dep"
+            done
+            added=1
+        done <"$tmp/inits"
+        [ $added = 1 ] || break
+    done
+    # Mesa's own view of what it runs on, for MANIFEST
+    info=$(LD_LIBRARY_PATH=$st/lib GALLIUM_DRIVER=llvmpipe MESA_SHADER_CACHE_DISABLE=true \
+        "$st/tilerast-llvmpipe" --info)
+    case $info in *llvmpipe*) ;; *) die "OSMesa's renderer is not llvmpipe: $info" ;; esac
+
+    {
+        echo "tilerast side-by-side bench archive ($name)"
+        echo "packed: $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n)"
+        echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown) (the working tree may differ)"
+        echo "build: $build (Release)"
+        echo "osmesa: $info"
+        echo "glibc_needed: $(glibc_needed "$st/tilerast-bench" "$st/tilerast-llvmpipe" "$st"/lib/*)"
+        echo "glibc_here: $(getconf GNU_LIBC_VERSION 2>/dev/null || echo unknown)"
+        echo "bunny: $bunny"
+        echo "files:"
+        (cd "$st" && find . -type f ! -name MANIFEST | sort | while read -r f; do
+            printf '  %10s %s\n' "$(wc -c <"$f" | tr -d ' ')" "${f#./}"
+        done)
+    } >"$st/MANIFEST"
+
+    mkdir -p "$root/.device"
+    out=$root/.device/$name.tar.xz
+    echo "compressing $(du -sh "$st" | cut -f1) into $out (xz -${XZ_LEVEL:-6}, a few minutes)"
+    tar -C "$tmp" -cf - "$name" | xz "-${XZ_LEVEL:-6}" -T0 >"$out.part"
+    mv "$out.part" "$out"
+    size=$(wc -c <"$out" | tr -d ' ')
+    cat "$st/MANIFEST"
+    echo "wrote $out: $size bytes ($((size / 1048576)) MiB)"
+    # The device takes the working tree and carried paths up to 64 MiB in all.
+    [ "$size" -lt $((60 * 1048576)) ] || echo "$prog: warning: the archive leaves little of the device's 64 MiB" >&2
+}
+
+# ---- run (on the device, from the repository root) -----------------------
+
+unpack_and_run() {
+    root=$(cd "$here/.." && pwd)
+    archive=$root/.device/$name.tar.xz
+    [ -r "$archive" ] || die "no $archive: make it with 'sh bench/device_sidebyside.sh pack' and carry .device"
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX")
+    trap 'rm -rf "$tmp"' EXIT
+    if command -v xz >/dev/null 2>&1; then
+        xz -dc "$archive" | tar -C "$tmp" -xf - || die "cannot unpack $archive"
+    elif command -v python3 >/dev/null 2>&1; then
+        python3 -c 'import sys, tarfile
+t = tarfile.open(sys.argv[1], "r:xz")
+t.extractall(sys.argv[2], **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))' \
+            "$archive" "$tmp" || die "cannot unpack $archive with python3"
+    else
+        die "neither xz nor python3 here to unpack $archive"
+    fi
+    sh "$tmp/$name/run" "$@"
+}
+
+# ---- bench (in an unpacked archive) --------------------------------------
+
+bench() {
+    dir=$here
+    { [ -x "$dir/tilerast-bench" ] && [ -d "$dir/lib" ]; } || die "$dir is not an unpacked $name archive"
+    threads=1,2,4,8,16 frames=7 lrz=on,off extra="" out=${OUT:-$PWD}
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --threads) threads=${2:?}; shift ;;
+        --frames) frames=${2:?}; shift ;;
+        --lrz) lrz=${2:?}; shift ;;
+        --out) out=${2:?}; shift ;;
+        --quick) threads=1,2 frames=2 ;;
+        --no-llvmpipe) extra=--no-llvmpipe ;;
+        -h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d'; exit 0 ;;
+        *) die "unknown option '$1' (see --help)" ;;
+        esac
+        shift
+    done
+    mkdir -p "$out"
+    out=$(cd "$out" && pwd)
+    log=$out/sidebyside-log.txt
+    sum=$out/sidebyside-summary.txt
+
+    # Only what the folder holds, and the bench's own choices.
+    LD_LIBRARY_PATH=$dir/lib
+    TILERAST_LLVMPIPE=$dir/tilerast-llvmpipe
+    TILERAST_BENCH_BUNNY=$dir/bunny.obj
+    GALLIUM_DRIVER=llvmpipe
+    MESA_SHADER_CACHE_DIR=$dir/mesa-shader-cache
+    export LD_LIBRARY_PATH TILERAST_LLVMPIPE TILERAST_BENCH_BUNNY GALLIUM_DRIVER MESA_SHADER_CACHE_DIR
+    unset LD_PRELOAD LP_NUM_THREADS TR_SIMD OMP_NUM_THREADS OMP_THREAD_LIMIT OMP_DYNAMIC OMP_WAIT_POLICY \
+        OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY GOMP_SPINCOUNT LIBGL_ALWAYS_SOFTWARE MESA_DEBUG LP_DEBUG \
+        GALLIUM_DEBUG 2>/dev/null || true
+
+    {
+        echo "== machine"
+        echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+        echo "uname: $(uname -srm)"
+        echo "cores: $(nproc 2>/dev/null || echo '?') ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | sort | uniq -c | sed 's/^ *//' | tr '\n' ';'))"
+        echo "glibc: $(getconf GNU_LIBC_VERSION 2>/dev/null || echo unknown)"
+        echo "== archive"
+        sed -n '1,8p' "$dir/MANIFEST"
+        echo "unpacked: $dir"
+        echo "== libraries (LD_LIBRARY_PATH=$LD_LIBRARY_PATH)"
+    } >"$log"
+    # Every library resolves inside the folder, except glibc's own.
+    bad=0
+    loaded_libs "$dir/tilerast-bench" "$dir/tilerast-llvmpipe" >"$dir/libs.txt"
+    while read -r lib path; do
+        if [ "$path" = not-found ]; then
+            echo "NOT FOUND: $lib" >>"$log"
+            bad=1
+        elif is_glibc "$lib"; then
+            echo "system (glibc): $lib => $path" >>"$log"
+        else
+            case $path in
+            "$dir"/lib/*) echo "folder: $lib" >>"$log" ;;
+            *) echo "OUTSIDE THE FOLDER: $lib => $path" >>"$log"; bad=1 ;;
+            esac
+        fi
+    done <"$dir/libs.txt"
+    need=$(sed -n 's/^glibc_needed: //p' "$dir/MANIFEST")
+    have=$(getconf GNU_LIBC_VERSION 2>/dev/null | sed 's/^glibc //') || have=
+    if [ -n "$need" ] && [ -n "$have" ] &&
+        [ "$(printf '%s\n%s\n' "$need" "$have" | sort -t. -k1,1n -k2,2n | head -1)" != "$need" ]; then
+        echo "glibc $have here, the archive's libraries need $need" >>"$log"
+        bad=1
+    fi
+    info=$("$dir/tilerast-llvmpipe" --info 2>&1) || bad=1
+    echo "osmesa: $info" >>"$log"
+    case $info in *llvmpipe*) ;; *) [ -n "$extra" ] || bad=1 ;; esac
+    # The log's head on the terminal, the libraries in one line each way.
+    grep -v '^folder: lib\|^system (glibc): ' "$log"
+    echo "in the folder: $(sed -n 's/^folder: //p' "$log" | tr '\n' ' ')"
+    echo "from the system (glibc's): $(sed -n 's/^system (glibc): \([^ ]*\) .*/\1/p' "$log" | tr '\n' ' ')"
+    [ $bad = 0 ] || die "the folder's programs cannot run as packed here (see above)"
+
+    echo "== bench: threads $threads, frames $frames, lrz $lrz ${extra:+($extra)}" | tee -a "$log"
+    files="" status=0
+    for l in $(echo "$lrz" | tr ',' ' '); do
+        case $l in on | off) ;; *) die "--lrz wants on, off or on,off, not '$l'" ;; esac
+        j=$out/sidebyside-lrz-$l.jsonl
+        files="$files $j"
+        echo "-- lrz $l -> $j  ($(date -u +%H:%M:%S))" | tee -a "$log"
+        # One short line per result as it comes; the JSON lines to $j.
+        { "$dir/tilerast-bench" --json --threads "$threads" --frames "$frames" --lrz "$l" $extra \
+            2>"$dir/bench.err"; echo $? >"$dir/bench.rc"; } | tee "$j" |
+            awk -F'[,:]' '{
+                for (i = 1; i < NF; i++) { k = $i; gsub(/[{}"]/, "", k); v = $(i + 1); gsub(/[{}"]/, "", v); f[k] = v }
+                if (f["renderer"] == "tilerast")
+                    printf "   %-15s %3s  tilerast lrz %-3s %9.2f ms\n", f["scene"], f["threads"], (f["lrz"] == "false" ? "off" : "on"), f["median_ms"]
+                else if (f["renderer"] == "llvmpipe")
+                    printf "   %-15s %3s  llvmpipe         %9.2f ms  (tilerast %.2fx its speed)\n", f["scene"], f["threads"], f["median_ms"], f["speedup_vs_llvmpipe"]
+                else
+                    print "   " $0
+                split("", f); fflush()
+            }'
+        rc=$(cat "$dir/bench.rc")
+        if [ -s "$dir/bench.err" ]; then
+            sed 's/^/   stderr: /' "$dir/bench.err" | tee -a "$log" >&2
+        fi
+        echo "   exit $rc ($(date -u +%H:%M:%S))" | tee -a "$log"
+        [ "$rc" = 0 ] || status=1
+    done
+    {
+        echo "tilerast beside llvmpipe, $(nproc 2>/dev/null || echo '?') cores, $(date -u '+%Y-%m-%d %H:%M UTC'); threads $threads, frames $frames"
+        sed -n 's/^commit: /commit: /p' "$dir/MANIFEST"
+        # shellcheck disable=SC2086
+        summary $files
+    } >"$sum"
+    echo "== summary ($sum)"
+    cat "$sum"
+    return $status
+}
+
+mode=${1:-}
+case $mode in
+pack) shift; pack "$@" ;;
+run) shift; unpack_and_run "$@" ;;
+summary) shift; [ $# -gt 0 ] || die "summary wants JSON-lines files"; summary "$@" ;;
+-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d' ;;
+*)
+    # `run` inside an unpacked archive: the bench, with its options
+    if [ -x "$here/tilerast-bench" ] && [ -d "$here/lib" ]; then
+        bench "$@"
+    else
+        die "usage: sh bench/device_sidebyside.sh pack [BUILD_DIR] | run [OPTIONS] | summary FILE... (see --help)"
+    fi
+    ;;
+esac
