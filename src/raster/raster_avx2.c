@@ -60,6 +60,65 @@ void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr
     }
 }
 
+/* A row's 8 lane bits (bit c: column c) in the quad order of tr__lanes
+ * (lane 4q + 2 dy + dx, q = 4 (row / 2) + column / 2). */
+static inline uint64_t row_bits(uint32_t b, uint32_t row)
+{
+    const uint64_t t = (b & 0x3u) | ((b & 0xcu) << 2) | ((b & 0x30u) << 4) | ((b & 0xc0u) << 6);
+    return t << (16 * (row >> 1) + 2 * (row & 1));
+}
+
+bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
+                          int32_t bx, int32_t by, tr_compare_op op, bool write, uint64_t *pass)
+{
+    /* tr__lanes_setup's int32 offsets (its vector-path condition) */
+    const int64_t dx0 = (int64_t)bx * TR_SUBPIXEL_ONE - t->x0, dy0 = (int64_t)by * TR_SUBPIXEL_ONE - t->y0;
+    const int64_t lim = (int64_t)1 << 30;
+    if (!(dx0 > -lim && dx0 < lim && dy0 > -lim && dy0 < lim))
+        return false;
+    int pred;
+    switch (op) {
+    case TR_COMPARE_LESS: pred = SIMDE_CMP_LT_OQ; break;
+    case TR_COMPARE_LESS_OR_EQUAL: pred = SIMDE_CMP_LE_OQ; break;
+    case TR_COMPARE_GREATER: pred = SIMDE_CMP_GT_OQ; break;
+    case TR_COMPARE_GREATER_OR_EQUAL: pred = SIMDE_CMP_GE_OQ; break;
+    default: return false;
+    }
+    const float *at = t->attr;
+    const v8f l1a = simde_mm256_set1_ps(t->l1_a), l1b = simde_mm256_set1_ps(t->l1_b);
+    const v8f l2a = simde_mm256_set1_ps(t->l2_a), l2b = simde_mm256_set1_ps(t->l2_b);
+    const v8f a0 = simde_mm256_set1_ps(at[0]), a1 = simde_mm256_set1_ps(at[1]), a2 = simde_mm256_set1_ps(at[2]);
+    const v8f lo = simde_mm256_set1_ps(depth_min), hi = simde_mm256_set1_ps(depth_max);
+    const int32_t xs = (int32_t)(dx0 + TR_SUBPIXEL_HALF), ys = (int32_t)(dy0 + TR_SUBPIXEL_HALF);
+    const v8f dx = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(
+        simde_mm256_set1_epi32(xs), simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                                           TR_SUBPIXEL_BITS)));
+    const v8f xl1 = simde_mm256_mul_ps(l1a, dx), xl2 = simde_mm256_mul_ps(l2a, dx);
+    uint64_t bits = 0;
+    for (uint32_t r = 0; r < 8; r++) {
+        const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_set1_epi32(ys + (int32_t)(r << TR_SUBPIXEL_BITS)));
+        const v8f l1 = simde_mm256_add_ps(xl1, simde_mm256_mul_ps(l1b, dy));
+        const v8f l2 = simde_mm256_add_ps(xl2, simde_mm256_mul_ps(l2b, dy));
+        const v8f z = clamp_depth8(simde_mm256_add_ps(simde_mm256_add_ps(a0, simde_mm256_mul_ps(l1, a1)),
+                                                      simde_mm256_mul_ps(l2, a2)), lo, hi);
+        float *row = dbuf + (size_t)r * pitch;
+        const v8f d = simde_mm256_loadu_ps(row);
+        v8f ok;
+        switch (pred) { /* (the predicate must be a constant) */
+        case SIMDE_CMP_LT_OQ: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_LT_OQ); break;
+        case SIMDE_CMP_LE_OQ: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_LE_OQ); break;
+        case SIMDE_CMP_GT_OQ: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_GT_OQ); break;
+        default: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_GE_OQ); break;
+        }
+        const uint32_t m = (uint32_t)simde_mm256_movemask_ps(ok);
+        if (write && m)
+            simde_mm256_storeu_ps(row, simde_mm256_blendv_ps(d, z, ok));
+        bits |= row_bits(m, r);
+    }
+    *pass = bits;
+    return true;
+}
+
 bool tr__cpu_has_avx2(void)
 {
     return __builtin_cpu_supports("avx2");

@@ -361,6 +361,14 @@ void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lan
 #if TILERAST_AVX2_KERNELS
 /* tr__lanes_setup's vector path, 8 lanes at a time (depth: TR__LANES_Z). */
 void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth);
+/* The early depth test of a whole 8x8 block at (bx, by), its depth
+ * texels at dbuf (rows pitch texels apart), a row at a time: each lane's
+ * depth as tr__lanes_setup computes it, compared (LESS, LESS_OR_EQUAL,
+ * GREATER or GREATER_OR_EQUAL) and written as tr__depth_quads does;
+ * *pass gets the passing lanes in tr__lanes order.  False (nothing done)
+ * for another compare or offsets outside the vector path's range. */
+bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
+                          int32_t bx, int32_t by, tr_compare_op op, bool write, uint64_t *pass);
 #endif
 uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd);
 uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,

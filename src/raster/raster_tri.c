@@ -262,8 +262,36 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const bool smooth = pd->fragment_shader && (pd->flat_mask & all) != all;
     const bool need_z = (pd->depth_test && p->depth_att >= 0) || lrz_dir != TR_LRZ_DIRECTION_UNKNOWN || frag_coord ||
                         shader_depth;
-    tr__lanes_setup(t, d->depth_min, d->depth_max, ln, need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u,
-                    rb->ctx->simd);
+    const bool early = (flags & TR_FS_EARLY_TESTS) ||
+                       !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS)) ||
+                       !pd->fragment_shader;
+    bool tested = false; /* the early depth test is done */
+#if TILERAST_AVX2_KERNELS
+    /* A whole block whose depths only the depth test reads (no LRZ lane
+     * test, no stencil, no frag coord, shader depth or smooth varying):
+     * depth computed and tested row by row against GMEM, without the
+     * lanes (the same values and compares as the two steps below). */
+    if (ln->block && live == ~0ull && early && lrz_dir == TR_LRZ_DIRECTION_UNKNOWN && pd->depth_test &&
+        p->depth_att >= 0 && !(pd->stencil_test && p->stencil_att >= 0) && !frag_coord && !shader_depth && !smooth &&
+        rb->ctx->simd >= TR_SIMD_AVX2) {
+        float *dbuf = (float *)rb->gmem[p->depth_att] + (size_t)(ln->qy[0] - rb->origin[1]) * rb->gmem_pitch +
+                      (size_t)(ln->qx[0] - rb->origin[0]);
+        uint64_t pass;
+        if (tr__depth_block_avx2(t, d->depth_min, d->depth_max, dbuf, rb->gmem_pitch, ln->qx[0], ln->qy[0],
+                                 pd->depth_compare, pd->depth_write != 0, &pass)) {
+            st->fragments_depth_rejected += (uint64_t)tr__popcount64(~pass);
+            if (pd->depth_write)
+                tr__zblocks_invalidate(rb, ln, pass);
+            live = pass;
+            tested = true;
+            if (!live)
+                return;
+        }
+    }
+#endif
+    if (!tested)
+        tr__lanes_setup(t, d->depth_min, d->depth_max, ln, need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u,
+                        rb->ctx->simd);
 
     /* LRZ, per fragment: strictly beyond the block's bound (exact: the same z
      * the depth test would see).  Before stencil, depth and shading. */
@@ -282,10 +310,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         }
     }
 
-    const bool early = (flags & TR_FS_EARLY_TESTS) ||
-                       !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS)) ||
-                       !pd->fragment_shader;
-    if (early) {
+    if (early && !tested) {
         live = depth_stencil(rb, t, d, live, ln);
         if (!live)
             return;

@@ -483,6 +483,66 @@ Test(raster, quad_lane_setup_equals_reference)
     free(t);
 }
 
+#if TILERAST_AVX2_KERNELS
+/* The whole-block early depth test (raster_avx2.c: depth computed and
+ * tested row by row) against its two steps, lane set-up then the quad
+ * depth test: the same passing lanes and depth buffer, ties included
+ * (depths clamped onto values the buffer holds). */
+Test(raster, whole_block_depth_equals_lanes_then_quads)
+{
+    if (!tr__cpu_has_avx2())
+        cr_skip_test("this CPU has no AVX2");
+    trt_rng rng = {9090};
+    enum { PITCH = 24, ROWS = 16 };
+    const int32_t origin[2] = {8, 16};
+    static const float pool[] = {0.0f, -0.0f, 0.25f, 0.5f, 0.75f, 1.0f, NAN, INFINITY};
+    static const float ends[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+    static const tr_compare_op ops[] = {TR_COMPARE_LESS, TR_COMPARE_LESS_OR_EQUAL, TR_COMPARE_GREATER,
+                                        TR_COMPARE_GREATER_OR_EQUAL};
+    tr__tri *t = calloc(1, sizeof(tr__tri) + TR_TRI_ATTR_FLOATS(0) * sizeof(float));
+    cr_assert_not_null(t);
+    uint32_t done = 0, passed = 0;
+    for (int iter = 0; iter < 40000; iter++) {
+        random_tri(&rng, t, 0);
+        const int32_t bx = origin[0] + 8 * (int32_t)(trt_rand_u32(&rng) % 3);
+        const int32_t by = origin[1] + 8 * (int32_t)(trt_rand_u32(&rng) % 2);
+        tr__lanes ln;
+        memset(&ln, 0, sizeof ln);
+        ln.nq = 16;
+        ln.block = true;
+        for (uint32_t q = 0; q < 16; q++) {
+            ln.qx[q] = bx + (int32_t)(q & 3) * 2;
+            ln.qy[q] = by + (int32_t)(q >> 2) * 2;
+        }
+        float lo = ends[trt_rand_u32(&rng) % 5], hi = ends[trt_rand_u32(&rng) % 5];
+        if (lo > hi) {
+            const float x = lo;
+            lo = hi, hi = x;
+        }
+        float da[PITCH * ROWS], db[PITCH * ROWS];
+        for (int i = 0; i < PITCH * ROWS; i++)
+            da[i] = trt_rand_u32(&rng) % 3 ? pool[trt_rand_u32(&rng) % 8] : (float)trt_rand_range(&rng, 0, 1);
+        memcpy(db, da, sizeof da);
+        const tr_compare_op op = ops[trt_rand_u32(&rng) % 4];
+        const bool write = trt_rand_u32(&rng) & 1;
+        tr__lanes_setup(t, lo, hi, &ln, TR__LANES_Z, TR_SIMD_SSE);
+        const uint64_t fail = tr__depth_quads(da, PITCH, origin, &ln, ~0ull, op, write, true);
+        uint64_t pass = 0;
+        float *block = db + (size_t)(by - origin[1]) * PITCH + (size_t)(bx - origin[0]);
+        if (!tr__depth_block_avx2(t, lo, hi, block, PITCH, bx, by, op, write, &pass))
+            continue; /* offsets beyond the vector path: the caller takes the two steps */
+        done++;
+        passed += (uint32_t)tr__popcount64(pass);
+        cr_assert_eq(pass, ~fail, "iteration %d (compare %d): passing lanes %016llx, two steps %016llx", iter, op,
+                     (unsigned long long)pass, (unsigned long long)~fail);
+        EXPECT_SAME(da, db, sizeof da, "depth buffer");
+    }
+    cr_expect_gt(done, 15000, "only %u blocks took the one-step path", done);
+    cr_expect(passed > done * 8 && passed < done * 56, "%u lanes passed in %u blocks", passed, done);
+    free(t);
+}
+#endif
+
 Test(raster, quad_lrz_and_depth_equal_reference)
 {
     trt_rng rng = {777};
