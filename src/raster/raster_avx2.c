@@ -76,14 +76,9 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
     const int64_t lim = (int64_t)1 << 30;
     if (!(dx0 > -lim && dx0 < lim && dy0 > -lim && dy0 < lim))
         return false;
-    int pred;
-    switch (op) {
-    case TR_COMPARE_LESS: pred = SIMDE_CMP_LT_OQ; break;
-    case TR_COMPARE_LESS_OR_EQUAL: pred = SIMDE_CMP_LE_OQ; break;
-    case TR_COMPARE_GREATER: pred = SIMDE_CMP_GT_OQ; break;
-    case TR_COMPARE_GREATER_OR_EQUAL: pred = SIMDE_CMP_GE_OQ; break;
-    default: return false;
-    }
+    if (op != TR_COMPARE_LESS && op != TR_COMPARE_LESS_OR_EQUAL && op != TR_COMPARE_GREATER &&
+        op != TR_COMPARE_GREATER_OR_EQUAL)
+        return false;
     const float *at = t->attr;
     const v8f l1a = simde_mm256_set1_ps(t->l1_a), l1b = simde_mm256_set1_ps(t->l1_b);
     const v8f l2a = simde_mm256_set1_ps(t->l2_a), l2b = simde_mm256_set1_ps(t->l2_b);
@@ -104,10 +99,10 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
         float *row = dbuf + (size_t)r * pitch;
         const v8f d = simde_mm256_loadu_ps(row);
         v8f ok;
-        switch (pred) { /* (the predicate must be a constant) */
-        case SIMDE_CMP_LT_OQ: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_LT_OQ); break;
-        case SIMDE_CMP_LE_OQ: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_LE_OQ); break;
-        case SIMDE_CMP_GT_OQ: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_GT_OQ); break;
+        switch (op) { /* ordered compares, as depth_pass4's (the predicate must be a constant) */
+        case TR_COMPARE_LESS: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_LT_OQ); break;
+        case TR_COMPARE_LESS_OR_EQUAL: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_LE_OQ); break;
+        case TR_COMPARE_GREATER: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_GT_OQ); break;
         default: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_GE_OQ); break;
         }
         const uint32_t m = (uint32_t)simde_mm256_movemask_ps(ok);

@@ -162,6 +162,16 @@ uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, con
 }
 
 /* Depth and stencil tests for the lanes in `live`; returns the survivors. */
+/* Depth and stencil are tested before the shader: forced, or the shader
+ * can neither discard, write depth nor write memory (then testing first
+ * is invisible), or there is no shader. */
+static inline bool tests_early(const tr_pipeline_desc *pd)
+{
+    const uint32_t flags = pd->fs_flags;
+    return (flags & TR_FS_EARLY_TESTS) ||
+           !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS)) || !pd->fragment_shader;
+}
+
 static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, uint64_t live,
                               const tr__lanes *ln)
 {
@@ -262,9 +272,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const bool smooth = pd->fragment_shader && (pd->flat_mask & all) != all;
     const bool need_z = (pd->depth_test && p->depth_att >= 0) || lrz_dir != TR_LRZ_DIRECTION_UNKNOWN || frag_coord ||
                         shader_depth;
-    const bool early = (flags & TR_FS_EARLY_TESTS) ||
-                       !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS)) ||
-                       !pd->fragment_shader;
+    const bool early = tests_early(pd);
     bool tested = false; /* the early depth test is done */
 #if TILERAST_AVX2_KERNELS
     /* A whole block whose depths only the depth test reads (no LRZ lane
@@ -455,15 +463,12 @@ static tr_lrz_direction gmem_block_direction(const tr__raster_bin *rb, const tr_
 {
     const tr__raster_pass *p = rb->rp;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
-    const uint32_t flags = pd->fs_flags;
-    const bool early = (flags & TR_FS_EARLY_TESTS) ||
-                       !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS)) || !pd->fragment_shader;
+    const bool early = tests_early(pd);
     if (!pd->depth_test || p->depth_att < 0 || (pd->stencil_test && p->stencil_att >= 0) || !early || rb->fdm ||
         rb->ctx->simd == TR_SIMD_SCALAR)
         return TR_LRZ_DIRECTION_UNKNOWN;
     switch (pd->depth_compare) {
-    case TR_COMPARE_DEFAULT:
-    case TR_COMPARE_LESS:
+    case TR_COMPARE_LESS: /* (DEFAULT is LESS by now: tr_pipeline_create) */
     case TR_COMPARE_LESS_OR_EQUAL:
         return TR_LRZ_DIRECTION_LESS;
     case TR_COMPARE_GREATER:
