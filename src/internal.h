@@ -66,6 +66,12 @@ typedef struct tr__arena {
 
 void *tr__arena_alloc(tr_context *ctx, tr__arena *arena, size_t size); /* 16-byte aligned */
 void tr__arena_reset(tr__arena *arena);
+/* Bytes the arena's current block still has: allocations up to that size
+ * take no new block (after tr__arena_reserve of at least as much). */
+static inline size_t tr__arena_room(const tr__arena *arena)
+{
+    return arena->cur ? arena->cur->size - arena->cur->used : 0;
+}
 /* Makes sure the next `size` bytes of allocations (in any pieces) come from
  * the current block, so that they call no allocator (another thread may
  * then make them).  false on allocation failure. */

@@ -25,18 +25,21 @@ typedef struct setup_counts {
 
 /* The parallel front end (pass_front.c): chunks of TR_FRONT_CHUNK primitives are
  * shaded, clipped and set up in parallel, one slot per chunk of a wave. */
-#define TR_FRONT_CHUNK 64u
+#define TR_FRONT_CHUNK 256u
 #define TR_FRONT_PIECES 8u /* triangles clipping can make of one (TR_CLIP_MAX_VERTS - 2) */
+/* The set-up triangles a slot holds: a piece per primitive, a quarter more,
+ * and one primitive's worst case. */
+#define TR_FRONT_SLOT_TRIS (TR_FRONT_CHUNK + TR_FRONT_CHUNK / 4 + TR_FRONT_PIECES)
 
 struct tr__front_slot {
     tr__arena arena;          /* this slot's triangles, for the whole pass */
-    tr__tri *tris[TR_FRONT_CHUNK * TR_FRONT_PIECES];
+    tr__tri *tris[TR_FRONT_SLOT_TRIS];
     uint32_t count;
     /* their stream entries (tr__bin_classify), one after the other;
      * UINT32_MAX: did not fit, classified again while binning */
-    uint32_t bin_words[TR_FRONT_CHUNK * TR_FRONT_PIECES];
-    uint8_t lrz_cand[TR_FRONT_CHUNK * TR_FRONT_PIECES];
-    uint32_t tri_index[TR_FRONT_CHUNK * TR_FRONT_PIECES]; /* in p->tris, once binned */
+    uint32_t bin_words[TR_FRONT_SLOT_TRIS];
+    uint8_t lrz_cand[TR_FRONT_SLOT_TRIS];
+    uint32_t tri_index[TR_FRONT_SLOT_TRIS]; /* in p->tris, once binned */
     uint32_t pipe_entries[TR_MAX_VSC_PIPES]; /* stream entries per pipe in bins */
     uint32_t deferred;        /* triangles whose entries did not fit */
     /* With several threads: the entries again, pipe by pipe (each pipe's
@@ -51,6 +54,7 @@ struct tr__front_slot {
     uint32_t *bins;
     size_t bins_cap, bins_used;
     setup_counts counts;
+    uint32_t stop;            /* the first primitive of the chunk phase A left undone */
     float *vtx;               /* shaded vertices, clip and flat scratch */
     size_t vtx_cap;
     bool oom;

@@ -257,6 +257,83 @@ static void chunk_positions(tr_topology topo, uint32_t p0, uint32_t p1, uint32_t
     }
 }
 
+/* What every chunk of one draw, instance and view shares (front_chunk). */
+typedef struct front_draw {
+    tr__pass *p;
+    const tr__draw *d;
+    uint32_t draw_index;
+    tr__vertex_source src;   /* its instance and view set */
+    const float *first_vtx;  /* fans: stream position 0 */
+    uint32_t inst, view_slot;
+    uint16_t view;
+    float gb_x, gb_y;
+    uint32_t stride;         /* floats per shaded vertex */
+    size_t piece_room;       /* arena bytes one primitive can take at most (every clipped piece) */
+    size_t slot_room;        /* arena bytes reserved per chunk */
+} front_draw;
+
+/* Phase A for one slot: shades the chunk of primitives [p0, p1) into the
+ * slot (when `shade`; else its vertices are there already), then clips,
+ * sets up and classifies primitives from `from` on.  It stops before a
+ * primitive whose pieces might not fit the slot's reserved arena room or
+ * triangle list (clipping can make eight of one), and returns the first
+ * primitive not done: p1 unless a chunk of many clipped primitives filled
+ * the slot, which phase B then finishes (it may allocate).  Touches only
+ * the slot: chunks run on several threads. */
+static uint32_t front_chunk(tr_context *ctx, const front_draw *fc, tr__front_slot *sl, uint32_t p0, uint32_t from,
+                            uint32_t p1, bool shade)
+{
+    const tr__pass *p = fc->p;
+    const tr__draw *d = fc->d;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const uint32_t stride = fc->stride;
+    uint32_t lo, hi;
+    chunk_positions(pd->topology, p0, p1, &lo, &hi);
+    float *chunk = sl->vtx;
+    float *clipbuf = chunk + (size_t)(3 * TR_FRONT_CHUNK + 2) * stride;
+    float *flatbuf = clipbuf + (size_t)(2 * TR_CLIP_MAX_VERTS) * stride;
+    if (shade) {
+        tr_vs_batch batch;
+        tr__vertex_shade(d->pipeline, &fc->src, d->uniforms, lo, hi, chunk, &batch);
+    }
+    sl->count = 0;
+    sl->bins_used = 0;
+    sl->deferred = 0;
+    memset(sl->pipe_entries, 0, sizeof sl->pipe_entries);
+    sl->oom = false;
+    memset(&sl->counts, 0, sizeof(sl->counts));
+    for (uint32_t prim = from; prim < p1; prim++) {
+        if (sl->count + TR_FRONT_PIECES > TR_FRONT_SLOT_TRIS || tr__arena_room(&sl->arena) < fc->piece_room)
+            return prim;
+        uint32_t pos[3];
+        prim_positions(pd->topology, prim, pos);
+        const float *v[3];
+        for (int k = 0; k < 3; k++)
+            v[k] = pos[k] == 0 && pd->topology == TR_TOPOLOGY_TRIANGLE_FAN ? fc->first_vtx
+                                                                             : chunk + (size_t)(pos[k] - lo) * stride;
+        int made = setup_triangle(ctx, &sl->arena, d, fc->draw_index, v, fc->inst, prim, fc->view, fc->gb_x, fc->gb_y,
+                                  clipbuf, flatbuf, sl->tris + sl->count, &sl->counts);
+        if (made < 0) {
+            sl->oom = true; /* cannot happen: the room was checked */
+            return prim;
+        }
+        /* The binning pass's costly half: which pipes and bins. */
+        for (int k = 0; k < made; k++) {
+            uint32_t i = sl->count + (uint32_t)k;
+            sl->lrz_cand[i] = p->lrz.buf && tr__lrz_may_write(d, sl->tris[i]);
+            int n = tr__bin_classify(p, sl->tris[i], fc->view_slot, sl->bins + sl->bins_used,
+                                     (uint32_t)(sl->bins_cap - sl->bins_used));
+            sl->bin_words[i] = n < 0 ? UINT32_MAX : (uint32_t)n;
+            sl->deferred += n < 0;
+            for (int e = 0; e < n; e += 1 + (int)p->mask_words)
+                sl->pipe_entries[sl->bins[sl->bins_used + (size_t)e]]++;
+            sl->bins_used += n < 0 ? 0 : (size_t)n;
+        }
+        sl->count += (uint32_t)made;
+    }
+    return p1;
+}
+
 tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, const tr__vertex_source *source,
                          uint32_t prims, uint32_t instance_count, uint32_t first_instance)
 {
@@ -277,8 +354,10 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
      * parallel, each chunk into its own slot (its own arena, reserved
      * beforehand so that no thread calls the allocator, and its own list of
      * set-up triangles); then the slots are binned one after the other, in
-     * submission order.  Nothing depends on the thread count.  A wave has
-     * eight chunks per thread: enough for dynamic scheduling to even them
+     * submission order.  Nothing depends on the thread count.  A slot's
+     * room holds a piece per primitive and a quarter more: a chunk of many
+     * clipped primitives can fill it, and is then finished in phase B.  A
+     * wave has eight chunks per thread: enough for dynamic scheduling to even them
      * out and to pay for the fork and join, few enough to keep the slots'
      * reserved arenas small.  The costly half of binning (which pipes and
      * bins a triangle reaches, tr__bin_classify) runs in phase A; phase B
@@ -299,6 +378,9 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
     }
     const size_t vtx_need = (size_t)(3 * TR_FRONT_CHUNK + 2 + 2 * TR_CLIP_MAX_VERTS + 2) * stride;
     const size_t tri_bytes = tr__tri_bytes(pd->varying_count) + (d->fdm ? tr__tri_src_bytes(pd->varying_count) : 0);
+    /* A slot's arena room: a piece per primitive, a quarter more, and one
+     * primitive's worst case (front_chunk stops before it runs short). */
+    const size_t slot_room = (size_t)TR_FRONT_SLOT_TRIS * tri_bytes;
     /* Room for four pipes' entries per triangle; a triangle that touches
      * more (or finds the room gone) is classified again while binning. */
     const size_t bins_need = (size_t)TR_FRONT_CHUNK * 4 * (1 + p->mask_words);
@@ -314,17 +396,19 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
             src.instance = inst;
             src.instance_index = first_instance + inst;
             src.view_index = p->view_ids[vs];
-            const uint16_t view = (uint16_t)p->view_ids[vs];
             if (pd->topology == TR_TOPOLOGY_TRIANGLE_FAN) {
                 tr_vs_batch batch;
                 tr__vertex_shade(pl, &src, d->uniforms, 0, 1, first_vtx, &batch);
             }
+            const front_draw fc = {.p = p, .d = d, .draw_index = draw_index, .src = src, .first_vtx = first_vtx,
+                                   .inst = inst, .view_slot = vs, .view = (uint16_t)p->view_ids[vs],
+                                   .gb_x = gb_x, .gb_y = gb_y, .stride = stride,
+                                   .piece_room = TR_FRONT_PIECES * tri_bytes, .slot_room = slot_room};
             for (uint32_t c0 = 0; c0 < chunks; c0 += wave) {
                 const uint32_t nc = TR_MIN(wave, chunks - c0);
                 /* Each slot's arena gets room for the worst case first. */
                 for (uint32_t w = 0; w < nc; w++)
-                    if (!tr__arena_reserve(ctx, &p->slots[w].arena,
-                                           (size_t)TR_FRONT_CHUNK * TR_FRONT_PIECES * tri_bytes))
+                    if (!tr__arena_reserve(ctx, &p->slots[w].arena, slot_room))
                         return tr__pass_fail(ctx, fn);
                 double t0 = tr__now_ms();
                 /* Phase A: shade, clip and set up, chunks in parallel. */
@@ -334,68 +418,46 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
                 for (int w = 0; w < (int)nc; w++) {
                     tr__front_slot *sl = &p->slots[w];
                     const uint32_t p0 = (c0 + (uint32_t)w) * TR_FRONT_CHUNK, p1 = TR_MIN(prims, p0 + TR_FRONT_CHUNK);
-                    uint32_t lo, hi;
-                    chunk_positions(pd->topology, p0, p1, &lo, &hi);
-                    float *chunk = sl->vtx;
-                    float *clipbuf = chunk + (size_t)(3 * TR_FRONT_CHUNK + 2) * stride;
-                    float *flatbuf = clipbuf + (size_t)(2 * TR_CLIP_MAX_VERTS) * stride;
-                    tr_vs_batch batch;
-                    tr__vertex_shade(pl, &src, d->uniforms, lo, hi, chunk, &batch);
-                    sl->count = 0;
-                    sl->bins_used = 0;
-                    sl->deferred = 0;
-                    memset(sl->pipe_entries, 0, sizeof sl->pipe_entries);
-                    sl->oom = false;
-                    memset(&sl->counts, 0, sizeof(sl->counts));
-                    for (uint32_t prim = p0; prim < p1; prim++) {
-                        uint32_t pos[3];
-                        prim_positions(pd->topology, prim, pos);
-                        const float *v[3];
-                        for (int k = 0; k < 3; k++)
-                            v[k] = pos[k] == 0 && pd->topology == TR_TOPOLOGY_TRIANGLE_FAN
-                                       ? first_vtx
-                                       : chunk + (size_t)(pos[k] - lo) * stride;
-                        int made = setup_triangle(ctx, &sl->arena, d, draw_index, v, inst, prim, view, gb_x, gb_y,
-                                                  clipbuf, flatbuf, sl->tris + sl->count, &sl->counts);
-                        if (made < 0) {
-                            sl->oom = true; /* cannot happen: the arena was reserved */
-                            break;
-                        }
-                        /* The binning pass's costly half: which pipes and bins. */
-                        for (int k = 0; k < made; k++) {
-                            uint32_t i = sl->count + (uint32_t)k;
-                            sl->lrz_cand[i] = p->lrz.buf && tr__lrz_may_write(d, sl->tris[i]);
-                            int n = tr__bin_classify(p, sl->tris[i], vs, sl->bins + sl->bins_used,
-                                                     (uint32_t)(sl->bins_cap - sl->bins_used));
-                            sl->bin_words[i] = n < 0 ? UINT32_MAX : (uint32_t)n;
-                            sl->deferred += n < 0;
-                            for (int e = 0; e < n; e += 1 + (int)p->mask_words)
-                                sl->pipe_entries[sl->bins[sl->bins_used + (size_t)e]]++;
-                            sl->bins_used += n < 0 ? 0 : (size_t)n;
-                        }
-                        sl->count += (uint32_t)made;
-                    }
-                    if (threads > 1 && !sl->deferred)
+                    sl->stop = front_chunk(ctx, &fc, sl, p0, p0, p1, true);
+                    if (threads > 1 && !sl->deferred && sl->stop == p1)
                         sort_entries(p, sl);
                 }
                 double t1 = tr__now_ms();
                 p->stats.ms_vertex += t1 - t0;
                 /* Phase B: bin, in submission order. */
-                bool deferred = false;
+                bool serial = threads == 1;
                 for (uint32_t w = 0; w < nc; w++) {
-                    if (p->slots[w].oom)
+                    const tr__front_slot *sl = &p->slots[w];
+                    if (sl->oom)
                         return tr__pass_fail(ctx, fn);
-                    add_counts(&p->stats, &p->slots[w].counts);
-                    deferred |= p->slots[w].deferred != 0;
+                    serial |= sl->deferred != 0 || sl->stop < TR_MIN(prims, (c0 + w + 1) * TR_FRONT_CHUNK);
                 }
-                if (deferred || threads == 1) {
-                    /* One thread, or (rare) triangles over many pipes: one
-                     * after the other. */
+                if (serial) {
+                    /* One thread, or (rare) triangles over many pipes or a
+                     * chunk whose clipped pieces filled its slot: one after
+                     * the other, each chunk finished here (submission
+                     * order) before the next is binned. */
+                    for (uint32_t w = 0; w < nc; w++) {
+                        tr__front_slot *sl = &p->slots[w];
+                        const uint32_t p0 = (c0 + w) * TR_FRONT_CHUNK, p1 = TR_MIN(prims, p0 + TR_FRONT_CHUNK);
+                        for (;;) {
+                            add_counts(&p->stats, &sl->counts);
+                            if (!bin_triangles(ctx, p, sl, vs))
+                                return tr__pass_fail(ctx, fn);
+                            if (sl->stop == p1)
+                                break;
+                            if (!tr__arena_reserve(ctx, &sl->arena, fc.slot_room))
+                                return tr__pass_fail(ctx, fn);
+                            sl->stop = front_chunk(ctx, &fc, sl, p0, sl->stop, p1, false);
+                            if (sl->oom)
+                                return tr__pass_fail(ctx, fn);
+                        }
+                    }
+                } else {
                     for (uint32_t w = 0; w < nc; w++)
-                        if (!bin_triangles(ctx, p, &p->slots[w], vs))
-                            return tr__pass_fail(ctx, fn);
-                } else if (!bin_wave(ctx, p, nc, vs, threads)) {
-                    return tr__pass_fail(ctx, fn);
+                        add_counts(&p->stats, &p->slots[w].counts);
+                    if (!bin_wave(ctx, p, nc, vs, threads))
+                        return tr__pass_fail(ctx, fn);
                 }
                 p->stats.ms_binning += tr__now_ms() - t1;
             }

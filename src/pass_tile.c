@@ -69,13 +69,18 @@ void tr__pass_release_workers(tr_context *ctx)
 /* How many stream entries ahead the tile pass prefetches triangles. */
 #define TR_PREFETCH_TRIS 4
 
-/* The cache lines a triangle's rasterization reads first: edges, box,
- * barycentric planes, then the depth and 1/w planes. */
+/* The cache lines a triangle's rasterization reads: edges, box and
+ * barycentric planes, the depth and 1/w planes, then the first varying's
+ * planes (a flat block reads only their first floats).  Triangles are
+ * 16-byte aligned in the arena, so the four lines from the one holding the
+ * triangle's start (not three lines from the start itself). */
 static inline void prefetch_tri(const tr__tri *t)
 {
-    __builtin_prefetch(t);
-    __builtin_prefetch((const char *)t + 64);
-    __builtin_prefetch((const char *)t + 128);
+    const char *line = (const char *)((uintptr_t)t & ~(uintptr_t)63);
+    __builtin_prefetch(line);
+    __builtin_prefetch(line + 64);
+    __builtin_prefetch(line + 128);
+    __builtin_prefetch(line + 192);
 }
 
 /* For a small triangle (a box of at most 16x16 pixels in the bin), the
