@@ -75,6 +75,8 @@ static int setup_triangle(tr_context *ctx, tr__arena *arena, const tr__draw *d, 
     int made = 0;
     for (uint32_t i = 1; i + 1 < n; i++) {
         const float *tv[3] = {clipbuf, clipbuf + (size_t)i * stride, clipbuf + (size_t)(i + 1) * stride};
+        if (!clipped) /* the polygon is the triangle itself (nothing copied) */
+            tv[0] = in[0], tv[1] = in[1], tv[2] = in[2];
         const double *ex[3] = {poly.exact[0] ? poly.pos[0] : NULL, poly.exact[i] ? poly.pos[i] : NULL,
                                poly.exact[i + 1] ? poly.pos[i + 1] : NULL};
         tr__tri *t;

@@ -498,9 +498,15 @@ void tr__zblocks_invalidate(tr__raster_bin *rb, const tr__lanes *ln, uint64_t wr
             rb->zvalid[zblock_index(rb, ln->qx[0], ln->qy[0])] = 0;
         return;
     }
-    for (uint32_t j = 0; j < ln->nq; j++)
-        if ((wrote >> (4 * j)) & 0xfu)
-            rb->zvalid[zblock_index(rb, ln->qx[j], ln->qy[j])] = 0;
+    /* (the bin's fields in locals: the stores could alias them) */
+    uint8_t *zvalid = rb->zvalid;
+    const int32_t ox = rb->origin[0] >> 3, oy = rb->origin[1] >> 3;
+    const size_t stride = rb->zstride;
+    for (uint64_t q = wrote; q; ) {
+        const uint32_t j = (uint32_t)__builtin_ctzll(q) >> 2;
+        zvalid[(size_t)((ln->qy[j] >> 3) - oy) * stride + (size_t)((ln->qx[j] >> 3) - ox)] = 0;
+        q &= ~(0xfull << (4 * j));
+    }
 }
 
 /* The depth range stored in the 8x8 GMEM block at (bx, by), which lies
@@ -515,16 +521,23 @@ static const tr__zblock *gmem_block(tr__raster_bin *rb, int32_t bx, int32_t by)
         return zb;
     const float *z = (const float *)rb->gmem[rb->rp->depth_att] +
                      (size_t)(by - rb->origin[1]) * rb->gmem_pitch + (size_t)(bx - rb->origin[0]);
-    float lo[8], hi[8];
-    for (uint32_t x = 0; x < 8; x++)
-        lo[x] = INFINITY, hi[x] = -INFINITY;
+    /* minps (a < b ? a : b) and maxps (a > b ? a : b) with the texel
+     * first: a NaN texel keeps the running value */
+    simde__m128 lo0 = simde_mm_set1_ps(INFINITY), lo1 = lo0;
+    simde__m128 hi0 = simde_mm_set1_ps(-INFINITY), hi1 = hi0;
     for (uint32_t y = 0; y < BLOCK; y++) {
         const float *row = z + (size_t)y * rb->gmem_pitch;
-        for (uint32_t x = 0; x < 8; x++) {
-            lo[x] = row[x] < lo[x] ? row[x] : lo[x];
-            hi[x] = row[x] > hi[x] ? row[x] : hi[x];
-        }
+        const simde__m128 a = simde_mm_loadu_ps(row), b = simde_mm_loadu_ps(row + 4);
+        lo0 = simde_mm_min_ps(a, lo0);
+        lo1 = simde_mm_min_ps(b, lo1);
+        hi0 = simde_mm_max_ps(a, hi0);
+        hi1 = simde_mm_max_ps(b, hi1);
     }
+    float lo[8], hi[8];
+    simde_mm_storeu_ps(lo, lo0);
+    simde_mm_storeu_ps(lo + 4, lo1);
+    simde_mm_storeu_ps(hi, hi0);
+    simde_mm_storeu_ps(hi + 4, hi1);
     zb->lo = lo[0], zb->hi = hi[0];
     for (uint32_t x = 1; x < 8; x++) {
         zb->lo = lo[x] < zb->lo ? lo[x] : zb->lo;

@@ -60,10 +60,8 @@ uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_xf,
     if (c0 & c1 & c2)
         return 0; /* all outside one plane */
     if (!(c0 | c1 | c2)) {
-        for (int i = 0; i < 3; i++) {
-            memcpy(out + i * stride, in[i], stride * sizeof(float));
+        for (int i = 0; i < 3; i++)
             poly->exact[i] = false;
-        }
         return poly->count = 3;
     }
     *clipped = true;

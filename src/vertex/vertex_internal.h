@@ -100,8 +100,9 @@ typedef struct tr__clip_poly {
 } tr__clip_poly;
 
 /* Clips a triangle (3 pointers to shaded vertices) into out (stride floats
- * per vertex, TR_CLIP_MAX_VERTS vertices).  Returns the vertex count: 3 when
- * no clipping was needed (the inputs copied), 0 when culled. */
+ * per vertex, TR_CLIP_MAX_VERTS vertices).  Returns the vertex count: 0 when
+ * culled; 3 with *clipped false when no clipping was needed, and then out
+ * is left alone (the inputs are the polygon: nothing is copied). */
 uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_x, float gb_y, float *out,
                          tr__clip_poly *poly, bool *clipped);
 
