@@ -23,6 +23,11 @@
  * target has no POPCNT, and __builtin_popcountll becomes a libgcc call. */
 static inline uint32_t tr__popcount64(uint64_t m)
 {
+    /* (whole 8x8 blocks and empty masks are the common cases) */
+    if (m == ~0ull)
+        return 64;
+    if (!m)
+        return 0;
     m = m - ((m >> 1) & 0x5555555555555555ull);
     m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
     m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;

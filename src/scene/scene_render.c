@@ -42,9 +42,13 @@ static void scene_vertex_shader(tr_vs_batch *batch)
 
 static void scene_fragment_shader(tr_fs_block *block)
 {
+    /* A quad (16 bytes, a fixed-size copy the compiler inlines) at a time:
+     * a lane loop of unknown length became four calls to memmove per block,
+     * which cost more than the copy when the block is one quad (a uniform
+     * block, pipeline.h). */
     for (uint32_t c = 0; c < 4; c++)
-        for (uint32_t l = 0; l < block->count; l++)
-            block->color[0][c][l] = block->varyings[0][c][l];
+        for (uint32_t l = 0; l < block->count; l += 4)
+            memcpy(&block->color[0][c][l], &block->varyings[0][c][l], 4 * sizeof(float));
 }
 
 static tr_pipeline_desc scene_pipeline_desc(uint32_t flags)
