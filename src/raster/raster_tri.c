@@ -254,9 +254,11 @@ static bool blend_is_dual(const tr_blend_state *bs)
 
 /* Shades the packed quads of ln (one triangle; from one block or gathered
  * from several), `live` their covered lanes.  lrz_dir: the direction of the
- * LRZ fragment test for quads whose lrz_test is set. */
+ * LRZ fragment test for quads whose lrz_test is set.  *uniform_shaded: the
+ * worker's fragment block holds this triangle's uniform quad, shaded (set
+ * and cleared here; false at the triangle's first call). */
 static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, tr__lanes *ln, uint64_t live,
-                        tr_lrz_direction lrz_dir)
+                        tr_lrz_direction lrz_dir, bool *uniform_shaded)
 {
     const tr__raster_pass *p = rb->rp;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
@@ -337,6 +339,14 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
      * reference shades every lane, so the equality tests check this. */
     const bool uniform = simd && nq > 1 && !smooth && !frag_coord && !shader_depth && !(flags & TR_FS_SIDE_EFFECTS);
 
+    /* Every uniform block of a triangle has the same inputs, hence (the
+     * shader contract) the same outputs: the quad shaded for its first one
+     * stands for the rest, and the shader runs once per triangle and bin. */
+    const bool reuse = uniform && *uniform_shaded;
+    *uniform_shaded = uniform;
+    if (reuse)
+        goto shaded;
+
     /* Fragment shader inputs. */
     fs->count = uniform ? 4u : 4 * nq;
     fs->live = uniform ? 0xfu : live;
@@ -364,12 +374,15 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
                 fs->frag_y[i] = (fs->frag_y[i] - oy) * fy;
             }
         }
+    }
+    pd->fragment_shader(fs);
+shaded:
+    if (rb->fdm) {
         const uint64_t n = (uint64_t)tr__popcount64(live);
         st->fdm_fragments_shaded_scaled += n;
         st->fdm_pixels_shaded_scaled += n * rb->frag_w * rb->frag_h;
     }
     st->fragments_shaded += (uint64_t)tr__popcount64(live);
-    pd->fragment_shader(fs);
 
     if (flags & TR_FS_MAY_DISCARD) {
         const uint64_t discard = uniform ? (fs->discard & 0xfu) * 0x1111111111111111ull : fs->discard;
@@ -631,7 +644,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
     whole.nq = 16;
     whole.block = true;
     uint64_t batch_live = 0, rasterized = 0;
-    bool batch_tests = false;
+    bool batch_tests = false, uniform_shaded = false;
     tr__block_walk walk;
     tr__block_walk_begin(t, &walk);
     /* Rows of many blocks find their covered blocks by division
@@ -757,14 +770,14 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                     whole.lrz_test[q] = lane_test;
                     whole.lrz_bound[q] = bound;
                 }
-                shade_quads(rb, t, d, &whole, ~0ull, lane_test ? lrz : TR_LRZ_DIRECTION_UNKNOWN);
+                shade_quads(rb, t, d, &whole, ~0ull, lane_test ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &uniform_shaded);
                 continue;
             }
             /* bit 4q of `any`: quad q has coverage */
             uint64_t any = m | (m >> 1);
             any = (any | (any >> 2)) & 0x1111111111111111ull;
             if (batch.nq + tr__popcount64(any) > 16) {
-                shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN);
+                shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &uniform_shaded);
                 batch.nq = 0;
                 batch_live = 0;
                 batch_tests = false;
@@ -781,7 +794,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
         }
     }
     if (batch.nq)
-        shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN);
+        shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &uniform_shaded);
     st->fragments_rasterized += rasterized;
     st->fragments_depth_rejected += gmem_rejected;
     st->lrz_blocks_tested += tested;

@@ -1,5 +1,6 @@
 /* Uniform blocks: a block whose shader reads only flat varyings is shaded as
- * one quad that stands for all (raster_tri.c, shade_quads).  The scalar
+ * one quad that stands for all, and a triangle's first such quad stands for
+ * its later uniform blocks in the bin (raster_tri.c, shade_quads).  The scalar
  * reference shades every lane, so whole images and statistics must match
  * it: for shaders whose lanes are alike, for shaders whose four quad lanes
  * differ or discard by quad position (the contract of pipeline.h allows
