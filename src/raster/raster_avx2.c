@@ -60,13 +60,36 @@ void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr
     }
 }
 
-/* A row's 8 lane bits (bit c: column c) in the quad order of tr__lanes
- * (lane 4q + 2 dy + dx, q = 4 (row / 2) + column / 2). */
-static inline uint64_t row_bits(uint32_t b, uint32_t row)
-{
-    const uint64_t t = (b & 0x3u) | ((b & 0xcu) << 2) | ((b & 0x30u) << 4) | ((b & 0xc0u) << 6);
-    return t << (16 * (row >> 1) + 2 * (row & 1));
-}
+/* An 8-bit row mask (bit c: column c) spread to the lane order of a quad
+ * row (bits 0-1, 4-5, 8-9, 12-13: quad c / 2, dx = c & 1); an odd row's
+ * bits go 2 higher (dy = 1). */
+#define SPREAD(b) (uint16_t)(((b) & 0x3u) | (((b) & 0xcu) << 2) | (((b) & 0x30u) << 4) | (((b) & 0xc0u) << 6))
+#define SPREAD4(b) SPREAD(b), SPREAD((b) + 1), SPREAD((b) + 2), SPREAD((b) + 3)
+#define SPREAD16(b) SPREAD4(b), SPREAD4((b) + 4), SPREAD4((b) + 8), SPREAD4((b) + 12)
+#define SPREAD64(b) SPREAD16(b), SPREAD16((b) + 16), SPREAD16((b) + 32), SPREAD16((b) + 48)
+static const uint16_t spread_row[256] = {SPREAD64(0u), SPREAD64(64u), SPREAD64(128u), SPREAD64(192u)};
+#undef SPREAD64
+#undef SPREAD16
+#undef SPREAD4
+#undef SPREAD
+
+/* One row: depths computed as tr__lanes_setup computes them, tested (and,
+ * when `write`, written) against the GMEM row; returns the row's pass mask. */
+#define DEPTH_ROW(CMP)                                                                                              \
+    do {                                                                                                            \
+        const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_set1_epi32(ys + (int32_t)(r << TR_SUBPIXEL_BITS)));    \
+        const v8f l1 = simde_mm256_add_ps(xl1, simde_mm256_mul_ps(l1b, dy));                                        \
+        const v8f l2 = simde_mm256_add_ps(xl2, simde_mm256_mul_ps(l2b, dy));                                        \
+        const v8f z = clamp_depth8(simde_mm256_add_ps(simde_mm256_add_ps(a0, simde_mm256_mul_ps(l1, a1)),           \
+                                                      simde_mm256_mul_ps(l2, a2)), lo, hi);                         \
+        float *row = dbuf + (size_t)r * pitch;                                                                      \
+        const v8f d = simde_mm256_loadu_ps(row);                                                                    \
+        const v8f ok = simde_mm256_cmp_ps(z, d, CMP);                                                               \
+        const uint32_t m = (uint32_t)simde_mm256_movemask_ps(ok);                                                   \
+        if (write && m)                                                                                             \
+            simde_mm256_storeu_ps(row, simde_mm256_blendv_ps(d, z, ok));                                            \
+        bits |= (uint64_t)spread_row[m] << (16 * (r >> 1) + 2 * (r & 1));                                           \
+    } while (0)
 
 bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
                           int32_t bx, int32_t by, tr_compare_op op, bool write, uint64_t *pass)
@@ -90,29 +113,30 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
                                                            TR_SUBPIXEL_BITS)));
     const v8f xl1 = simde_mm256_mul_ps(l1a, dx), xl2 = simde_mm256_mul_ps(l2a, dx);
     uint64_t bits = 0;
-    for (uint32_t r = 0; r < 8; r++) {
-        const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_set1_epi32(ys + (int32_t)(r << TR_SUBPIXEL_BITS)));
-        const v8f l1 = simde_mm256_add_ps(xl1, simde_mm256_mul_ps(l1b, dy));
-        const v8f l2 = simde_mm256_add_ps(xl2, simde_mm256_mul_ps(l2b, dy));
-        const v8f z = clamp_depth8(simde_mm256_add_ps(simde_mm256_add_ps(a0, simde_mm256_mul_ps(l1, a1)),
-                                                      simde_mm256_mul_ps(l2, a2)), lo, hi);
-        float *row = dbuf + (size_t)r * pitch;
-        const v8f d = simde_mm256_loadu_ps(row);
-        v8f ok;
-        switch (op) { /* ordered compares, as depth_pass4's (the predicate must be a constant) */
-        case TR_COMPARE_LESS: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_LT_OQ); break;
-        case TR_COMPARE_LESS_OR_EQUAL: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_LE_OQ); break;
-        case TR_COMPARE_GREATER: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_GT_OQ); break;
-        default: ok = simde_mm256_cmp_ps(z, d, SIMDE_CMP_GE_OQ); break;
-        }
-        const uint32_t m = (uint32_t)simde_mm256_movemask_ps(ok);
-        if (write && m)
-            simde_mm256_storeu_ps(row, simde_mm256_blendv_ps(d, z, ok));
-        bits |= row_bits(m, r);
+    /* ordered compares, as depth_pass4's; the predicate must be a constant,
+     * so one loop per op */
+    switch (op) {
+    case TR_COMPARE_LESS:
+        for (uint32_t r = 0; r < 8; r++)
+            DEPTH_ROW(SIMDE_CMP_LT_OQ);
+        break;
+    case TR_COMPARE_LESS_OR_EQUAL:
+        for (uint32_t r = 0; r < 8; r++)
+            DEPTH_ROW(SIMDE_CMP_LE_OQ);
+        break;
+    case TR_COMPARE_GREATER:
+        for (uint32_t r = 0; r < 8; r++)
+            DEPTH_ROW(SIMDE_CMP_GT_OQ);
+        break;
+    default:
+        for (uint32_t r = 0; r < 8; r++)
+            DEPTH_ROW(SIMDE_CMP_GE_OQ);
+        break;
     }
     *pass = bits;
     return true;
 }
+#undef DEPTH_ROW
 
 bool tr__cpu_has_avx2(void)
 {
