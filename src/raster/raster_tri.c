@@ -252,38 +252,72 @@ static bool blend_is_dual(const tr_blend_state *bs)
                           bs->src_alpha >= TR_BLEND_SRC1_COLOR || bs->dst_alpha >= TR_BLEND_SRC1_COLOR);
 }
 
+/* What shade_quads needs of a triangle's draw and bin view, worked out
+ * once per triangle (shade_begin), and the triangle's shaded uniform quad. */
+typedef struct shade_state {
+    uint32_t flags;         /* the pipeline's fs_flags */
+    bool simd;              /* not the scalar reference */
+    bool frag_coord, shader_depth, smooth, early;
+    bool depth;             /* a depth test against an attachment */
+    bool block_depth;       /* whole blocks may take tr__depth_block_avx2 */
+    bool uniform;           /* blocks of more than one quad are uniform */
+    /* The worker's fragment block holds this triangle's uniform quad,
+     * shaded; uni_known/uni_value: quad0_uniform's answer per colour
+     * attachment for it. */
+    bool shaded;
+    uint32_t uni_known, uni_value;
+} shade_state;
+
+static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state *ss)
+{
+    const tr__raster_pass *p = rb->rp;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const uint32_t flags = pd->fs_flags;
+    const uint32_t all = pd->varying_count ? (uint32_t)((1ull << pd->varying_count) - 1) : 0;
+    ss->flags = flags;
+    ss->simd = rb->ctx->simd != TR_SIMD_SCALAR;
+    ss->frag_coord = pd->fragment_shader && !(flags & TR_FS_NO_FRAG_COORD);
+    ss->shader_depth = pd->fragment_shader && (flags & TR_FS_WRITES_DEPTH);
+    ss->smooth = pd->fragment_shader && (pd->flat_mask & all) != all;
+    ss->early = tests_early(pd);
+    ss->depth = pd->depth_test && p->depth_att >= 0;
+#if TILERAST_AVX2_KERNELS
+    const bool avx2 = rb->ctx->simd >= TR_SIMD_AVX2;
+#else
+    const bool avx2 = false;
+#endif
+    ss->block_depth = avx2 && ss->early && ss->depth && !(pd->stencil_test && p->stencil_att >= 0) &&
+                      !ss->frag_coord && !ss->shader_depth && !ss->smooth;
+    ss->uniform = ss->simd && !ss->smooth && !ss->frag_coord && !ss->shader_depth && !(flags & TR_FS_SIDE_EFFECTS);
+    ss->shaded = false;
+    ss->uni_known = ss->uni_value = 0;
+}
+
 /* Shades the packed quads of ln (one triangle; from one block or gathered
  * from several), `live` their covered lanes.  lrz_dir: the direction of the
- * LRZ fragment test for quads whose lrz_test is set.  *uniform_shaded: the
- * worker's fragment block holds this triangle's uniform quad, shaded (set
- * and cleared here; false at the triangle's first call). */
+ * LRZ fragment test for quads whose lrz_test is set.  ss: the triangle's
+ * shade_begin, and its uniform quad once shaded. */
 static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, tr__lanes *ln, uint64_t live,
-                        tr_lrz_direction lrz_dir, bool *uniform_shaded)
+                        tr_lrz_direction lrz_dir, shade_state *ss)
 {
     const tr__raster_pass *p = rb->rp;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     tr_pass_stats *st = &rb->worker->stats;
     tr_fs_block *fs = rb->worker->fs;
-    const bool simd = rb->ctx->simd != TR_SIMD_SCALAR;
+    const bool simd = ss->simd;
     const uint32_t nq = ln->nq;
     /* Only what this block's tests and shader inputs read. */
-    const uint32_t flags = pd->fs_flags;
-    const bool frag_coord = pd->fragment_shader && !(flags & TR_FS_NO_FRAG_COORD);
-    const bool shader_depth = pd->fragment_shader && (flags & TR_FS_WRITES_DEPTH);
-    const uint32_t all = pd->varying_count ? (uint32_t)((1ull << pd->varying_count) - 1) : 0;
-    const bool smooth = pd->fragment_shader && (pd->flat_mask & all) != all;
-    const bool need_z = (pd->depth_test && p->depth_att >= 0) || lrz_dir != TR_LRZ_DIRECTION_UNKNOWN || frag_coord ||
-                        shader_depth;
-    const bool early = tests_early(pd);
+    const uint32_t flags = ss->flags;
+    const bool frag_coord = ss->frag_coord, shader_depth = ss->shader_depth, smooth = ss->smooth;
+    const bool need_z = ss->depth || lrz_dir != TR_LRZ_DIRECTION_UNKNOWN || frag_coord || shader_depth;
+    const bool early = ss->early;
     bool tested = false; /* the early depth test is done */
 #if TILERAST_AVX2_KERNELS
     /* A whole block whose depths only the depth test reads (no LRZ lane
      * test, no stencil, no frag coord, shader depth or smooth varying):
      * depth computed and tested row by row against GMEM, without the
      * lanes (the same values and compares as the two steps below). */
-    if (ln->block && live == ~0ull && early && lrz_dir == TR_LRZ_DIRECTION_UNKNOWN && pd->depth_test &&
-        p->depth_att >= 0 && !(pd->stencil_test && p->stencil_att >= 0) && !frag_coord && !shader_depth && !smooth &&
-        rb->ctx->simd >= TR_SIMD_AVX2) {
+    if (ss->block_depth && ln->block && live == ~0ull && lrz_dir == TR_LRZ_DIRECTION_UNKNOWN) {
         float *dbuf = (float *)rb->gmem[p->depth_att] + (size_t)(ln->qy[0] - rb->origin[1]) * rb->gmem_pitch +
                       (size_t)(ln->qx[0] - rb->origin[0]);
         uint64_t pass;
@@ -337,13 +371,15 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
      * shaded and stands for all.  The blend kernels read lane 0; any other
      * path gets the outputs copied to every quad first.  The scalar
      * reference shades every lane, so the equality tests check this. */
-    const bool uniform = simd && nq > 1 && !smooth && !frag_coord && !shader_depth && !(flags & TR_FS_SIDE_EFFECTS);
+    const bool uniform = ss->uniform && nq > 1;
 
     /* Every uniform block of a triangle has the same inputs, hence (the
      * shader contract) the same outputs: the quad shaded for its first one
      * stands for the rest, and the shader runs once per triangle and bin. */
-    const bool reuse = uniform && *uniform_shaded;
-    *uniform_shaded = uniform;
+    const bool reuse = uniform && ss->shaded;
+    if (!reuse)
+        ss->uni_known = 0;
+    ss->shaded = uniform;
     if (reuse)
         goto shaded;
 
@@ -410,7 +446,15 @@ shaded:
             continue;
         const tr__attachment_state *as = &p->att[ai];
         uint8_t *g = rb->gmem[ai];
-        const bool uni = !replicated && quad0_uniform(fs, a, blend_is_dual(&pd->blend[a]));
+        bool uni = false;
+        if (!replicated) {
+            if (!((ss->uni_known >> a) & 1)) {
+                ss->uni_value = (ss->uni_value & ~(1u << a)) |
+                                (uint32_t)quad0_uniform(fs, a, blend_is_dual(&pd->blend[a])) << a;
+                ss->uni_known |= 1u << a;
+            }
+            uni = (ss->uni_value >> a) & 1;
+        }
         if (!replicated && !uni) {
             replicate_quad0(fs, nq, outputs); /* (a shader whose quad lanes differ) */
             replicated = true;
@@ -578,6 +622,10 @@ static bool gmem_block_rejects(tr__raster_bin *rb, int32_t bx, int32_t by, tr_lr
     return dir == TR_LRZ_DIRECTION_LESS ? zmin > (double)zb->hi : zmax < (double)zb->lo;
 }
 
+/* A block's quads (tr__lanes order): the top-left pixel's offsets. */
+static const int32_t quad_dx[16] = {0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6};
+static const int32_t quad_dy[16] = {0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6};
+
 void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d)
 {
     /* A clear's rectangle (its box) is in framebuffer space: in a scaled
@@ -643,8 +691,16 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
     batch.block = false;
     whole.nq = 16;
     whole.block = true;
+    bool whole_test = false;
+    float whole_bound = 0.0f;
+    for (uint32_t q = 0; q < 16; q++) {
+        whole.lrz_test[q] = whole_test;
+        whole.lrz_bound[q] = whole_bound;
+    }
     uint64_t batch_live = 0, rasterized = 0;
-    bool batch_tests = false, uniform_shaded = false;
+    bool batch_tests = false;
+    shade_state ss;
+    shade_begin(rb, d, &ss);
     tr__block_walk walk;
     tr__block_walk_begin(t, &walk);
     /* Rows of many blocks find their covered blocks by division
@@ -763,21 +819,28 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
             }
             rasterized += tr__popcount64(m);
             if (m == ~0ull) {
-                /* (loops the compiler turns into a few vector stores) */
+                /* (loops the compiler turns into a few vector stores; the
+                 * LRZ fields only when they change) */
                 for (uint32_t q = 0; q < 16; q++) {
-                    whole.qx[q] = bx + (int32_t)(q & 3) * 2;
-                    whole.qy[q] = by + (int32_t)(q >> 2) * 2;
-                    whole.lrz_test[q] = lane_test;
-                    whole.lrz_bound[q] = bound;
+                    whole.qx[q] = bx + quad_dx[q];
+                    whole.qy[q] = by + quad_dy[q];
                 }
-                shade_quads(rb, t, d, &whole, ~0ull, lane_test ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &uniform_shaded);
+                if (lane_test != whole_test || memcmp(&bound, &whole_bound, sizeof bound)) {
+                    for (uint32_t q = 0; q < 16; q++) {
+                        whole.lrz_test[q] = lane_test;
+                        whole.lrz_bound[q] = bound;
+                    }
+                    whole_test = lane_test;
+                    whole_bound = bound;
+                }
+                shade_quads(rb, t, d, &whole, ~0ull, lane_test ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &ss);
                 continue;
             }
             /* bit 4q of `any`: quad q has coverage */
             uint64_t any = m | (m >> 1);
             any = (any | (any >> 2)) & 0x1111111111111111ull;
             if (batch.nq + tr__popcount64(any) > 16) {
-                shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &uniform_shaded);
+                shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &ss);
                 batch.nq = 0;
                 batch_live = 0;
                 batch_tests = false;
@@ -794,7 +857,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
         }
     }
     if (batch.nq)
-        shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &uniform_shaded);
+        shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &ss);
     st->fragments_rasterized += rasterized;
     st->fragments_depth_rejected += gmem_rejected;
     st->lrz_blocks_tested += tested;
