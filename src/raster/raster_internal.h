@@ -138,7 +138,19 @@ typedef struct tr__raster_bin {
  * triangle covers, restricted to the rectangle r (x0, y0, x1, y1); bit
  * 4*quad + 2*dy + dx, quads row-major.  ~0 when all 64 are covered.
  * simd selects the vector kernel where it applies (same result). */
-uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], bool simd);
+uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], int simd);
+
+/* The coverage kernels a SIMD level selects (the `simd` of the block
+ * coverage functions): 0 the scalar reference, 1 four lanes, 2 eight lanes
+ * (AVX2, where built).  All give the same masks. */
+static inline int tr__coverage_kernels(tr_simd_level level)
+{
+#if TILERAST_AVX2_KERNELS
+    if (level >= TR_SIMD_AVX2)
+        return 2;
+#endif
+    return level == TR_SIMD_SCALAR ? 0 : 1;
+}
 
 /* Walking a triangle's 8x8 blocks along rows.  Each edge is evaluated at
  * the corner of the block lowest on it (lo) and the highest (hi), stepping
@@ -282,9 +294,9 @@ static inline bool tr__block_walk_row_span(const tr__tri *t, tr__block_walk *w, 
  * cut to r; pixels outside `cut` but inside r must be ones the triangle
  * cannot cover (pass r itself when unsure). */
 uint64_t tr__raster_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
-                                    const int32_t cut[4], bool full, bool simd);
+                                    const int32_t cut[4], bool full, int simd);
 static inline uint64_t tr__raster_block_mask(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
-                                             const int32_t cut[4], bool full, bool simd)
+                                             const int32_t cut[4], bool full, int simd)
 {
     if (full && bx >= cut[0] && by >= cut[1] && bx + 8 <= cut[2] && by + 8 <= cut[3])
         return ~0ull; /* the common case, inline */
@@ -369,6 +381,12 @@ void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr
  * for another compare or offsets outside the vector path's range. */
 bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
                           int32_t bx, int32_t by, tr_compare_op op, bool write, uint64_t *pass);
+/* The pixel centres of rows [ly0, ly1) of a block (its first centre at
+ * subpixel (pxmin, pymin)) inside all three edges, a row of 8 per vector,
+ * in tr__lanes order: partial_coverage_simd's integers and masks (false,
+ * nothing done, for edges beyond its range). */
+bool tr__partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
+                               uint64_t *out);
 #endif
 uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd);
 uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,

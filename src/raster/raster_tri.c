@@ -126,7 +126,7 @@ static uint64_t rect_mask(int32_t bx, int32_t by, const int32_t r[4])
  * triangle can cover (r itself, or the bin and scissor when r is that cut
  * with the triangle's bounding box). */
 uint64_t tr__raster_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
-                                    const int32_t cut[4], bool full, bool simd)
+                                    const int32_t cut[4], bool full, int simd)
 {
     int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
@@ -142,7 +142,11 @@ uint64_t tr__raster_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, co
         x1 = TR_MAX(x1, x0);
         /* 0 <= ly0 <= ly1 <= 8, and the same for lx */
         uint32_t ly0 = (uint32_t)y0, ly1 = (uint32_t)y1, lx0 = (uint32_t)x0, lx1 = (uint32_t)x1;
-        if (!(simd && partial_coverage_simd(t, pxmin, pymin, ly0, ly1, lx0, lx1, &m)))
+        bool done = false;
+#if TILERAST_AVX2_KERNELS
+        done = simd == 2 && tr__partial_coverage_avx2(t, pxmin, pymin, ly0, ly1, &m);
+#endif
+        if (!done && !(simd && partial_coverage_simd(t, pxmin, pymin, ly0, ly1, lx0, lx1, &m)))
             m = partial_coverage_scalar(t, pxmin, pymin, ly0, ly1);
     }
     if (bx < cut[0] || by < cut[1] || bx + BLOCK > cut[2] || by + BLOCK > cut[3])
@@ -152,7 +156,7 @@ uint64_t tr__raster_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, co
 
 /* Coverage of the 8x8 block at (bx, by) restricted to [r0, r1) in x and y:
  * the block walk's class for this one block, then its mask. */
-uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], bool simd)
+uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], int simd)
 {
     tr__block_walk w;
     tr__block_walk_begin(t, &w);
@@ -671,7 +675,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
         if (plane.finite)
             reject_all = lrz == TR_LRZ_DIRECTION_LESS ? lo > (double)rb->lrz_far : hi < (double)rb->lrz_far;
     }
-    const bool simd = rb->ctx->simd != TR_SIMD_SCALAR;
+    const int cov = tr__coverage_kernels(rb->ctx->simd);
     /* The depth test per block against GMEM (gmem_block_direction); blocks
      * inside the bin only, so that every texel read is the bin's. */
     const tr_lrz_direction gdir = gmem_block_direction(rb, d);
@@ -756,7 +760,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
             const int cls = tr__block_walk_step(&walk);
             if (!cls)
                 continue;
-            uint64_t m = tr__raster_block_mask(t, bx, by, r, cut, cls == 2, simd);
+            uint64_t m = tr__raster_block_mask(t, bx, by, r, cut, cls == 2, cov);
             if (!m)
                 continue;
             float bound = 0.0f;
