@@ -626,6 +626,15 @@ static bool gmem_block_rejects(tr__raster_bin *rb, int32_t bx, int32_t by, tr_lr
     return dir == TR_LRZ_DIRECTION_LESS ? zmin > (double)zb->hi : zmax < (double)zb->lo;
 }
 
+/* The fewest covered pixels for which a block takes the GMEM block depth
+ * test while the triangle's depth plane is not made yet: below, testing
+ * the few quads one by one costs less than making the plane (the result
+ * is the same).  Small triangles rarely make it; large ones make it at
+ * their first larger block, and then every block takes the test. */
+#ifndef GMEM_BLOCK_MIN
+#define GMEM_BLOCK_MIN 32
+#endif
+
 /* A block's quads (tr__lanes order): the top-left pixel's offsets. */
 static const int32_t quad_dx[16] = {0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6};
 static const int32_t quad_dy[16] = {0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6};
@@ -802,7 +811,8 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                 lane_test = c > 0;
             }
             if (gdir != TR_LRZ_DIRECTION_UNKNOWN && !lane_test && rb->zblocks && bx >= rb->rect[0] && by >= rb->rect[1] &&
-                bx + BLOCK <= rb->rect[2] && by + BLOCK <= rb->rect[3]) {
+                bx + BLOCK <= rb->rect[2] && by + BLOCK <= rb->rect[3] &&
+                (have_plane || tr__popcount64(m) >= GMEM_BLOCK_MIN)) {
                 /* Every fragment the triangle can produce in the block lies
                  * beyond every stored depth: all fail the depth test, as
                  * depth_stencil would find one by one. */
