@@ -41,6 +41,25 @@ int tr__bin_classify(const tr__pass *pass, const tr__tri *t, uint32_t view_slot,
     int32_t bx1 = (t->bbox[2] - 1 - l->origin_x + bo[0]) / (int32_t)l->bin_w;
     int32_t by1 = (t->bbox[3] - 1 - l->origin_y + bo[1]) / (int32_t)l->bin_h;
     const uint32_t mw = pass->mask_words;
+    if (bx0 == bx1 && by0 == by1) {
+        /* One bin (most small triangles): the loops below, unrolled. */
+        const uint32_t px = (uint32_t)bx0 / l->pipe_w, py = (uint32_t)by0 / l->pipe_h;
+        int32_t rect[4];
+        tr__bin_rect(l, pass->area, bo, (uint32_t)bx0, (uint32_t)by0, rect);
+        rect[0] = TR_MAX(rect[0], t->bbox[0]);
+        rect[1] = TR_MAX(rect[1], t->bbox[1]);
+        rect[2] = TR_MIN(rect[2], t->bbox[2]);
+        rect[3] = TR_MIN(rect[3], t->bbox[3]);
+        if (rect[0] >= rect[2] || rect[1] >= rect[3] || !edges_reach(t, rect))
+            return 0;
+        if (1 + mw > cap)
+            return -1;
+        const uint32_t bit = ((uint32_t)by0 - py * l->pipe_h) * l->pipe_w + ((uint32_t)bx0 - px * l->pipe_w);
+        out[0] = py * l->pipes_x + px;
+        for (uint32_t w = 0; w < mw; w++)
+            out[1 + w] = w == bit >> 5 ? 1u << (bit & 31) : 0u;
+        return (int)(1 + mw);
+    }
     uint32_t n = 0;
     uint32_t px0 = (uint32_t)bx0 / l->pipe_w, px1 = (uint32_t)bx1 / l->pipe_w;
     uint32_t py0 = (uint32_t)by0 / l->pipe_h, py1 = (uint32_t)by1 / l->pipe_h;
