@@ -166,8 +166,7 @@ static void zblocks_begin(tr_context *ctx, tr__worker *w, tr__raster_bin *rb, bo
     if (scaled || rb->rp->depth_att < 0)
         return;
     rb->zstride = (uint32_t)((rb->rect[2] - 1) >> 3) - (uint32_t)(rb->origin[0] >> 3) + 1;
-    const size_t rows = (size_t)((rb->rect[3] - 1) >> 3) - (size_t)(rb->origin[1] >> 3) + 1;
-    const size_t n = rows * rb->zstride;
+    const size_t n = tr__zblock_rows(rb) * rb->zstride;
     if (n > w->zcap) {
         tr__free(ctx, w->zblocks);
         tr__free(ctx, w->zvalid);
@@ -180,7 +179,7 @@ static void zblocks_begin(tr_context *ctx, tr__worker *w, tr__raster_bin *rb, bo
     }
     rb->zblocks = w->zblocks;
     rb->zvalid = w->zvalid;
-    memset(rb->zvalid, 0, n);
+    tr__zblocks_invalidate(rb, NULL, 0);
 }
 
 /* Renders slice `slice` of `slices` of tile ti, every view it is visible

@@ -60,10 +60,8 @@ void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr
     }
 }
 
-/* An 8-bit row mask (bit c: column c) spread to the lane order of a quad
- * row (bits 0-1, 4-5, 8-9, 12-13: quad c / 2, dx = c & 1); an odd row's
- * bits go 2 higher (dy = 1). */
-#define SPREAD(b) (uint16_t)(((b) & 0x3u) | (((b) & 0xcu) << 2) | (((b) & 0x30u) << 4) | (((b) & 0xc0u) << 6))
+/* TR__SPREAD_ROW of every row mask (row_spread of raster_tri.c, by table). */
+#define SPREAD(b) TR__SPREAD_ROW(b)
 #define SPREAD4(b) SPREAD(b), SPREAD((b) + 1), SPREAD((b) + 2), SPREAD((b) + 3)
 #define SPREAD16(b) SPREAD4(b), SPREAD4((b) + 4), SPREAD4((b) + 8), SPREAD4((b) + 12)
 #define SPREAD64(b) SPREAD16(b), SPREAD16((b) + 16), SPREAD16((b) + 32), SPREAD16((b) + 48)

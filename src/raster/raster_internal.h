@@ -325,6 +325,18 @@ typedef struct tr__lanes {
     float z[TR_FS_LANES];                         /* depth, clamped to the viewport's range */
 } tr__lanes;
 
+/* An 8-bit row mask of a block (bit c: column c) spread to the lane order
+ * of a row of quads (lane 4 (c / 2) + (c & 1)): bits 0-1, 4-5, 8-9, 12-13;
+ * an odd row's lanes are 2 higher. */
+#define TR__SPREAD_ROW(b)                                                                                          \
+    ((uint16_t)(((b) & 0x3u) | (((b) & 0xcu) << 2) | (((b) & 0x30u) << 4) | (((b) & 0xc0u) << 6)))
+
+/* Rows of 8x8 blocks in a bin view's block depth ranges (zstride each). */
+static inline size_t tr__zblock_rows(const tr__raster_bin *rb)
+{
+    return (size_t)((rb->rect[3] - 1) >> 3) - (size_t)(rb->origin[1] >> 3) + 1;
+}
+
 /* Forgets the depth ranges of the blocks of the quads of ln whose lanes
  * in `wrote` wrote depth (or of every block, ln NULL). */
 void tr__zblocks_invalidate(tr__raster_bin *rb, const tr__lanes *ln, uint64_t wrote);

@@ -22,8 +22,7 @@
  * 8-9, 12-13, shifted by 2 on odd rows (lane = 4*quad + 2*dy + dx). */
 static inline uint64_t row_spread(uint32_t r, uint32_t y)
 {
-    uint64_t v = (r & 0x3u) | ((r & 0xCu) << 2) | ((r & 0x30u) << 4) | ((r & 0xC0u) << 6);
-    return v << (2 * (y & 1) + 16 * (y >> 1));
+    return (uint64_t)TR__SPREAD_ROW(r) << (2 * (y & 1) + 16 * (y >> 1));
 }
 
 /* The pixel centres of a block that is neither outside an edge nor inside
@@ -550,8 +549,7 @@ void tr__zblocks_invalidate(tr__raster_bin *rb, const tr__lanes *ln, uint64_t wr
     if (!rb->zblocks)
         return;
     if (!ln) {
-        const size_t rows = (size_t)((rb->rect[3] - 1) >> 3) - (size_t)(rb->origin[1] >> 3) + 1;
-        memset(rb->zvalid, 0, rows * rb->zstride);
+        memset(rb->zvalid, 0, tr__zblock_rows(rb) * rb->zstride);
         return;
     }
     if (ln->block) {
@@ -635,6 +633,21 @@ static bool gmem_block_rejects(tr__raster_bin *rb, int32_t bx, int32_t by, tr_lr
 #define GMEM_BLOCK_MIN 32
 #endif
 
+/* The triangle's depth plane over region, made on first use (through a
+ * local, so that after inlining the plane's address never escapes and it
+ * stays in registers). */
+static inline __attribute__((always_inline)) void plane_once(const tr__tri *t, const tr__draw *d,
+                                                             const int32_t region[4], tr__lrz_plane_t *plane,
+                                                             bool *have)
+{
+    if (*have)
+        return;
+    tr__lrz_plane_t made;
+    tr__lrz_plane(t, d, region, &made);
+    *plane = made;
+    *have = true;
+}
+
 /* A block's quads (tr__lanes order): the top-left pixel's offsets. */
 static const int32_t quad_dx[16] = {0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6};
 static const int32_t quad_dy[16] = {0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6};
@@ -675,10 +688,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                                      : lrz == TR_LRZ_DIRECTION_GREATER && rb->lrz_far > d->depth_min) {
         /* (a farthest bound that passes the whole depth range rejects nothing:
          * then the plane is left to the blocks that need it) */
-        tr__lrz_plane_t made;
-        tr__lrz_plane(t, d, region, &made);
-        plane = made;
-        have_plane = true;
+        plane_once(t, d, region, &plane, &have_plane);
         double lo, hi;
         tr__lrz_plane_region_range(&plane, r, &lo, &hi);
         if (plane.finite)
@@ -742,12 +752,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                 bool all = reject_all;
                 if (!all && (lrz == TR_LRZ_DIRECTION_LESS ? d->depth_max > tr__lrz_row_far(&lrow, bx, span1, true)
                                                           : d->depth_min < tr__lrz_row_far(&lrow, bx, span1, false))) {
-                    if (!have_plane) {
-                        tr__lrz_plane_t made;
-                        tr__lrz_plane(t, d, region, &made);
-                        plane = made;
-                        have_plane = true;
-                    }
+                    plane_once(t, d, region, &plane, &have_plane);
                     const int32_t span[4] = {bx, by, span1, by + BLOCK};
                     const float far = tr__lrz_row_far(&lrow, bx, span1, lrz == TR_LRZ_DIRECTION_LESS);
                     double lo, hi;
@@ -793,12 +798,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                  * whole range passes, tr__lrz_block_classify would say 0. */
                 int c = 0;
                 if (lrz == TR_LRZ_DIRECTION_LESS ? !(d->depth_max <= bound) : !(d->depth_min >= bound)) {
-                    if (!have_plane) {
-                        tr__lrz_plane_t made;
-                        tr__lrz_plane(t, d, region, &made);
-                        plane = made;
-                        have_plane = true;
-                    }
+                    plane_once(t, d, region, &plane, &have_plane);
                     c = tr__lrz_block_classify(&plane, bx, by, bound, lrz);
                 }
                 if (c < 0) {
@@ -816,12 +816,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                 /* Every fragment the triangle can produce in the block lies
                  * beyond every stored depth: all fail the depth test, as
                  * depth_stencil would find one by one. */
-                if (!have_plane) {
-                    tr__lrz_plane_t made;
-                    tr__lrz_plane(t, d, region, &made);
-                    plane = made;
-                    have_plane = true;
-                }
+                plane_once(t, d, region, &plane, &have_plane);
                 double zmin, zmax;
                 tr__lrz_plane_block_range(&plane, bx, by, &zmin, &zmax);
                 if (gmem_block_rejects(rb, bx, by, gdir, zmin, zmax)) {
