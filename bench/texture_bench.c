@@ -201,8 +201,8 @@ int main(int argc, char **argv)
             return 1;
         }
         tr_image *rt, *tex;
-        CHECK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 0}, &rt));
-        CHECK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_SRGB, TEX, TEX, 1, TR_LEVELS_ALL, 0}, &tex));
+        CHECK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 0, 0}, &rt));
+        CHECK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_SRGB, TEX, TEX, 1, TR_LEVELS_ALL, 0, 0}, &tex));
         uint8_t *texels = malloc((size_t)TEX * TEX * 4);
         for (uint32_t y = 0; y < TEX; y++)
             for (uint32_t x = 0; x < TEX; x++) {

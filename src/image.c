@@ -67,6 +67,19 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_image_desc.levels = %u exceeds the full mip chain of %ux%u (%u)", d.levels, d.width,
                          d.height, full_chain(d.width, d.height));
+    if (!d.samples)
+        d.samples = 1;
+    if (!tr_sample_count_valid(d.samples))
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_image_desc.samples = %u: must be 1, 2, 4 or 8",
+                         d.samples);
+    if (d.samples > 1 && d.levels != 1)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_image_desc.levels = %u: a multisampled image (%u samples) has one level", d.levels,
+                         d.samples);
+    if (d.samples > 1 && (d.flags & TR_IMAGE_SUBSAMPLED))
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_image_desc.flags: a multisampled image (%u samples) cannot be TR_IMAGE_SUBSAMPLED",
+                         d.samples);
     if (d.flags & TR_IMAGE_SUBSAMPLED) {
         if (tr__format(d.format)->depth)
             return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT,
@@ -91,7 +104,7 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
     for (uint32_t l = 0; l < d.levels; l++) {
         offs[l] = texels;
         texels += ((size_t)TR_MAX(1u, d.width >> l) + (l ? 0 : pad_w)) *
-                  ((size_t)TR_MAX(1u, d.height >> l) + (l ? 0 : pad_h)) * d.layers;
+                  ((size_t)TR_MAX(1u, d.height >> l) + (l ? 0 : pad_h)) * d.layers * d.samples;
     }
     /* 16384^2 * 2048 layers * 16 bytes overflows nothing in 64 bits, but the
      * allocator decides whether it exists. */
@@ -188,6 +201,9 @@ static tr_result resolve_sub(const tr_image *img, const tr_subresource *sub, con
     if (s.level >= img->desc.levels || s.layer >= img->desc.layers)
         return tr__error(img->ctx, TR_ERROR_OUT_OF_RANGE, "%s: level %u / layer %u outside the image (%u levels, %u layers)",
                          fn, s.level, s.layer, img->desc.levels, img->desc.layers);
+    if (s.sample >= img->desc.samples)
+        return tr__error(img->ctx, TR_ERROR_OUT_OF_RANGE, "%s: sample %u outside the image (%u sample%s)", fn, s.sample,
+                         img->desc.samples, img->desc.samples == 1 ? "" : "s");
     if ((unsigned)s.aspect > TR_ASPECT_STENCIL)
         return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: aspect %d is not a tr_aspect", fn, (int)s.aspect);
     if (s.aspect == TR_ASPECT_DEFAULT)
@@ -200,7 +216,7 @@ static tr_result resolve_sub(const tr_image *img, const tr_subresource *sub, con
     pv->h = TR_MAX(1u, img->desc.height >> s.level);
     pv->stored_w = pv->stride = tr__image_stored_w(img, s.level);
     pv->stored_h = tr__image_stored_h(img, s.level);
-    size_t idx = tr__image_texel_index(img, s.level, s.layer, 0, 0);
+    size_t idx = tr__image_texel_index(img, s.level, tr__image_plane(img, s.layer, s.sample), 0, 0);
     if (s.aspect == TR_ASPECT_STENCIL) {
         pv->texel = 1;
         pv->base = img->stencil + idx;
@@ -335,7 +351,10 @@ tr_result tr_image_get_subsampled_metadata(const tr_image *img, uint32_t layer, 
 tr_result tr_image_fill(tr_image *img, const tr_subresource *sub, const float value[4])
 {
     plane_view pv = {0};
-    tr_result r = check_transfer(img, true, value, 0, "tr_image_fill", sub, &pv);
+    /* every sample: from sample 0's plane on (a layer's are consecutive) */
+    tr_subresource s0 = sub ? *sub : (tr_subresource){0};
+    s0.sample = 0;
+    tr_result r = check_transfer(img, true, value, 0, "tr_image_fill", &s0, &pv);
     if (r != TR_OK)
         return r;
     uint8_t texel[16];
@@ -347,8 +366,8 @@ tr_result tr_image_fill(tr_image *img, const tr_subresource *sub, const float va
     } else {
         tr__color_encode(img->ctx, img->desc.format, value, texel);
     }
-    /* every stored texel, padding included */
-    size_t n = (size_t)pv.stored_w * pv.stored_h;
+    /* every stored texel of every sample, padding included */
+    size_t n = (size_t)pv.stored_w * pv.stored_h * img->desc.samples;
     for (size_t i = 0; i < n; i++)
         memcpy(pv.base + i * pv.texel, texel, pv.texel);
     img->version++;
@@ -365,18 +384,59 @@ tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, ui
     return tr__image_read_rgba8(img, sub, out, false);
 }
 
+/* The resolve of texel (x, y)'s samples (multisample.h), in the image's
+ * format; pv addresses sample 0 of a multisampled image. */
+static void resolve_texel(const tr_image *img, const plane_view *pv, uint32_t x, uint32_t y, uint8_t out[16])
+{
+    const uint32_t n = img->desc.samples;
+    const size_t plane = (size_t)pv->stored_w * pv->stored_h * pv->texel;
+    const uint8_t *t = pv->base + ((size_t)y * pv->stride + x) * pv->texel;
+    if (pv->aspect != TR_ASPECT_COLOR) {
+        memcpy(out, t, pv->texel); /* depth and stencil: sample 0 */
+        return;
+    }
+    if (img->desc.format == TR_FORMAT_R8G8B8A8_UNORM || img->desc.format == TR_FORMAT_R8G8_UNORM) {
+        for (uint32_t c = 0; c < pv->texel; c++) {
+            uint32_t sum = 0;
+            for (uint32_t i = 0; i < n; i++)
+                sum += t[i * plane + c];
+            out[c] = (uint8_t)((sum + n / 2) / n);
+        }
+        return;
+    }
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (uint32_t i = 0; i < n; i++) {
+        float c[4];
+        tr__color_decode(img->ctx, img->desc.format, t + i * plane, c);
+        for (int k = 0; k < 4; k++)
+            acc[k] += c[k];
+    }
+    const float inv = 1.0f / (float)n; /* exact: n is a power of two */
+    for (int k = 0; k < 4; k++)
+        acc[k] *= inv;
+    tr__color_encode(img->ctx, img->desc.format, acc, out);
+}
+
 tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, uint8_t *out, bool raw)
 {
     plane_view pv = {0};
-    tr_result r = check_transfer(img, false, out, 0, "tr_image_read_rgba8", sub, &pv);
+    /* a multisampled image resolves from sample 0's plane on */
+    tr_subresource s0 = sub ? *sub : (tr_subresource){0};
+    s0.sample = 0;
+    tr_result r = check_transfer(img, false, out, 0, "tr_image_read_rgba8", &s0, &pv);
     if (r != TR_OK)
         return r;
     /* raw: the stored extent (tr__image_read_rgba8's caller sizes out so) */
     const uint32_t w = raw ? pv.stored_w : pv.w, h = raw ? pv.stored_h : pv.h;
     size_t n = (size_t)w * h;
     const tr__subsampled_meta *m = pv.aspect == TR_ASPECT_COLOR && !raw ? subsampled_meta(img, sub) : NULL;
+    uint8_t resolved[16];
     for (size_t i = 0; i < n; i++) {
         const uint8_t *t = read_texel(&pv, m, (uint32_t)(i % w), (uint32_t)(i / w));
+        if (img->desc.samples > 1) {
+            resolve_texel(img, &pv, (uint32_t)(i % w), (uint32_t)(i / w), resolved);
+            t = resolved;
+        }
         uint8_t *o = out + i * 4;
         if (pv.aspect == TR_ASPECT_STENCIL) {
             o[0] = o[1] = o[2] = t[0];

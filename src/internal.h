@@ -150,6 +150,14 @@ static inline uint32_t tr__image_stored_h(const tr_image *img, uint32_t level)
 }
 
 /* Address of texel (x, y) of a subresource's main plane / stencil plane. */
+/* The plane of a layer's sample: a multisampled image stores each layer as
+ * `samples` consecutive planes of one level (multisample.h). */
+static inline uint32_t tr__image_plane(const tr_image *img, uint32_t layer, uint32_t sample)
+{
+    return layer * img->desc.samples + sample;
+}
+
+/* `layer` is a plane (tr__image_plane) for a multisampled image. */
 static inline size_t tr__image_texel_index(const tr_image *img, uint32_t level, uint32_t layer,
                                            uint32_t x, uint32_t y)
 {

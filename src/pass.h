@@ -64,6 +64,7 @@ typedef struct tr__front_slot tr__front_slot;
 struct tr__pass {
     tr_render_pass_desc desc;
     uint32_t fb_w, fb_h;
+    uint32_t samples;         /* of every attachment (multisample.h) */
     int32_t area[4];           /* render area x0, y0, x1, y1 */
     uint32_t view_count;
     uint32_t view_ids[TR__VIEWS_MAX];

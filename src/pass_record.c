@@ -32,10 +32,16 @@ static bool valid_load(tr_load_op op) { return (unsigned)op <= TR_LOAD_OP_DONT_C
 static bool valid_store(tr_store_op op) { return (unsigned)op <= TR_STORE_OP_DONT_CARE; }
 
 static tr_result check_view(tr_context *ctx, const tr_image *img, uint32_t level, uint32_t base_layer,
-                            uint32_t layers_needed, const char *name, uint32_t *w, uint32_t *h)
+                            uint32_t layers_needed, const char *name, uint32_t *w, uint32_t *h, uint32_t *samples)
 {
     if (img->ctx != ctx)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s.image belongs to another context", name);
+    /* one sample count for every attachment (multisample.h) */
+    if (*samples && img->desc.samples != *samples)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "%s has %u sample(s) but the other attachments have %u (a pass's attachments share one "
+                         "sample count)", name, img->desc.samples, *samples);
+    *samples = img->desc.samples;
     if (level >= img->desc.levels)
         return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s.level = %u but the image has %u level(s)", name, level,
                          img->desc.levels);
@@ -123,7 +129,7 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         if (mask & (1u << i))
             p->view_ids[p->view_count++] = i;
     uint32_t layers_needed = p->view_ids[p->view_count - 1] + 1;
-    uint32_t w = 0, h = 0;
+    uint32_t w = 0, h = 0, samples = 0;
     p->att_count = 0;
     p->depth_att = p->stencil_att = -1;
     for (uint32_t i = 0; i < TR_MAX_COLOR_ATTACHMENTS; i++) {
@@ -137,7 +143,7 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
                              c->image->fmt->name);
         if (!valid_load(c->load_op) || !valid_store(c->store_op))
             return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: load_op or store_op is not a valid op", name);
-        tr_result r = check_view(ctx, c->image, c->level, c->base_layer, layers_needed, name, &w, &h);
+        tr_result r = check_view(ctx, c->image, c->level, c->base_layer, layers_needed, name, &w, &h, &samples);
         if (r != TR_OK)
             return r;
         tr__attachment_state *a = &p->att[p->att_count];
@@ -164,7 +170,7 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         if (!isfinite(ds->clear_depth) || ds->clear_depth < 0.0f || ds->clear_depth > 1.0f)
             return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s.clear_depth = %g is outside [0, 1]", dn,
                              (double)ds->clear_depth);
-        tr_result r = check_view(ctx, ds->image, ds->level, ds->base_layer, layers_needed, dn, &w, &h);
+        tr_result r = check_view(ctx, ds->image, ds->level, ds->base_layer, layers_needed, dn, &w, &h, &samples);
         if (r != TR_OK)
             return r;
         tr__attachment_state *a = &p->att[p->att_count];
@@ -194,6 +200,7 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_render_pass_desc has no attachment");
     p->fb_w = w;
     p->fb_h = h;
+    p->samples = samples;
     tr_rect ra = d->render_area;
     if (ra.width == 0 || ra.height == 0)
         ra = (tr_rect){0, 0, w, h};
@@ -215,6 +222,9 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         const char *mn = "tr_render_pass_desc.density_map";
         if (map->ctx != ctx)
             return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s.image belongs to another context", mn);
+        if (map->desc.samples != 1)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "%s.image has %u samples: a density map has one", mn,
+                             map->desc.samples);
         if (map->desc.format != TR_FORMAT_R8G8_UNORM)
             return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "%s.image is %s: a density map is R8G8_UNORM", mn,
                              map->fmt->name);
@@ -257,7 +267,9 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
 
     tr__bin_att batt[TR__MAX_ATTACHMENTS];
     for (uint32_t i = 0; i < p->att_count; i++) {
-        batt[i].cpp = p->att[i].cpp;
+        /* a tile holds every sample: bytes per pixel times samples, as
+         * turnip counts cpp (REFERENCE.md section 5) */
+        batt[i].cpp = p->att[i].cpp * samples;
         batt[i].separate_stencil = p->att[i].stencil_plane;
     }
     const uint32_t lflags = (d->flags & TR_PASS_SINGLE_BIN ? TR__LAYOUT_SINGLE_BIN : 0u) |
@@ -456,6 +468,10 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     tr_result r = prepare_pass(ctx, desc, p);
     if (r != TR_OK)
         return r;
+    if (p->samples > 1)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_cmd_begin_render_pass: the attachments have %u samples; rendering into multisampled "
+                         "attachments is not implemented yet (multisample.h)", p->samples);
     p->desc = *desc;
     size_t slots = (size_t)p->view_count * p->layout.pipes_x * p->layout.pipes_y;
     if (slots > p->stream_slots) {
@@ -547,6 +563,10 @@ tr_result tr_cmd_bind_texture(tr_context *ctx, uint32_t slot, const tr_image *im
             return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT,
                              "tr_cmd_bind_texture: a compare sampler needs a depth image, not %s",
                              image->fmt->name);
+        if (image->desc.samples > 1)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                             "tr_cmd_bind_texture: the image has %u samples; a multisampled image cannot be "
+                             "sampled", image->desc.samples);
         if (image == p->desc.density_map.image)
             return tr__error(ctx, TR_ERROR_INVALID_STATE,
                              "tr_cmd_bind_texture: the image is this pass's density map (read when the pass ends, "
@@ -718,6 +738,11 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     if (p->draw_count >= UINT32_MAX)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: too many draws in one pass", fn);
     const tr_pipeline *pl = p->pipeline;
+    if (pl->desc.multisample.samples != p->samples)
+        return tr__error(ctx, TR_ERROR_INVALID_STATE,
+                         "%s: the pipeline rasterizes %u sample(s) but the pass's attachments have %u "
+                         "(tr_pipeline_desc.multisample.samples must match)", fn, pl->desc.multisample.samples,
+                         p->samples);
     const tr_pipeline_desc *pd = &pl->desc;
     for (uint32_t m = pd->texture_mask, slot = 0; m; m >>= 1, slot++)
         if ((m & 1u) && !p->textures[slot].image)

@@ -113,6 +113,22 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
                          (int)d.depth_compare);
     if (d.depth_compare == TR_COMPARE_DEFAULT)
         d.depth_compare = TR_COMPARE_LESS;
+    tr_multisample_state *ms = &d.multisample;
+    if (!ms->samples)
+        ms->samples = 1;
+    if (!tr_sample_count_valid(ms->samples))
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_pipeline_desc.multisample.samples = %u: must be 1, 2, 4 or 8", ms->samples);
+    if (!(ms->min_sample_shading >= 0.0f && ms->min_sample_shading <= 1.0f))
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
+                         "tr_pipeline_desc.multisample.min_sample_shading = %g is outside [0, 1]",
+                         (double)ms->min_sample_shading);
+    if (!ms->sample_mask)
+        ms->sample_mask = ~0u;
+    ms->sample_mask &= (1u << ms->samples) - 1u;
+    ms->alpha_to_coverage = !!ms->alpha_to_coverage;
+    ms->alpha_to_one = !!ms->alpha_to_one;
+    ms->sample_shading = !!ms->sample_shading;
     d.depth_test = !!d.depth_test;
     d.depth_write = !!d.depth_write;
     d.stencil_test = !!d.stencil_test;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "context.h"
+#include "multisample.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -65,12 +66,18 @@ typedef struct tr_image_desc {
     uint32_t layers;        /* 0 = 1 */
     uint32_t levels;        /* 0 = 1; at most the full chain; TR_LEVELS_ALL = the full chain */
     uint32_t flags;         /* TR_IMAGE_*; other bits are refused */
+    uint32_t samples;       /* 0 = 1; 1, 2, 4 or 8 values per texel (multisample.h): more than
+                               one needs levels 1, no TR_IMAGE_SUBSAMPLED */
 } tr_image_desc;
 
-/* One level of one layer; NULL in a call means level 0, layer 0, default aspect. */
+/* One level of one layer; NULL in a call means level 0, layer 0, default
+ * aspect, sample 0. */
 typedef struct tr_subresource {
     uint32_t level, layer;
     tr_aspect aspect;
+    uint32_t sample;    /* a multisampled image's sample for upload and download
+                           (multisample.h); fill writes every sample, and
+                           tr_image_read_rgba8 / tr_image_write_png resolve them */
 } tr_subresource;
 
 /* Bytes of one texel of one aspect (colour: the whole texel; DEPTH: 4;
@@ -101,8 +108,9 @@ TR_API tr_result tr_image_fill(tr_image *image, const tr_subresource *sub, const
 
 /* Converts a subresource to RGBA8, top row first: UNORM/SRGB bytes as stored
  * (R8G8 as (r,g,0,255)), float formats clamped to [0,1] and rounded, R32 as
- * (r,0,0,1), depth as grey (d,d,d,1), stencil as grey value.  out holds
- * width*height*4 bytes. */
+ * (r,0,0,1), depth as grey (d,d,d,1), stencil as grey value.  A
+ * multisampled image's texels are first resolved (multisample.h; `sample`
+ * is ignored).  out holds width*height*4 bytes. */
 TR_API tr_result tr_image_read_rgba8(const tr_image *image, const tr_subresource *sub, uint8_t *out);
 
 /* Writes tr_image_read_rgba8's result as a PNG file (stb_image_write). */

@@ -245,6 +245,19 @@ typedef struct tr_blend_state {
  * (sets TR_PASS_FDM_SHARED_VIEWPORT for the pass). */
 #define TR_PIPELINE_WRITES_VIEWPORT_INDEX 1u
 
+/* Multisample state (VkPipelineMultisampleStateCreateInfo; multisample.h).
+ * Zero-initialised it is single-sampled with every sample kept. */
+typedef struct tr_multisample_state {
+    uint32_t samples;          /* rasterization samples: 0 = 1; 1, 2, 4 or 8, and the same as the
+                                  pass's attachments (draws in another pass fail) */
+    uint32_t sample_mask;      /* bit i keeps sample i; 0 = every sample (Vulkan's NULL pSampleMask) */
+    int alpha_to_coverage;     /* colour attachment 0's alpha makes a coverage mask */
+    int alpha_to_one;          /* the alphas written are replaced by 1 */
+    int sample_shading;        /* sampleShadingEnable */
+    float min_sample_shading;  /* minSampleShading, in [0, 1]: with sample_shading, the fraction of
+                                  the samples the fragment shader runs for at least */
+} tr_multisample_state;
+
 typedef struct tr_pipeline_desc {
     tr_vertex_shader vertex_shader;     /* required */
     uint32_t flags;                     /* TR_PIPELINE_* */
@@ -274,6 +287,7 @@ typedef struct tr_pipeline_desc {
     /* vertex input: attribute i is location i */
     tr_vertex_binding bindings[TR_MAX_VERTEX_BINDINGS];
     tr_vertex_attribute attributes[TR_MAX_VERTEX_ATTRIBUTES];
+    tr_multisample_state multisample;
 } tr_pipeline_desc;
 
 typedef struct tr_pipeline tr_pipeline;

@@ -10,6 +10,7 @@
 #include "image.h"
 #include "instancing.h"
 #include "lrz.h"
+#include "multisample.h"
 #include "pipeline.h"
 #include "renderpass.h"
 #include "scene.h"

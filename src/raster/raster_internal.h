@@ -440,4 +440,8 @@ bool tr__blend_block(const tr_context *ctx, tr_format fmt, const tr_blend_state 
 void tr__blend_write(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const float src[4],
                      const float src1[4], const float constants[4], uint8_t *texel);
 
+/* The standard sample positions (multisample.h), [log2(samples)][index] =
+ * {x, y} in 1/16 pixel from the pixel's top-left corner (raster_samples.c). */
+extern const uint8_t tr__sample_pos16[4][TR_MAX_SAMPLES][2];
+
 #endif

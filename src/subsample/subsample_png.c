@@ -34,7 +34,7 @@ tr_result tr_subsampled_write_png(const tr_image *image, uint32_t layer, const c
     uint8_t *px = tr__alloc(ctx, (size_t)w * h * 4);
     if (!px)
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_subsampled_write_png: out of memory");
-    tr_result r = tr__image_read_rgba8(image, &(tr_subresource){0, layer, TR_ASPECT_COLOR}, px, true);
+    tr_result r = tr__image_read_rgba8(image, &(tr_subresource){0, layer, TR_ASPECT_COLOR, 0}, px, true);
     if (r == TR_OK) {
         static const uint8_t white[3] = {255, 255, 255}, cyan[3] = {0, 230, 255}, yellow[3] = {255, 220, 0};
         const tr__subsampled_meta *m = &image->subsampled[layer];

@@ -118,7 +118,7 @@ tr_result tr_image_load(tr_context *ctx, const char *path, tr_format format, uin
             px[2 * i] = px[4 * i];
             px[2 * i + 1] = px[4 * i + 1];
         }
-    tr_image_desc d = {format, (uint32_t)w, (uint32_t)h, 1, levels, 0};
+    tr_image_desc d = {format, (uint32_t)w, (uint32_t)h, 1, levels, 0, 0};
     tr_image *img = NULL;
     tr_result r = tr_image_create(ctx, &d, &img);
     if (r == TR_OK)

@@ -75,9 +75,9 @@ static run_result scene(tr_context *ctx, uint8_t *px)
     tr_image *rt = NULL, *ds = NULL, *tex = NULL;
     tr_sampler *smp = NULL;
     tr_pipeline *opaque = NULL, *blend = NULL;
-    STEP(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_SRGB, W, H, 1, 1, 0}, &rt));
-    STEP(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_D32_SFLOAT, W, H, 1, 1, 0}, &ds));
-    STEP(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, TR_LEVELS_ALL, 0}, &tex));
+    STEP(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_SRGB, W, H, 1, 1, 0, 0}, &rt));
+    STEP(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_D32_SFLOAT, W, H, 1, 1, 0, 0}, &ds));
+    STEP(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, TR_LEVELS_ALL, 0, 0}, &tex));
     if (tex) {
         uint8_t texels[16 * 16 * 4];
         for (int i = 0; i < 16 * 16 * 4; i++)

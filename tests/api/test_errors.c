@@ -66,7 +66,7 @@ Test(api, last_error_empty_then_set)
     tr_context *ctx = trt_context(1);
     cr_expect_str_eq(tr_context_last_error(ctx), "");
     tr_image *img = (tr_image *)0x1;
-    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, TR_MAX_IMAGE_SIZE + 1, 4, 0, 0, 0};
+    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, TR_MAX_IMAGE_SIZE + 1, 4, 0, 0, 0, 0};
     EXPECT_CODE(tr_image_create(ctx, &d, &img), TR_ERROR_LIMIT_EXCEEDED);
     expect_message(ctx, "width");
     tr_context_destroy(ctx);
@@ -155,7 +155,7 @@ Test(api, out_of_memory_is_reported)
     TRT_OK(tr_context_create(&d, &ctx));
     f.left = 0;
     tr_image *img = (tr_image *)0x1;
-    tr_image_desc id = {TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1, 0};
+    tr_image_desc id = {TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1, 0, 0};
     EXPECT_CODE(tr_image_create(ctx, &id, &img), TR_ERROR_OUT_OF_MEMORY);
     cr_expect_null(img);
     expect_message(ctx, NULL);
@@ -171,7 +171,7 @@ Test(api, image_create_errors)
 {
     tr_context *ctx = trt_context(1);
     tr_image *img = (tr_image *)0x1;
-    tr_image_desc ok = {TR_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1, 0};
+    tr_image_desc ok = {TR_FORMAT_R8G8B8A8_UNORM, 16, 16, 1, 1, 0, 0};
     tr_image_desc d;
 
     EXPECT_CODE(tr_image_create(NULL, &ok, &img), TR_ERROR_INVALID_ARGUMENT);
@@ -244,11 +244,11 @@ Test(api, image_create_errors)
 Test(api, image_transfer_errors)
 {
     tr_context *ctx = trt_context(1);
-    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, 16, 8, 3, 2, 0};
+    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, 16, 8, 3, 2, 0, 0};
     tr_image *img;
     TRT_OK(tr_image_create(ctx, &d, &img));
     static uint8_t buf[16 * 8 * 16];
-    tr_subresource sub = {0, 0, TR_ASPECT_DEFAULT};
+    tr_subresource sub = {0, 0, TR_ASPECT_DEFAULT, 0};
 
     EXPECT_CODE(tr_image_upload(NULL, &sub, buf, 0), TR_ERROR_INVALID_ARGUMENT);
     EXPECT_CODE(tr_image_upload(img, &sub, NULL, 0), TR_ERROR_INVALID_ARGUMENT);
@@ -279,14 +279,14 @@ Test(api, image_round_trip_with_pitch_and_levels)
 {
     /* Not an error case, but the transfers other tests rely on. */
     tr_context *ctx = trt_context(1);
-    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, 5, 3, 2, 3, 0};
+    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, 5, 3, 2, 3, 0, 0};
     tr_image *img;
     TRT_OK(tr_image_create(ctx, &d, &img));
     uint8_t in[3][32], out[5 * 3 * 4];
     for (int y = 0; y < 3; y++)
         for (int i = 0; i < 32; i++)
             in[y][i] = (uint8_t)(y * 32 + i);
-    tr_subresource sub = {0, 1, TR_ASPECT_DEFAULT};
+    tr_subresource sub = {0, 1, TR_ASPECT_DEFAULT, 0};
     TRT_OK(tr_image_upload(img, &sub, in, 32));
     TRT_OK(tr_image_download(img, &sub, out, 0));
     for (int y = 0; y < 3; y++)
@@ -391,7 +391,7 @@ static pass_fixture fixture(void)
     f.rgba2 = trt_image(f.ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 32);
     f.rgba_small = trt_image(f.ctx, TR_FORMAT_R8G8B8A8_UNORM, 16, 32);
     f.rgba_layers = trt_image_layers(f.ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 32, 4);
-    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 2, 0};
+    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 2, 0, 0};
     TRT_OK(tr_image_create(f.ctx, &d, &f.rgba_levels));
     f.depth = trt_image(f.ctx, TR_FORMAT_D32_SFLOAT, 32, 32);
     f.depth_small = trt_image(f.ctx, TR_FORMAT_D32_SFLOAT, 32, 16);

@@ -80,7 +80,7 @@ Test(memory, the_limit_refuses_and_the_context_goes_on)
 
     /* An image larger than the limit. */
     tr_image *huge = NULL;
-    tr_image_desc id = {TR_FORMAT_R8G8B8A8_UNORM, 4096, 4096, 1, 1, 0};
+    tr_image_desc id = {TR_FORMAT_R8G8B8A8_UNORM, 4096, 4096, 1, 1, 0, 0};
     TRT_EXPECT(tr_image_create(ctx, &id, &huge), TR_ERROR_OUT_OF_MEMORY);
     cr_expect(strstr(tr_context_last_error(ctx), "memory_limit") != NULL, "%s", tr_context_last_error(ctx));
 

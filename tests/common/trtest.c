@@ -193,7 +193,7 @@ void trt_begin_color_depth(tr_context *ctx, tr_image *color, tr_image *depth, ui
 void trt_download(const tr_image *image, uint32_t level, uint32_t layer, tr_aspect aspect,
                   void *out)
 {
-    tr_subresource sub = {level, layer, aspect};
+    tr_subresource sub = {level, layer, aspect, 0};
     TRT_OK(tr_image_download(image, &sub, out, 0));
 }
 

@@ -30,7 +30,7 @@ static tr_image *density_map(tr_context *ctx, uint32_t w, uint32_t h, uint32_t l
         b[2 * i + 1] = by;
     }
     for (uint32_t l = 0; l < layers; l++) {
-        tr_subresource sub = {0, l, TR_ASPECT_COLOR};
+        tr_subresource sub = {0, l, TR_ASPECT_COLOR, 0};
         TRT_OK(tr_image_upload(img, &sub, b, 0));
     }
     free(b);
@@ -122,7 +122,7 @@ static void expect_nothing_lost(before *b, tr_image *map)
         const tr_image_desc d = tr_image_get_desc(map);
         uint8_t *bytes = calloc((size_t)d.width * d.height, 2);
         cr_assert_not_null(bytes);
-        tr_subresource sub = {0, 0, TR_ASPECT_COLOR};
+        tr_subresource sub = {0, 0, TR_ASPECT_COLOR, 0};
         TRT_EXPECT(tr_image_upload(map, &sub, bytes, 0), TR_OK);
         free(bytes);
     }
@@ -240,7 +240,7 @@ Test(fdm, map_held_unchanged_while_its_pass_records)
     tr_render_pass_desc rp = pass_desc(color, map, 0);
     TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
     uint8_t bytes[8 * 8 * 2] = {0};
-    tr_subresource sub = {0, 0, TR_ASPECT_COLOR};
+    tr_subresource sub = {0, 0, TR_ASPECT_COLOR, 0};
     TRT_EXPECT(tr_image_upload(map, &sub, bytes, 0), TR_ERROR_INVALID_STATE);
     const float zero[4] = {0};
     TRT_EXPECT(tr_image_fill(map, &sub, zero), TR_ERROR_INVALID_STATE);

@@ -167,7 +167,7 @@ static tr_image *map_image(tr_context *ctx, const bin_map *m)
 {
     tr_image *img = trt_image_layers(ctx, TR_FORMAT_R8G8_UNORM, BX, BY, m->layers);
     for (uint32_t l = 0; l < m->layers; l++) {
-        tr_subresource sub = {0, l, TR_ASPECT_COLOR};
+        tr_subresource sub = {0, l, TR_ASPECT_COLOR, 0};
         TRT_OK(tr_image_upload(img, &sub, m->bytes[l], 0));
     }
     return img;
@@ -323,7 +323,7 @@ static void run(const run_cfg *c, run_out *o)
                 col[i] = (uint8_t)trt_rand_u32(&rng);
             for (size_t i = 0; i < px; i++)
                 z[i] = (float)trt_rand_range(&rng, 0.5, 1);
-            tr_subresource cs = {0, l, TR_ASPECT_COLOR}, zs = {0, l, TR_ASPECT_DEPTH};
+            tr_subresource cs = {0, l, TR_ASPECT_COLOR, 0}, zs = {0, l, TR_ASPECT_DEPTH, 0};
             TRT_OK(tr_image_upload(color, &cs, col, 0));
             TRT_OK(tr_image_upload(depth, &zs, z, 0));
         }

@@ -177,8 +177,8 @@ static void offset_pass_make(offset_pass *p, uint32_t layers, uint32_t flags)
 {
     memset(p, 0, sizeof *p);
     p->ctx = trt_context(1);
-    TRT_OK(tr_image_create(p->ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 256, 192, layers, 1, flags}, &p->color));
-    TRT_OK(tr_image_create(p->ctx, &(tr_image_desc){TR_FORMAT_R8G8_UNORM, 8, 6, 1, 1, flags}, &p->map));
+    TRT_OK(tr_image_create(p->ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 256, 192, layers, 1, flags, 0}, &p->color));
+    TRT_OK(tr_image_create(p->ctx, &(tr_image_desc){TR_FORMAT_R8G8_UNORM, 8, 6, 1, 1, flags, 0}, &p->map));
     p->rp.color_count = 1;
     p->rp.color[0].image = p->color;
     p->rp.view_mask = layers > 1 ? (1u << layers) - 1 : 0;
@@ -219,11 +219,11 @@ Test(fdm_offset, image_flags_are_validated)
 {
     tr_context *ctx = trt_context(1);
     tr_image *img = NULL;
-    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 8, 8, 1, 1, 0x80u}, &img),
+    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 8, 8, 1, 1, 0x80u, 0}, &img),
                  TR_ERROR_INVALID_ARGUMENT);
     cr_expect_null(img);
     cr_expect(strstr(tr_context_last_error(ctx), "flags") != NULL, "%s", tr_context_last_error(ctx));
-    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 8, 8, 1, 1, TR_IMAGE_FDM_OFFSET}, &img));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 8, 8, 1, 1, TR_IMAGE_FDM_OFFSET, 0}, &img));
     cr_expect_eq(tr_image_get_desc(img).flags, TR_IMAGE_FDM_OFFSET);
     tr_context_destroy(ctx);
 }
@@ -259,8 +259,8 @@ static uint32_t second_pass_lrz_state(uint32_t flags)
 {
     tr_context *ctx = trt_context(1);
     tr_image *color = NULL, *depth = NULL;
-    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1, flags}, &color));
-    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_D32_SFLOAT, 64, 64, 1, 1, flags}, &depth));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 1, flags, 0}, &color));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_D32_SFLOAT, 64, 64, 1, 1, flags, 0}, &depth));
     tr_pipeline_desc pd = {0};
     pd.fragment_shader = trt_fs_varying;
     pd.depth_test = 1;

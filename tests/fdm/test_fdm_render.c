@@ -95,7 +95,7 @@ static map_spec map_radial(void)
 static tr_image *flagged_image(tr_context *ctx, tr_format f, uint32_t w, uint32_t h, uint32_t layers, uint32_t flags)
 {
     tr_image *img = NULL;
-    tr_image_desc d = {f, w, h, layers, 1, flags};
+    tr_image_desc d = {f, w, h, layers, 1, flags, 0};
     TRT_OK(tr_image_create(ctx, &d, &img));
     return img;
 }
@@ -107,7 +107,7 @@ static tr_image *map_image(tr_context *ctx, const map_spec *m, uint32_t flags)
     for (uint32_t l = 0; l < m->layers; l++) {
         for (uint32_t j = 0; j < m->h; j++)
             memcpy(buf + (size_t)j * m->w * 2, m->bytes[l][j], (size_t)m->w * 2);
-        tr_subresource sub = {0, l, TR_ASPECT_COLOR};
+        tr_subresource sub = {0, l, TR_ASPECT_COLOR, 0};
         TRT_OK(tr_image_upload(img, &sub, buf, 0));
     }
     return img;
@@ -524,7 +524,7 @@ static void fs_texture(tr_fs_block *b)
 
 static void prep_texture(scene_env *e)
 {
-    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, TR_LEVELS_ALL, 0};
+    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, TR_LEVELS_ALL, 0, 0};
     TRT_OK(tr_image_create(e->ctx, &d, &e->tex));
     d = tr_image_get_desc(e->tex);
     trt_rng rng = {21};
@@ -533,7 +533,7 @@ static void prep_texture(scene_env *e)
         const size_t n = (size_t)tr_image_level_width(e->tex, l) * tr_image_level_height(e->tex, l) * 4;
         for (size_t i = 0; i < n; i++)
             texels[i] = (uint8_t)trt_rand_u32(&rng);
-        tr_subresource sub = {l, 0, TR_ASPECT_COLOR};
+        tr_subresource sub = {l, 0, TR_ASPECT_COLOR, 0};
         TRT_OK(tr_image_upload(e->tex, &sub, texels, 0));
     }
     tr_sampler_desc sd = {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR,
@@ -607,13 +607,13 @@ static void run(const run_cfg *c, run_out *o)
             uint8_t *col = o->color_init + l * px * o->texel;
             for (size_t i = 0; i < px * o->texel; i++)
                 col[i] = (uint8_t)trt_rand_u32(&rng);
-            tr_subresource sub = {0, l, TR_ASPECT_COLOR};
+            tr_subresource sub = {0, l, TR_ASPECT_COLOR, 0};
             TRT_OK(tr_image_upload(p.color, &sub, col, 0));
             if (c->depth) {
                 float *z = o->depth_init + l * px;
                 for (size_t i = 0; i < px; i++)
                     z[i] = (float)trt_rand_range(&rng, 0, 1);
-                tr_subresource zs = {0, l, TR_ASPECT_DEPTH};
+                tr_subresource zs = {0, l, TR_ASPECT_DEPTH, 0};
                 TRT_OK(tr_image_upload(p.depth, &zs, z, 0));
             }
         }

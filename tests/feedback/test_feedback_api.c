@@ -175,7 +175,7 @@ Test(feedback_api, binding_rules)
 {
     tr_context *ctx = trt_context(1);
     tr_image *rt = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 16, 16);
-    tr_image_desc td = {TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 3, 0};
+    tr_image_desc td = {TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 3, 0, 0};
     tr_image *tex = NULL, *other = NULL;
     TRT_OK(tr_image_create(ctx, &td, &tex));
     td.width = 65;

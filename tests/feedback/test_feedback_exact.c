@@ -673,7 +673,7 @@ static void hand_write(const hand_tex *ht, const tr_sampler_desc *sd, const tr_s
                        uint64_t live, uint32_t level, uint8_t *used_out, uint8_t *min_out)
 {
     tr_context *ctx = g_ctx;
-    tr_image_desc id = {TR_FORMAT_R8G8B8A8_UNORM, ht->w, ht->h, 1, ht->levels, 0};
+    tr_image_desc id = {TR_FORMAT_R8G8B8A8_UNORM, ht->w, ht->h, 1, ht->levels, 0, 0};
     tr_image *img = NULL;
     TRT_OK(tr_image_create(ctx, &id, &img));
     tr_sampler *smp = NULL;
@@ -855,7 +855,7 @@ Test(feedback_exact, dropped_writes)
     for (uint32_t k = 0; k < 6; k++) {
         if (!sizes[k][0])
             continue;
-        tr_image_desc id = {TR_FORMAT_R8G8B8A8_UNORM, sizes[k][0], sizes[k][1], sizes[k][3], sizes[k][2], 0};
+        tr_image_desc id = {TR_FORMAT_R8G8B8A8_UNORM, sizes[k][0], sizes[k][1], sizes[k][3], sizes[k][2], 0, 0};
         tr_image *img = NULL;
         TRT_OK(tr_image_create(ctx, &id, &img));
         textures[k].image = img;

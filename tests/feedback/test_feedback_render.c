@@ -41,7 +41,7 @@ typedef struct result {
 
 static tr_image *texture(tr_context *ctx, uint32_t w, uint32_t h, uint32_t layers)
 {
-    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, w, h, layers, TR_LEVELS_ALL, 0};
+    tr_image_desc d = {TR_FORMAT_R8G8B8A8_UNORM, w, h, layers, TR_LEVELS_ALL, 0, 0};
     tr_image *img = NULL;
     TRT_OK(tr_image_create(ctx, &d, &img));
     trt_rng rng = {7};
@@ -49,7 +49,7 @@ static tr_image *texture(tr_context *ctx, uint32_t w, uint32_t h, uint32_t layer
     for (size_t i = 0; i < (size_t)w * h * 4; i++)
         b[i] = (uint8_t)trt_rand_u32(&rng);
     for (uint32_t a = 0; a < layers; a++)
-        TRT_OK(tr_image_upload(img, &(tr_subresource){0, a, TR_ASPECT_COLOR}, b, 0));
+        TRT_OK(tr_image_upload(img, &(tr_subresource){0, a, TR_ASPECT_COLOR, 0}, b, 0));
     free(b);
     TRT_OK(tr_image_generate_mips(img));
     return img;

@@ -49,7 +49,7 @@ static void fcase_init(fcase *c, tr_feedback_kind kind, uint32_t w, uint32_t h, 
                        uint32_t rw, uint32_t rh, const tr_sampler_desc *sd)
 {
     memset(c, 0, sizeof(*c));
-    const tr_image_desc id = {TR_FORMAT_R8G8_UNORM, w, h, layers, levels, 0};
+    const tr_image_desc id = {TR_FORMAT_R8G8_UNORM, w, h, layers, levels, 0, 0};
     TRT_OK(tr_image_create(ctx1(), &id, &c->tex));
     TRT_OK(tr_sampler_create(ctx1(), sd, &c->smp));
     const tr_feedback_map_desc fd = {kind, w, h, levels, layers, rw, rh};

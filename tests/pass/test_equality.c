@@ -293,7 +293,7 @@ static uint8_t *render_area_scene(const scene_cfg *cfg, size_t *len, tr_pass_sta
     for (int i = 0; i < AW * AH * 4; i++)
         init[i] = (uint8_t)trt_rand_u32(&rng);
     TRT_OK(tr_image_upload(col, NULL, init, 0));
-    tr_subresource ss = {0, 0, TR_ASPECT_STENCIL};
+    tr_subresource ss = {0, 0, TR_ASPECT_STENCIL, 0};
     TRT_OK(tr_image_upload(ds, &ss, init, 0)); /* first AW*AH bytes */
     free(init);
 

@@ -351,7 +351,7 @@ static void run_stencil(const stencil_case *c, const char *what)
     ds t = ds_make(TR_FORMAT_D32_SFLOAT_S8_UINT);
     uint8_t before[W * H];
     stencil_pattern(before);
-    tr_subresource sub = {0, 0, TR_ASPECT_STENCIL};
+    tr_subresource sub = {0, 0, TR_ASPECT_STENCIL, 0};
     TRT_OK(tr_image_upload(t.ds, &sub, before, 0));
     tr_pipeline_desc pd = {0};
     pd.depth_test = c->depth_test;
@@ -482,7 +482,7 @@ Test(raster, stencil_front_and_back_faces)
         ds t = ds_make(TR_FORMAT_D32_SFLOAT_S8_UINT);
         uint8_t before[W * H];
         stencil_pattern(before);
-        tr_subresource sub = {0, 0, TR_ASPECT_STENCIL};
+        tr_subresource sub = {0, 0, TR_ASPECT_STENCIL, 0};
         TRT_OK(tr_image_upload(t.ds, &sub, before, 0));
         tr_pipeline_desc pd = {0};
         pd.front_face = cw ? TR_FRONT_FACE_CW : TR_FRONT_FACE_CCW;

@@ -26,7 +26,7 @@ static uint8_t ref_unorm8(double x)
 
 static tr_image *rg8_image(tr_context *ctx, uint32_t w, uint32_t h, uint32_t layers, uint32_t levels)
 {
-    tr_image_desc d = {TR_FORMAT_R8G8_UNORM, w, h, layers, levels, 0};
+    tr_image_desc d = {TR_FORMAT_R8G8_UNORM, w, h, layers, levels, 0, 0};
     tr_image *img = NULL;
     TRT_OK(tr_image_create(ctx, &d, &img));
     return img;
@@ -51,7 +51,7 @@ Test(raster, rg8_format_queries)
     cr_expect_eq(d.levels, 4u); /* 9x7, 4x3, 2x1, 1x1 */
     cr_expect_eq(trt_subresource_bytes(img, TR_ASPECT_COLOR), 9u * 7u * 2u);
     uint8_t buf[8] = {0};
-    tr_subresource depth = {0, 0, TR_ASPECT_DEPTH};
+    tr_subresource depth = {0, 0, TR_ASPECT_DEPTH, 0};
     TRT_EXPECT(tr_image_download(img, &depth, buf, 0), TR_ERROR_INVALID_ARGUMENT);
     tr_context_destroy(ctx);
 }
@@ -71,7 +71,7 @@ Test(raster, rg8_upload_download_round_trip)
     for (uint32_t l = 0; l < L; l++)
         for (uint32_t lv = 0; lv < 2; lv++) {
             /* level 1 is 3x2: uploaded from the same rows with the full row as pitch */
-            tr_subresource s = {lv, l, TR_ASPECT_COLOR};
+            tr_subresource s = {lv, l, TR_ASPECT_COLOR, 0};
             TRT_OK(tr_image_upload(img, &s, src[l][lv], W * 2));
         }
     for (uint32_t l = 0; l < L; l++)
@@ -80,7 +80,7 @@ Test(raster, rg8_upload_download_round_trip)
             uint8_t tight[H * W * 2], pitched[H][W * 2 + 5];
             trt_download(img, lv, l, TR_ASPECT_COLOR, tight);
             memset(pitched, 0xee, sizeof pitched);
-            tr_subresource s = {lv, l, TR_ASPECT_COLOR};
+            tr_subresource s = {lv, l, TR_ASPECT_COLOR, 0};
             TRT_OK(tr_image_download(img, &s, pitched, sizeof pitched[0]));
             for (uint32_t y = 0; y < h; y++) {
                 cr_expect_arr_eq(tight + y * w * 2, src[l][lv][y], w * 2, "layer %u level %u row %u", l, lv, y);
@@ -98,7 +98,7 @@ Test(raster, rg8_fill_and_read_rgba8)
     tr_context *ctx = trt_context(1);
     tr_image *img = rg8_image(ctx, 5, 3, 2, 1);
     const float v[4] = {0.35f, 0.8f, 0.6f, 0.1f};
-    const tr_subresource layer1 = {0, 1, TR_ASPECT_DEFAULT};
+    const tr_subresource layer1 = {0, 1, TR_ASPECT_DEFAULT, 0};
     TRT_OK(tr_image_fill(img, &layer1, v));
     uint8_t l0[5 * 3 * 2], l1[5 * 3 * 2];
     trt_download(img, 0, 0, TR_ASPECT_COLOR, l0);

@@ -316,18 +316,18 @@ static void render(const gd_scene *s, const gd_cfg *cfg, gd_result *out)
     for (uint32_t layer = 0; layer < s->views; layer++) {
         for (size_t i = 0; i < (size_t)W * H * 4; i++)
             init[i] = (uint8_t)(i * 7u + layer * 91u);
-        tr_subresource sub = {0, layer, TR_ASPECT_COLOR};
+        tr_subresource sub = {0, layer, TR_ASPECT_COLOR, 0};
         TRT_OK(tr_image_upload(color, &sub, init, 0));
         if (s->depth_init) {
-            tr_subresource ds = {0, layer, TR_ASPECT_DEPTH};
+            tr_subresource ds = {0, layer, TR_ASPECT_DEPTH, 0};
             TRT_OK(tr_image_upload(depth, &ds, s->depth_init + (size_t)layer * W * H, 0));
         } else {
-            tr_subresource ds = {0, layer, TR_ASPECT_DEPTH};
+            tr_subresource ds = {0, layer, TR_ASPECT_DEPTH, 0};
             const float half[4] = {0.5f, 0, 0, 0};
             TRT_OK(tr_image_fill(depth, &ds, half));
         }
         if (stencil) {
-            tr_subresource ss = {0, layer, TR_ASPECT_STENCIL};
+            tr_subresource ss = {0, layer, TR_ASPECT_STENCIL, 0};
             TRT_OK(tr_image_upload(depth, &ss, init, 0)); /* (its first W * H bytes) */
         }
     }

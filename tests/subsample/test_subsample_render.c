@@ -36,7 +36,7 @@ typedef struct out {
 static tr_image *map_image_flags(tr_context *ctx, const uint8_t (*m)[MAP_W], uint32_t flags)
 {
     tr_image *img = NULL;
-    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8_UNORM, MAP_W, MAP_H, 1, 1, flags}, &img));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8_UNORM, MAP_W, MAP_H, 1, 1, flags, 0}, &img));
     uint8_t buf[MAP_H][MAP_W][2];
     for (int j = 0; j < MAP_H; j++)
         for (int i = 0; i < MAP_W; i++)
@@ -84,7 +84,7 @@ static tr_image *color_image(tr_context *ctx, bool subsampled, const float *mark
 {
     tr_image *img = NULL;
     TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1,
-                                                  (subsampled ? TR_IMAGE_SUBSAMPLED : 0u) | flags}, &img));
+                                                  (subsampled ? TR_IMAGE_SUBSAMPLED : 0u) | flags, 0}, &img));
     if (marker)
         TRT_OK(tr_image_fill(img, NULL, marker));
     return img;
@@ -289,16 +289,16 @@ Test(subsample, errors)
 {
     tr_context *ctx = trt_context(1);
     tr_image *img = NULL;
-    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_D32_SFLOAT, W, H, 1, 1, TR_IMAGE_SUBSAMPLED}, &img),
+    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_D32_SFLOAT, W, H, 1, 1, TR_IMAGE_SUBSAMPLED, 0}, &img),
                  TR_ERROR_UNSUPPORTED_FORMAT);
-    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 2, TR_IMAGE_SUBSAMPLED},
+    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 2, TR_IMAGE_SUBSAMPLED, 0},
                                  &img), TR_ERROR_INVALID_DESCRIPTOR);
-    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 7, 1, TR_IMAGE_SUBSAMPLED},
+    cr_expect_eq(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 7, 1, TR_IMAGE_SUBSAMPLED, 0},
                                  &img), TR_ERROR_LIMIT_EXCEEDED);
     cr_expect_null(img);
     /* with FDM offsets too: padded by the context's tile alignment (32 x 16) */
     TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1,
-                                                  TR_IMAGE_SUBSAMPLED | TR_IMAGE_FDM_OFFSET}, &img));
+                                                  TR_IMAGE_SUBSAMPLED | TR_IMAGE_FDM_OFFSET, 0}, &img));
     const tr_extent2d se = tr_image_stored_extent(img);
     cr_expect(se.width == W + 32 && se.height == H + 16, "stored %ux%u", se.width, se.height);
     const tr_extent2d pe = tr_image_stored_extent(map_image(ctx, MAP_MIXED));
@@ -345,15 +345,15 @@ Test(subsample, multiview_layers)
 {
     tr_context *ctx = context(2, TR_DEVICE_DEFAULT);
     tr_image *sub = NULL, *plain = NULL, *map = NULL;
-    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 2, 1, TR_IMAGE_SUBSAMPLED}, &sub));
-    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 2, 1, 0}, &plain));
-    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8_UNORM, MAP_W, MAP_H, 2, 1, 0}, &map));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 2, 1, TR_IMAGE_SUBSAMPLED, 0}, &sub));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, W, H, 2, 1, 0, 0}, &plain));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8_UNORM, MAP_W, MAP_H, 2, 1, 0, 0}, &map));
     uint8_t buf[MAP_H][MAP_W][2];
     for (uint32_t l = 0; l < 2; l++) {
         for (int j = 0; j < MAP_H; j++)
             for (int i = 0; i < MAP_W; i++)
                 buf[j][i][0] = buf[j][i][1] = MAP_MIXED[l ? MAP_H - 1 - j : j][l ? MAP_W - 1 - i : i];
-        TRT_OK(tr_image_upload(map, &(tr_subresource){0, l, TR_ASPECT_COLOR}, buf, 0));
+        TRT_OK(tr_image_upload(map, &(tr_subresource){0, l, TR_ASPECT_COLOR, 0}, buf, 0));
     }
     static uint8_t a[W * H * 4], b[W * H * 4];
     for (int k = 0; k < 2; k++) {
@@ -366,8 +366,8 @@ Test(subsample, multiview_layers)
     tr_subsampled_header h[2];
     size_t n[2];
     for (uint32_t l = 0; l < 2; l++) {
-        TRT_OK(tr_image_download(sub, &(tr_subresource){0, l, TR_ASPECT_COLOR}, a, 0));
-        TRT_OK(tr_image_download(plain, &(tr_subresource){0, l, TR_ASPECT_COLOR}, b, 0));
+        TRT_OK(tr_image_download(sub, &(tr_subresource){0, l, TR_ASPECT_COLOR, 0}, a, 0));
+        TRT_OK(tr_image_download(plain, &(tr_subresource){0, l, TR_ASPECT_COLOR, 0}, b, 0));
         cr_expect_eq(count_diff(a, b, sizeof a), 0u, "layer %u", l);
         TRT_OK(tr_image_get_subsampled_metadata(sub, l, &h[l], NULL, 0, &n[l]));
     }

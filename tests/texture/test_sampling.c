@@ -178,7 +178,7 @@ static void rtex_commit(rtex *t)
 {
     for (uint32_t l = 0; l < t->levels; l++)
         for (uint32_t a = 0; a < t->layers; a++) {
-            const tr_subresource sub = {l, a, TR_ASPECT_DEFAULT};
+            const tr_subresource sub = {l, a, TR_ASPECT_DEFAULT, 0};
             TRT_OK(tr_image_upload(t->img, &sub, rtex_raw(t, l, a, 0, 0), 0));
             for (uint32_t y = 0; y < lvl_h(t, l); y++)
                 for (uint32_t x = 0; x < lvl_w(t, l); x++)

@@ -1,0 +1,70 @@
+/* tilerast: multisampling (MSAA).
+ *
+ * An image made with tr_image_desc.samples = 2, 4 or 8 holds that many
+ * values per texel, one per sample, at Vulkan's standard sample positions
+ * (tr_sample_position).  It has one mip level; it cannot be TR_IMAGE_
+ * SUBSAMPLED, sampled as a texture or be a density map.
+ *
+ * Reaching the samples:
+ * - tr_image_upload and tr_image_download address one sample,
+ *   tr_subresource.sample (0 for a single-sample image).
+ * - tr_image_fill writes every sample, as vkCmdClearColorImage does.
+ * - tr_image_read_rgba8 and tr_image_write_png resolve: each texel is the
+ *   resolve of its samples (below), then converted as for a single-sample
+ *   image.
+ *
+ * Resolve arithmetic, per texel, over samples 0 .. n-1:
+ * - UNORM formats (R8G8B8A8_UNORM, R8G8_UNORM): per channel the integer
+ *   average of the stored values rounded half up, (sum + n / 2) / n.
+ * - R8G8B8A8_SRGB: every channel decoded to float (colour through the sRGB
+ *   curve, alpha linear), summed in sample order in float, times 1 / n
+ *   (exact: n is a power of two), encoded as a write encodes it.
+ * - Float formats: summed in sample order in float, times 1 / n, rounded
+ *   to the format as a write rounds (half floats to nearest even).
+ * - Depth and stencil: sample 0 (Vulkan's VK_RESOLVE_MODE_SAMPLE_ZERO_BIT,
+ *   the one mode every implementation has).
+ *
+ * Render passes: the attachments of a pass must share one sample count.
+ * Rendering into multisampled attachments is not implemented yet: a pass
+ * whose attachments have more than one sample is refused by
+ * tr_cmd_begin_render_pass and tr_compute_bin_layout with
+ * TR_ERROR_INVALID_DESCRIPTOR, and a pipeline whose multisample state asks
+ * for more samples than the pass has cannot draw in it. */
+#ifndef TILERAST_MULTISAMPLE_H
+#define TILERAST_MULTISAMPLE_H
+
+#include <stdint.h>
+
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most samples an image or pipeline may have. */
+#define TR_MAX_SAMPLES 8u
+
+/* Whether n is a sample count tilerast accepts: 1, 2, 4 or 8. */
+static inline int tr_sample_count_valid(uint32_t n)
+{
+    return n == 1u || n == 2u || n == 4u || n == 8u;
+}
+
+/* Sample `index` of a pixel with `samples` samples: its position inside the
+ * pixel, (0, 0) the pixel's top-left corner and (1, 1) its bottom-right (y
+ * down, as the framebuffer).  These are Vulkan's standard sample locations
+ * (VkPhysicalDeviceLimits::standardSampleLocations), the same as Direct3D's
+ * standard patterns; every coordinate is a multiple of 1/16 pixel:
+ *   1: (0.5, 0.5)
+ *   2: (0.75, 0.75) (0.25, 0.25)
+ *   4: (0.375, 0.125) (0.875, 0.375) (0.125, 0.625) (0.625, 0.875)
+ *   8: (0.5625, 0.3125) (0.4375, 0.6875) (0.8125, 0.5625) (0.3125, 0.1875)
+ *      (0.1875, 0.8125) (0.0625, 0.4375) (0.6875, 0.9375) (0.9375, 0.0625)
+ * TR_ERROR_INVALID_ARGUMENT for a count other than 1, 2, 4, 8, or pos NULL;
+ * TR_ERROR_OUT_OF_RANGE for index >= samples. */
+TR_API tr_result tr_sample_position(uint32_t samples, uint32_t index, float pos[2]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
