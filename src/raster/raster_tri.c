@@ -296,6 +296,144 @@ static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state
     ss->uni_known = ss->uni_value = 0;
 }
 
+/* Runs the fragment shader for the lanes `live` of ln (their inputs at
+ * the lanes' pixel centres) and drops the lanes it discards; returns the
+ * rest.  `uniform`: one quad is shaded for the block (below; ss->uniform
+ * and more than one quad). */
+static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin *rb, const tr__tri *t,
+                                                                 const tr__draw *d, const tr_pipeline_desc *pd,
+                                                                 tr_fs_block *fs, tr_pass_stats *st, tr__lanes *ln,
+                                                                 uint64_t live, shade_state *ss, bool uniform)
+{
+    const tr__raster_pass *p = rb->rp;
+    const bool simd = ss->simd;
+    const uint32_t nq = ln->nq;
+    const uint32_t flags = ss->flags;
+    const bool frag_coord = ss->frag_coord, shader_depth = ss->shader_depth;
+    /* A uniform block: flat varyings only, and none of frag coord, shader
+     * depth or side effects.  Every lane sees the same inputs, so by the
+     * shader contract (pipeline.h: a lane's outputs depend on its own
+     * inputs and its quad's) every quad's outputs are quad 0's: one quad is
+     * shaded and stands for all.  The blend kernels read lane 0; any other
+     * path gets the outputs copied to every quad first.  The scalar
+     * reference shades every lane, so the equality tests check this. */
+
+    /* Every uniform block of a triangle has the same inputs, hence (the
+     * shader contract) the same outputs: the quad shaded for its first one
+     * stands for the rest, and the shader runs once per triangle and bin. */
+    const bool reuse = uniform && ss->shaded;
+    if (!reuse)
+        ss->uni_known = 0;
+    ss->shaded = uniform;
+    if (reuse)
+        goto shaded;
+
+    /* Fragment shader inputs. */
+    fs->count = uniform ? 4u : 4 * nq;
+    fs->live = uniform ? 0xfu : live;
+    fs->view_index = p->view_ids[rb->view_slot];
+    fs->frag_size_x = rb->frag_w;
+    fs->frag_size_y = rb->frag_h;
+    fs->primitive_id = t->primitive;
+    fs->front_facing = t->front_facing;
+    fs->uniforms = d->uniforms;
+    fs->textures = d->textures;
+    fs->feedback_maps = d->feedback_maps;
+    fs->discard = 0;
+    if (uniform)
+        uniform_inputs(t, pd->varying_count, fs);
+    else
+        tr__fs_inputs(t, pd->varying_count, pd->flat_mask, ln, fs, frag_coord, frag_coord || shader_depth, simd);
+    if (rb->fdm) {
+        /* FragCoord in framebuffer space: (x' + 0.5 - o) * f, the centre of
+         * the coarse fragment's area (turnip's tu_nir_lower_fdm); exact. */
+        if (frag_coord && !uniform) {
+            const float ox = (float)rb->fdm->o[0], oy = (float)rb->fdm->o[1];
+            const float fx = (float)rb->frag_w, fy = (float)rb->frag_h;
+            for (uint32_t i = 0; i < fs->count; i++) {
+                fs->frag_x[i] = (fs->frag_x[i] - ox) * fx;
+                fs->frag_y[i] = (fs->frag_y[i] - oy) * fy;
+            }
+        }
+    }
+    pd->fragment_shader(fs);
+shaded:
+    if (rb->fdm) {
+        const uint64_t n = (uint64_t)tr__popcount64(live);
+        st->fdm_fragments_shaded_scaled += n;
+        st->fdm_pixels_shaded_scaled += n * rb->frag_w * rb->frag_h;
+    }
+    st->fragments_shaded += (uint64_t)tr__popcount64(live);
+
+    if (flags & TR_FS_MAY_DISCARD) {
+        const uint64_t discard = uniform ? (fs->discard & 0xfu) * 0x1111111111111111ull : fs->discard;
+        uint64_t killed = live & discard;
+        st->fragments_discarded += (uint64_t)tr__popcount64(killed);
+        live &= ~killed;
+    }
+    return live;
+}
+
+/* Blends and writes the colour outputs of the lanes `live` of ln to every
+ * colour attachment (`uniform`: run_shader shaded one quad for all). */
+static inline __attribute__((always_inline)) void write_colors(tr__raster_bin *rb, const tr__raster_pass *p,
+                                                               const tr__draw *d, const tr_pipeline_desc *pd,
+                                                               tr_fs_block *fs, const tr__lanes *ln, uint64_t live,
+                                                               bool uniform, shade_state *ss)
+{
+    const uint32_t nq = ln->nq;
+    /* Blend and write each colour attachment. */
+    uint32_t texel_index[TR_FS_LANES];
+    bool have_index = false, replicated = !uniform;
+    const uint32_t outputs = TR_MIN(TR_MAX(p->color_count, 2u), TR_MAX_COLOR_ATTACHMENTS);
+    for (uint32_t a = 0; a < p->color_count; a++) {
+        int ai = p->color_att[a];
+        if (ai < 0 || !pd->blend[a].write_mask)
+            continue;
+        const tr__attachment_state *as = &p->att[ai];
+        uint8_t *g = rb->gmem[ai];
+        bool uni = false;
+        if (!replicated) {
+            if (!((ss->uni_known >> a) & 1)) {
+                ss->uni_value = (ss->uni_value & ~(1u << a)) |
+                                (uint32_t)quad0_uniform(fs, a, blend_is_dual(&pd->blend[a])) << a;
+                ss->uni_known |= 1u << a;
+            }
+            uni = (ss->uni_value >> a) & 1;
+        }
+        if (!replicated && !uni) {
+            replicate_quad0(fs, nq, outputs); /* (a shader whose quad lanes differ) */
+            replicated = true;
+        }
+        if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, uni, ln, rb->origin, rb->gmem_pitch,
+                            d->blend_constants, &rb->worker->lut, g))
+            continue;
+        if (!replicated) {
+            replicate_quad0(fs, nq, outputs);
+            replicated = true;
+        }
+        if (!have_index) {
+            for (uint32_t i = 0; i < 4 * nq; i++)
+                texel_index[i] =
+                    (uint32_t)((tr__lane_y(ln, i) - rb->origin[1]) * (int32_t)rb->gmem_pitch +
+                               (tr__lane_x(ln, i) - rb->origin[0]));
+            have_index = true;
+        }
+        if (tr__blend_block(rb->ctx, as->format, &pd->blend[a], fs, a, live, texel_index, d->blend_constants, g))
+            continue;
+        for (uint64_t m = live; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctzll(m);
+            float src[4], src1[4];
+            for (int c = 0; c < 4; c++) {
+                src[c] = fs->color[a][c][i];
+                src1[c] = fs->color[1][c][i];
+            }
+            tr__blend_write(rb->ctx, as->format, &pd->blend[a], src, src1, d->blend_constants,
+                            g + (size_t)texel_index[i] * as->cpp);
+        }
+    }
+}
+
 /* Shades the packed quads of ln (one triangle; from one block or gathered
  * from several), `live` their covered lanes.  lrz_dir: the direction of the
  * LRZ fragment test for quads whose lrz_test is set.  ss: the triangle's
@@ -367,68 +505,8 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         return;
     }
 
-    /* A uniform block: flat varyings only, and none of frag coord, shader
-     * depth or side effects.  Every lane sees the same inputs, so by the
-     * shader contract (pipeline.h: a lane's outputs depend on its own
-     * inputs and its quad's) every quad's outputs are quad 0's: one quad is
-     * shaded and stands for all.  The blend kernels read lane 0; any other
-     * path gets the outputs copied to every quad first.  The scalar
-     * reference shades every lane, so the equality tests check this. */
     const bool uniform = ss->uniform && nq > 1;
-
-    /* Every uniform block of a triangle has the same inputs, hence (the
-     * shader contract) the same outputs: the quad shaded for its first one
-     * stands for the rest, and the shader runs once per triangle and bin. */
-    const bool reuse = uniform && ss->shaded;
-    if (!reuse)
-        ss->uni_known = 0;
-    ss->shaded = uniform;
-    if (reuse)
-        goto shaded;
-
-    /* Fragment shader inputs. */
-    fs->count = uniform ? 4u : 4 * nq;
-    fs->live = uniform ? 0xfu : live;
-    fs->view_index = p->view_ids[rb->view_slot];
-    fs->frag_size_x = rb->frag_w;
-    fs->frag_size_y = rb->frag_h;
-    fs->primitive_id = t->primitive;
-    fs->front_facing = t->front_facing;
-    fs->uniforms = d->uniforms;
-    fs->textures = d->textures;
-    fs->feedback_maps = d->feedback_maps;
-    fs->discard = 0;
-    if (uniform)
-        uniform_inputs(t, pd->varying_count, fs);
-    else
-        tr__fs_inputs(t, pd->varying_count, pd->flat_mask, ln, fs, frag_coord, frag_coord || shader_depth, simd);
-    if (rb->fdm) {
-        /* FragCoord in framebuffer space: (x' + 0.5 - o) * f, the centre of
-         * the coarse fragment's area (turnip's tu_nir_lower_fdm); exact. */
-        if (frag_coord && !uniform) {
-            const float ox = (float)rb->fdm->o[0], oy = (float)rb->fdm->o[1];
-            const float fx = (float)rb->frag_w, fy = (float)rb->frag_h;
-            for (uint32_t i = 0; i < fs->count; i++) {
-                fs->frag_x[i] = (fs->frag_x[i] - ox) * fx;
-                fs->frag_y[i] = (fs->frag_y[i] - oy) * fy;
-            }
-        }
-    }
-    pd->fragment_shader(fs);
-shaded:
-    if (rb->fdm) {
-        const uint64_t n = (uint64_t)tr__popcount64(live);
-        st->fdm_fragments_shaded_scaled += n;
-        st->fdm_pixels_shaded_scaled += n * rb->frag_w * rb->frag_h;
-    }
-    st->fragments_shaded += (uint64_t)tr__popcount64(live);
-
-    if (flags & TR_FS_MAY_DISCARD) {
-        const uint64_t discard = uniform ? (fs->discard & 0xfu) * 0x1111111111111111ull : fs->discard;
-        uint64_t killed = live & discard;
-        st->fragments_discarded += (uint64_t)tr__popcount64(killed);
-        live &= ~killed;
-    }
+    live = run_shader(rb, t, d, pd, fs, st, ln, live, ss, uniform);
     if (!early) {
         if (flags & TR_FS_WRITES_DEPTH)
             for (uint32_t i = 0; i < fs->count; i++)
@@ -439,56 +517,7 @@ shaded:
         return;
     st->fragments_written += (uint64_t)tr__popcount64(live);
 
-    /* Blend and write each colour attachment. */
-    uint32_t texel_index[TR_FS_LANES];
-    bool have_index = false, replicated = !uniform;
-    const uint32_t outputs = TR_MIN(TR_MAX(p->color_count, 2u), TR_MAX_COLOR_ATTACHMENTS);
-    for (uint32_t a = 0; a < p->color_count; a++) {
-        int ai = p->color_att[a];
-        if (ai < 0 || !pd->blend[a].write_mask)
-            continue;
-        const tr__attachment_state *as = &p->att[ai];
-        uint8_t *g = rb->gmem[ai];
-        bool uni = false;
-        if (!replicated) {
-            if (!((ss->uni_known >> a) & 1)) {
-                ss->uni_value = (ss->uni_value & ~(1u << a)) |
-                                (uint32_t)quad0_uniform(fs, a, blend_is_dual(&pd->blend[a])) << a;
-                ss->uni_known |= 1u << a;
-            }
-            uni = (ss->uni_value >> a) & 1;
-        }
-        if (!replicated && !uni) {
-            replicate_quad0(fs, nq, outputs); /* (a shader whose quad lanes differ) */
-            replicated = true;
-        }
-        if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, uni, ln, rb->origin, rb->gmem_pitch,
-                            d->blend_constants, &rb->worker->lut, g))
-            continue;
-        if (!replicated) {
-            replicate_quad0(fs, nq, outputs);
-            replicated = true;
-        }
-        if (!have_index) {
-            for (uint32_t i = 0; i < 4 * nq; i++)
-                texel_index[i] =
-                    (uint32_t)((tr__lane_y(ln, i) - rb->origin[1]) * (int32_t)rb->gmem_pitch +
-                               (tr__lane_x(ln, i) - rb->origin[0]));
-            have_index = true;
-        }
-        if (tr__blend_block(rb->ctx, as->format, &pd->blend[a], fs, a, live, texel_index, d->blend_constants, g))
-            continue;
-        for (uint64_t m = live; m; m &= m - 1) {
-            uint32_t i = (uint32_t)__builtin_ctzll(m);
-            float src[4], src1[4];
-            for (int c = 0; c < 4; c++) {
-                src[c] = fs->color[a][c][i];
-                src1[c] = fs->color[1][c][i];
-            }
-            tr__blend_write(rb->ctx, as->format, &pd->blend[a], src, src1, d->blend_constants,
-                            g + (size_t)texel_index[i] * as->cpp);
-        }
-    }
+    write_colors(rb, p, d, pd, fs, ln, live, uniform, ss);
 }
 
 /* tr_cmd_clear_attachments: writes the clear texels over rectangle r of the
