@@ -242,6 +242,10 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
             return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                              "%s with TR_PASS_SINGLE_BIN: a fragment density map needs bins (as on the hardware)",
                              mn);
+        if (samples > 1)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                             "%s: the attachments have %u samples; a density map in a multisampled pass is not "
+                             "implemented yet (multisample.h)", mn, samples);
         tr_result r = check_offsets(ctx, d, layers_needed, p);
         if (r != TR_OK)
             return r;
@@ -303,7 +307,7 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
     size_t off = 0, slice = (size_t)p->layout.bin_w * p->layout.bin_h;
     for (uint32_t i = 0; i < p->att_count; i++) {
         p->att[i].gmem_offset = off;
-        off += TR_ALIGN(slice * p->att[i].cpp * p->view_count, 64);
+        off += TR_ALIGN(slice * p->att[i].cpp * p->view_count * samples, 64);
     }
     p->tile_bytes = off;
     return TR_OK;
@@ -468,10 +472,6 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     tr_result r = prepare_pass(ctx, desc, p);
     if (r != TR_OK)
         return r;
-    if (p->samples > 1)
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                         "tr_cmd_begin_render_pass: the attachments have %u samples; rendering into multisampled "
-                         "attachments is not implemented yet (multisample.h)", p->samples);
     p->desc = *desc;
     size_t slots = (size_t)p->view_count * p->layout.pipes_x * p->layout.pipes_y;
     if (slots > p->stream_slots) {
@@ -743,6 +743,11 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                          "%s: the pipeline rasterizes %u sample(s) but the pass's attachments have %u "
                          "(tr_pipeline_desc.multisample.samples must match)", fn, pl->desc.multisample.samples,
                          p->samples);
+    if (pl->desc.multisample.sample_shading && pl->desc.multisample.min_sample_shading * (float)p->samples > 1.0f)
+        return tr__error(ctx, TR_ERROR_INVALID_STATE,
+                         "%s: the pipeline asks for sample shading (min_sample_shading %g of %u samples); shading "
+                         "per sample is not implemented yet (multisample.h)", fn,
+                         (double)pl->desc.multisample.min_sample_shading, p->samples);
     const tr_pipeline_desc *pd = &pl->desc;
     for (uint32_t m = pd->texture_mask, slot = 0; m; m >>= 1, slot++)
         if ((m & 1u) && !p->textures[slot].image)
@@ -773,6 +778,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->area_scissor[3] = (int32_t)TR_MIN((int64_t)p->scissor.y + p->scissor.height, (int64_t)p->area[3]);
     tr__draw_scissor(d->area_scissor, &d->viewport, d->scissor);
     d->fdm = p->fdm;
+    d->samples = (uint8_t)p->samples;
     for (int k = 0; k < 4; k++) {
         /* With a density map a coarse fragment (up to 4 pixels a side,
          * aligned to its size) the scissor touches is drawn whole. */

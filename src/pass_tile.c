@@ -163,7 +163,7 @@ static void zblocks_begin(tr_context *ctx, tr__worker *w, tr__raster_bin *rb, bo
 {
     rb->zblocks = NULL;
     rb->zvalid = NULL;
-    if (scaled || rb->rp->depth_att < 0)
+    if (scaled || rb->rp->depth_att < 0 || rb->rp->samples > 1)
         return;
     rb->zstride = (uint32_t)((rb->rect[2] - 1) >> 3) - (uint32_t)(rb->origin[0] >> 3) + 1;
     const size_t n = tr__zblock_rows(rb) * rb->zstride;
@@ -280,7 +280,7 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
             rb.lrz_view = 0;
         }
         for (uint32_t i = 0; i < p->att_count; i++)
-            rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * view_texels * p->att[i].cpp;
+            rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * view_texels * p->att[i].cpp * p->samples;
         tr__raster_load(&rb);
         const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + t->pipe];
         const size_t step = 1 + p->mask_words;
@@ -563,8 +563,9 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
                                 ? TR_MAX(1u, TR_MIN((2 * threads + (uint32_t)ntiles - 1) / (uint32_t)ntiles, l->bin_h / 8))
                                 : 1u;
     const int tasks = ntiles * (int)slices;
-    const tr__raster_pass rp = {p->att, p->att_count, p->color_att, p->desc.color_count, p->depth_att,
-                                p->stencil_att, p->view_ids, p->draws, &p->lrz, p->fdm};
+    const tr__raster_pass rp = {p->att,       p->att_count, p->color_att, p->desc.color_count,
+                                p->depth_att, p->stencil_att, p->view_ids, p->draws,
+                                &p->lrz,      p->fdm,       p->samples,   (size_t)l->bin_w * l->bin_h};
     double t0 = tr__now_ms();
 #ifdef TILERAST_HAVE_OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads) if (threads > 1)

@@ -36,6 +36,8 @@ typedef struct tr__draw {
     float depth_min, depth_max; /* the viewport's depth range, ordered */
     uint8_t lrz_test_dir;      /* tr_lrz_direction the draw is LRZ-tested in; UNKNOWN: none */
     uint8_t lrz_write;         /* its triangles tighten LRZ bounds while binning */
+    uint8_t samples;           /* the pass's sample count: above 1, set-up's box holds every
+                                  pixel whose area meets the triangle's (multisample.h) */
     /* tr_cmd_clear_attachments: bit i clears att[i] (GMEM order) with
      * clear_texel[i]; pipeline is NULL.  0 for draws. */
     uint32_t clear_atts;
@@ -72,6 +74,8 @@ typedef struct tr__tri {
 #define TR__TRI_FB_CULLED 1u   /* culled at full scale (zero area, facing, no pixel centre): binned
                                   for scaled bins only (tr__draw.fdm) */
 #define TR__TRI_CONSERVATIVE 2u /* set up by an FDM pass's front end: a conservative box (above) */
+#define TR__TRI_SAMPLES 4u      /* set up for a multisampled pass: its samples lie anywhere inside a
+                                  pixel, so binning tests pixels' areas, not their centres */
 
 /* The clipped vertices a triangle was set up from (tr__draw.fdm only), in
  * the order set-up received them: 3 * (4 + 4 * varying_count) floats
@@ -133,11 +137,16 @@ typedef struct tr__attachment_state {
 
 /* The image texel (x, y) of view `view` that an attachment's GMEM slice
  * mirrors: its plane (main or stencil) at level and base_layer + view. */
-static inline uint8_t *tr__att_texel(const tr__attachment_state *a, uint32_t view, uint32_t x, uint32_t y)
+static inline uint8_t *tr__att_sample_texel(const tr__attachment_state *a, uint32_t view, uint32_t sample,
+                                            uint32_t x, uint32_t y)
 {
     const tr_image *img = a->image;
-    const size_t idx = tr__image_texel_index(img, a->level, a->base_layer + view, x, y);
+    const size_t idx = tr__image_texel_index(img, a->level, tr__image_plane(img, a->base_layer + view, sample), x, y);
     return a->stencil_plane ? img->stencil + idx : img->data + idx * img->fmt->texel;
+}
+static inline uint8_t *tr__att_texel(const tr__attachment_state *a, uint32_t view, uint32_t x, uint32_t y)
+{
+    return tr__att_sample_texel(a, view, 0, x, y);
 }
 
 /* A bound vertex buffer (tr_cmd_bind_vertex_buffer): bytes from the bind offset on. */

@@ -24,12 +24,43 @@
  * - Depth and stencil: sample 0 (Vulkan's VK_RESOLVE_MODE_SAMPLE_ZERO_BIT,
  *   the one mode every implementation has).
  *
- * Render passes: the attachments of a pass must share one sample count.
- * Rendering into multisampled attachments is not implemented yet: a pass
- * whose attachments have more than one sample is refused by
- * tr_cmd_begin_render_pass and tr_compute_bin_layout with
- * TR_ERROR_INVALID_DESCRIPTOR, and a pipeline whose multisample state asks
- * for more samples than the pass has cannot draw in it. */
+ * Render passes: the attachments of a pass share one sample count, and so
+ * must the pipelines that draw in it (tr_multisample_state.samples).  A
+ * tile holds every sample: the bin search counts bytes per pixel times
+ * samples, as turnip does, so bins shrink as samples grow.
+ *
+ * Rasterization of a multisampled pass:
+ * - Coverage per sample: sample s of a pixel is covered when the triangle
+ *   covers its position, with the same exact integer edge functions and
+ *   tie rule as pixel centres (the positions are sixteenths of a pixel,
+ *   whole numbers of the 1/256 subpixel grid).
+ * - The fragment shader runs once per pixel that has a covered sample, at
+ *   the pixel centre (varyings and frag_x / frag_y there).
+ * - Depth is interpolated at each sample's position; depth and stencil are
+ *   tested and written per covered sample (before the shader when tests
+ *   are early, as for single-sampled passes, else after it), and colour is
+ *   blended and written per sample that passed.  A shader that writes
+ *   depth gives every sample of its pixel that depth.
+ * - sample_mask keeps the samples of its set bits.  alpha_to_coverage:
+ *   colour output 0's alpha a (clamped to [0, 1]) keeps samples 0 .. k-1
+ *   with k = floor(a * n + 1/2), no dithering; it makes the depth and
+ *   stencil tests run after the shader unless TR_FS_EARLY_TESTS forces
+ *   them first.  alpha_to_one writes alpha 1 for every output.
+ * - Statistics count samples for fragments_rasterized, the rejected
+ *   counts and fragments_written; fragments_shaded and _discarded count
+ *   shader invocations (pixels).
+ * - Every image is the same for every thread count, SIMD level and GMEM
+ *   budget.
+ *
+ * Not implemented yet (refused with a message, never drawn wrong): sample
+ * shading that asks for more than one sample per pixel
+ * (min_sample_shading * samples > 1) fails the draw with
+ * TR_ERROR_INVALID_STATE; a density map in a multisampled pass fails
+ * tr_cmd_begin_render_pass with TR_ERROR_INVALID_DESCRIPTOR.  LRZ is off
+ * in multisampled passes (no LRZ buffer is made or used), and single-sample
+ * resolve attachments do not exist yet: read a multisampled image through
+ * tr_image_read_rgba8, which resolves.
+ */
 #ifndef TILERAST_MULTISAMPLE_H
 #define TILERAST_MULTISAMPLE_H
 

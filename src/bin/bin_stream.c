@@ -11,12 +11,15 @@
  * A triangle of a pass with a density map (TR__TRI_CONSERVATIVE) is tested
  * over the rect widened by a pixel on each side, since a scaled bin sets
  * it up again and samples coarse fragments' centres (record.h); one culled
- * at full scale is binned by its box alone. */
+ * at full scale is binned by its box alone.  A multisampled pass's
+ * (TR__TRI_SAMPLES) is tested over its pixels' areas: half a pixel wider. */
 static bool edges_reach(const tr__tri *t, const int32_t rect[4])
 {
     if (t->flags & TR__TRI_FB_CULLED)
         return true;
-    const int64_t m = t->flags & TR__TRI_CONSERVATIVE ? TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF : 0;
+    const int64_t m = t->flags & TR__TRI_CONSERVATIVE ? TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF
+                      : t->flags & TR__TRI_SAMPLES    ? TR_SUBPIXEL_HALF
+                                                      : 0;
     int64_t px0 = (int64_t)rect[0] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - m;
     int64_t px1 = (int64_t)(rect[2] - 1) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF + m;
     int64_t py0 = (int64_t)rect[1] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - m;

@@ -191,7 +191,8 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
         return TR_OK;
     tr_image *img = da->image;
     tr__lrz_buffer *old = img->lrz;
-    bool off = (ctx->desc.flags & TR_CONTEXT_NO_LRZ) || (p->desc.flags & TR_PASS_NO_LRZ);
+    /* (not yet for multisampled passes: multisample.h) */
+    bool off = (ctx->desc.flags & TR_CONTEXT_NO_LRZ) || (p->desc.flags & TR_PASS_NO_LRZ) || p->samples > 1;
     if (off || da->load == TR_LOAD_OP_DONT_CARE) {
         if (old)
             old->valid = false;

@@ -83,6 +83,10 @@ typedef struct tr__raster_pass {
     const tr__draw *draws;
     const tr__lrz_pass *lrz;      /* lrz->buf NULL: LRZ off */
     bool fdm;                     /* the pass has a density map (fdm_* statistics) */
+    uint32_t samples;             /* of every attachment (multisample.h): each view's slice of an
+                                     attachment in GMEM holds this many planes, sample s at
+                                     gmem[i] + s * plane_texels * cpp */
+    size_t plane_texels;          /* texels of one plane (the layout's bin_w * bin_h) */
 } tr__raster_pass;
 
 /* Sets a triangle of a pass with a density map up again from its source

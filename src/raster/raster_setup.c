@@ -83,13 +83,23 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
     area = flip ? -area : area;
     int32_t x[3] = {X[o[0]], X[o[1]], X[o[2]]}, y[3] = {Y[o[0]], Y[o[1]], Y[o[2]]};
 
-    /* Pixel range whose centres lie inside the bounding box, cut to the scissor. */
+    /* Pixel range whose centres lie inside the bounding box, cut to the
+     * scissor; multisampled, every pixel whose area meets the box (its
+     * samples lie anywhere inside it). */
     int32_t minx = TR_MIN(x[0], TR_MIN(x[1], x[2])), maxx = TR_MAX(x[0], TR_MAX(x[1], x[2]));
     int32_t miny = TR_MIN(y[0], TR_MIN(y[1], y[2])), maxy = TR_MAX(y[0], TR_MAX(y[1], y[2]));
-    int64_t bx0 = -floor_div_subpixel(-(int64_t)(minx - TR_SUBPIXEL_HALF));
-    int64_t by0 = -floor_div_subpixel(-(int64_t)(miny - TR_SUBPIXEL_HALF));
-    int64_t bx1 = floor_div_subpixel(maxx - TR_SUBPIXEL_HALF) + 1;
-    int64_t by1 = floor_div_subpixel(maxy - TR_SUBPIXEL_HALF) + 1;
+    int64_t bx0, by0, bx1, by1;
+    if (draw->samples > 1) {
+        bx0 = floor_div_subpixel(minx);
+        by0 = floor_div_subpixel(miny);
+        bx1 = floor_div_subpixel(maxx) + 1;
+        by1 = floor_div_subpixel(maxy) + 1;
+    } else {
+        bx0 = -floor_div_subpixel(-(int64_t)(minx - TR_SUBPIXEL_HALF));
+        by0 = -floor_div_subpixel(-(int64_t)(miny - TR_SUBPIXEL_HALF));
+        bx1 = floor_div_subpixel(maxx - TR_SUBPIXEL_HALF) + 1;
+        by1 = floor_div_subpixel(maxy - TR_SUBPIXEL_HALF) + 1;
+    }
     bx0 = TR_MAX(bx0, draw->scissor[0]);
     by0 = TR_MAX(by0, draw->scissor[1]);
     bx1 = TR_MIN(bx1, draw->scissor[2]);
@@ -110,6 +120,9 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
             return TR__SETUP_CULLED;
         flags |= TR__TRI_CONSERVATIVE;
     }
+
+    if (draw->samples > 1)
+        flags |= TR__TRI_SAMPLES;
 
     tr__tri *t = into;
     if (!t) {

@@ -16,18 +16,19 @@ static void fill_texels(uint8_t *dst, const uint8_t *texel, uint32_t cpp, uint32
     }
 }
 
-/* Attachment i at full scale: clear, restore or resolve the rows of r
- * (a resolve moved by shift). */
+/* Sample `sample` of attachment i at full scale: clear, restore or resolve
+ * the rows of r (a resolve moved by shift). */
 static void load_store_rows(const tr__raster_bin *rb, const tr__attachment_state *a, uint32_t i, uint32_t view,
-                            bool load, const int32_t shift[2])
+                            uint32_t sample, bool load, const int32_t shift[2])
 {
     const int32_t *r = rb->rect;
     const uint32_t w = (uint32_t)(r[2] - r[0]), h = (uint32_t)(r[3] - r[1]);
     const size_t row = (size_t)w * a->cpp;
+    uint8_t *plane = rb->gmem[i] + (size_t)sample * rb->rp->plane_texels * a->cpp;
     const uint8_t *clear_row = NULL; /* the first cleared row, copied to the others */
     for (uint32_t y = 0; y < h; y++) {
-        uint8_t *gp = rb->gmem[i] + ((size_t)(r[1] - rb->origin[1] + (int32_t)y) * rb->gmem_pitch +
-                                     (size_t)(r[0] - rb->origin[0])) * a->cpp;
+        uint8_t *gp = plane + ((size_t)(r[1] - rb->origin[1] + (int32_t)y) * rb->gmem_pitch +
+                               (size_t)(r[0] - rb->origin[0])) * a->cpp;
         if (load) {
             if (a->load == TR_LOAD_OP_CLEAR) {
                 if (clear_row) {
@@ -37,11 +38,12 @@ static void load_store_rows(const tr__raster_bin *rb, const tr__attachment_state
                     clear_row = gp;
                 }
             } else if (a->load == TR_LOAD_OP_LOAD) {
-                memcpy(gp, tr__att_texel(a, view, (uint32_t)r[0], (uint32_t)r[1] + y), row);
+                memcpy(gp, tr__att_sample_texel(a, view, sample, (uint32_t)r[0], (uint32_t)r[1] + y), row);
             }
         } else if (a->store == TR_STORE_OP_STORE) {
-            memcpy(tr__att_texel(a, view, (uint32_t)(r[0] + shift[0]), (uint32_t)(r[1] + (int32_t)y + shift[1])), gp,
-                   row);
+            memcpy(tr__att_sample_texel(a, view, sample, (uint32_t)(r[0] + shift[0]),
+                                        (uint32_t)(r[1] + (int32_t)y + shift[1])),
+                   gp, row);
         }
     }
 }
@@ -69,7 +71,8 @@ static void load_store(tr__raster_bin *rb, bool load)
     const tr__raster_pass *p = rb->rp;
     tr_pass_stats *st = &rb->worker->stats;
     const int32_t *r = rb->rect;
-    const uint64_t px = (uint64_t)(r[2] - r[0]) * (uint64_t)(r[3] - r[1]);
+    /* (every sample's plane of a multisampled pass; FDM passes have one) */
+    const uint64_t px = (uint64_t)(r[2] - r[0]) * (uint64_t)(r[3] - r[1]) * p->samples;
     const uint32_t view = p->view_ids[rb->view_slot];
     /* What the same bin view would move at full scale (fdm_*_full). */
     const int32_t *fr = rb->fdm ? rb->fb_rect : r;
@@ -97,7 +100,8 @@ static void load_store(tr__raster_bin *rb, bool load)
         else if (rb->fdm && !load && a->store == TR_STORE_OP_STORE)
             tr__fdm_store(rb->fdm, a, view, rb->fb_rect, rb->gmem[i], rb->origin, rb->gmem_pitch, shift);
         else if (!rb->fdm || (load && a->load == TR_LOAD_OP_CLEAR))
-            load_store_rows(rb, a, i, view, load, shift);
+            for (uint32_t s = 0; s < p->samples; s++)
+                load_store_rows(rb, a, i, view, s, load, shift);
         const uint64_t bytes = px * a->cpp, full = full_px * a->cpp;
         if (load && a->load == TR_LOAD_OP_CLEAR) {
             st->gmem_bytes_cleared += bytes;

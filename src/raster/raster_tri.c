@@ -529,12 +529,14 @@ static void clear_rect(tr__raster_bin *rb, const tr__draw *d, const int32_t r[4]
         if (!((d->clear_atts >> i) & 1))
             continue;
         const uint32_t cpp = p->att[i].cpp;
-        for (int32_t y = r[1]; y < r[3]; y++) {
-            uint8_t *row = rb->gmem[i] + ((size_t)(y - rb->origin[1]) * rb->gmem_pitch + (size_t)(r[0] - rb->origin[0])) * cpp;
-            for (int32_t x = r[0]; x < r[2]; x++, row += cpp)
-                memcpy(row, d->clear_texel[i], cpp);
-        }
-        rb->worker->stats.gmem_bytes_cleared += (uint64_t)(r[2] - r[0]) * (uint64_t)(r[3] - r[1]) * cpp;
+        for (uint32_t s = 0; s < p->samples; s++) /* every sample's plane */
+            for (int32_t y = r[1]; y < r[3]; y++) {
+                uint8_t *row = rb->gmem[i] + (size_t)s * p->plane_texels * cpp +
+                               ((size_t)(y - rb->origin[1]) * rb->gmem_pitch + (size_t)(r[0] - rb->origin[0])) * cpp;
+                for (int32_t x = r[0]; x < r[2]; x++, row += cpp)
+                    memcpy(row, d->clear_texel[i], cpp);
+            }
+        rb->worker->stats.gmem_bytes_cleared += (uint64_t)(r[2] - r[0]) * (uint64_t)(r[3] - r[1]) * cpp * p->samples;
         if ((int)i == p->depth_att)
             tr__zblocks_invalidate(rb, NULL, 0);
     }
@@ -681,6 +683,149 @@ static inline __attribute__((always_inline)) void plane_once(const tr__tri *t, c
 static const int32_t quad_dx[16] = {0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6};
 static const int32_t quad_dy[16] = {0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6};
 
+/* ---- multisampled passes (multisample.h) ------------------------------------------------------------ */
+
+/* Room for a triangle's set-up struct and its depth plane (attr 0-2; 8
+ * floats kept): what coverage and tr__lanes_setup read. */
+#define MOVED_TRI_BYTES TR_ALIGN(sizeof(tr__tri) + 8 * sizeof(float), 16)
+
+/* rb with every attachment's GMEM at sample s's plane. */
+static void sample_planes(const tr__raster_bin *rb, uint32_t s, tr__raster_bin *out)
+{
+    *out = *rb;
+    for (uint32_t i = 0; i < rb->rp->att_count; i++)
+        out->gmem[i] += (size_t)s * rb->rp->plane_texels * rb->rp->att[i].cpp;
+}
+
+/* Alpha to coverage: a lane with colour output 0's alpha a keeps samples
+ * 0 .. k-1, k = floor(a * n + 1/2) with a clamped to [0, 1] (NaN: 0); no
+ * dithering.  Returns, per sample s, the lanes that keep it in cov[s]. */
+static void alpha_coverage(const tr_fs_block *fs, uint32_t n, uint64_t lanes, bool uniform, uint64_t cov[])
+{
+    for (uint32_t s = 0; s < n; s++)
+        cov[s] = 0;
+    for (uint64_t m = lanes; m; m &= m - 1) {
+        const uint32_t i = (uint32_t)__builtin_ctzll(m);
+        const float a = fs->color[0][3][uniform ? (i & 3u) : i];
+        const float c = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
+        const uint32_t k = (uint32_t)floorf(c * (float)n + 0.5f);
+        for (uint32_t s = 0; s < k; s++)
+            cov[s] |= 1ull << i;
+    }
+}
+
+/* A triangle of a multisampled pass.  Sample s of a pixel is covered when
+ * the pixel's centre is covered by the triangle moved by minus the
+ * sample's offset from the centre: a whole number of subpixels (the
+ * standard positions are sixteenths), so the moved copy has exact edge
+ * functions, the same tie rule, and at the pixel centres the block
+ * coverage and the depth plane the sample sees.  The fragment shader runs
+ * once per pixel with a covered sample, at the pixel centre; depth,
+ * stencil and colour are tested and written per covered sample, each in
+ * its sample's GMEM plane.  r: the triangle's box in the bin and scissor. */
+/* (kept out of tr__raster_triangle, whose single-sample path it would slow) */
+static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
+                                                         const int32_t r[4])
+{
+    const tr__raster_pass *p = rb->rp;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const tr_multisample_state *ms = &pd->multisample;
+    const uint32_t n = p->samples, log2n = (uint32_t)__builtin_ctz(n);
+    tr_pass_stats *st = &rb->worker->stats;
+    tr_fs_block *fs = rb->worker->fs;
+    const tr_simd_level simd = rb->ctx->simd;
+    const int cov = tr__coverage_kernels(simd);
+    _Alignas(16) unsigned char moved_bytes[TR_MAX_SAMPLES][MOVED_TRI_BYTES];
+    const tr__tri *moved[TR_MAX_SAMPLES];
+    for (uint32_t s = 0; s < n; s++) {
+        tr__tri *m = (tr__tri *)(void *)moved_bytes[s];
+        memcpy(m, t, MOVED_TRI_BYTES);
+        const int64_t dx = (int64_t)tr__sample_pos16[log2n][s][0] * (TR_SUBPIXEL_ONE / 16) - TR_SUBPIXEL_HALF;
+        const int64_t dy = (int64_t)tr__sample_pos16[log2n][s][1] * (TR_SUBPIXEL_ONE / 16) - TR_SUBPIXEL_HALF;
+        for (int k = 0; k < 3; k++)
+            m->edge_c[k] += m->edge_a[k] * dx + m->edge_b[k] * dy;
+        m->x0 -= (int32_t)dx;
+        m->y0 -= (int32_t)dy;
+        moved[s] = m;
+    }
+    shade_state ss;
+    shade_begin(rb, d, &ss);
+    /* alpha to coverage reads the shader's output: tests after it unless
+     * the shader forces them early */
+    const bool early = ss.early && (!ms->alpha_to_coverage || (pd->fs_flags & TR_FS_EARLY_TESTS));
+    const bool need_z = ss.frag_coord || ss.shader_depth;
+    tr__lanes ln, lns;
+    ln.nq = lns.nq = 16;
+    ln.block = lns.block = true;
+    memset(ln.lrz_test, 0, sizeof ln.lrz_test);
+    memset(lns.lrz_test, 0, sizeof lns.lrz_test);
+    tr__raster_bin rbs;
+    uint64_t m[TR_MAX_SAMPLES];
+    for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK)
+        for (int32_t bx = r[0] & ~(BLOCK - 1); bx < r[2]; bx += BLOCK) {
+            uint64_t any = 0, covered = 0;
+            for (uint32_t s = 0; s < n; s++) {
+                m[s] = (ms->sample_mask >> s) & 1u ? tr__raster_block_coverage(moved[s], bx, by, r, cov) : 0;
+                any |= m[s];
+                covered += (uint64_t)tr__popcount64(m[s]);
+            }
+            if (!any)
+                continue;
+            st->fragments_rasterized += covered;
+            for (uint32_t j = 0; j < 16; j++) {
+                ln.qx[j] = lns.qx[j] = bx + quad_dx[j];
+                ln.qy[j] = lns.qy[j] = by + quad_dy[j];
+            }
+            if (early) {
+                any = 0;
+                for (uint32_t s = 0; s < n; s++) {
+                    if (!m[s])
+                        continue;
+                    tr__lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z, simd);
+                    sample_planes(rb, s, &rbs);
+                    m[s] = depth_stencil(&rbs, t, d, m[s], &lns);
+                    any |= m[s];
+                }
+                if (!any)
+                    continue;
+            }
+            if (pd->fragment_shader) {
+                tr__lanes_setup(t, d->depth_min, d->depth_max, &ln,
+                                need_z ? TR__LANES_Z : ss.smooth ? TR__LANES_BARY : 0u, simd);
+                const bool uniform = ss.uniform;
+                const uint64_t live = run_shader(rb, t, d, pd, fs, st, &ln, any, &ss, uniform);
+                uint64_t a2c[TR_MAX_SAMPLES];
+                if (ms->alpha_to_coverage)
+                    alpha_coverage(fs, n, live, uniform, a2c);
+                if (ms->alpha_to_one)
+                    for (uint32_t a = 0; a < TR_MAX_COLOR_ATTACHMENTS; a++)
+                        for (uint32_t i = 0; i < fs->count; i++)
+                            fs->color[a][3][i] = 1.0f;
+                for (uint32_t s = 0; s < n; s++)
+                    m[s] &= live & (ms->alpha_to_coverage ? a2c[s] : ~0ull);
+                for (uint32_t s = 0; s < n; s++) {
+                    if (!m[s])
+                        continue;
+                    sample_planes(rb, s, &rbs);
+                    if (!early) {
+                        tr__lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z, simd);
+                        if (ss.shader_depth) /* one depth for every sample of the pixel */
+                            for (uint32_t i = 0; i < fs->count; i++)
+                                lns.z[i] = tr__clamp_depth(fs->depth[i], d->depth_min, d->depth_max);
+                        m[s] = depth_stencil(&rbs, t, d, m[s], &lns);
+                        if (!m[s])
+                            continue;
+                    }
+                    st->fragments_written += (uint64_t)tr__popcount64(m[s]);
+                    write_colors(&rbs, p, d, pd, fs, &ln, m[s], uniform, &ss);
+                }
+            } else {
+                for (uint32_t s = 0; s < n; s++)
+                    st->fragments_written += (uint64_t)tr__popcount64(m[s]);
+            }
+        }
+}
+
 void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d)
 {
     /* A clear's rectangle (its box) is in framebuffer space: in a scaled
@@ -697,6 +842,10 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
         return;
     if (d->clear_atts) {
         clear_rect(rb, d, r);
+        return;
+    }
+    if (rb->rp->samples > 1) {
+        raster_triangle_ms(rb, t, d, r);
         return;
     }
     tr_lrz_direction lrz = rb->lrz && tr__lrz_tests(rb->lrz_pass, d) ? (tr_lrz_direction)d->lrz_test_dir
