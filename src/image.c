@@ -395,11 +395,18 @@ static void resolve_texel(const tr_image *img, const plane_view *pv, uint32_t x,
         memcpy(out, t, pv->texel); /* depth and stencil: sample 0 */
         return;
     }
-    if (img->desc.format == TR_FORMAT_R8G8B8A8_UNORM || img->desc.format == TR_FORMAT_R8G8_UNORM) {
-        for (uint32_t c = 0; c < pv->texel; c++) {
+    tr__resolve_texel(img->ctx, img->desc.format, t, plane, n, out);
+}
+
+void tr__resolve_texel(const tr_context *ctx, tr_format format, const uint8_t *s0, size_t stride, uint32_t n,
+                       uint8_t *out)
+{
+    if (format == TR_FORMAT_R8G8B8A8_UNORM || format == TR_FORMAT_R8G8_UNORM) {
+        const uint32_t bytes = tr__format(format)->texel;
+        for (uint32_t c = 0; c < bytes; c++) {
             uint32_t sum = 0;
             for (uint32_t i = 0; i < n; i++)
-                sum += t[i * plane + c];
+                sum += s0[i * stride + c];
             out[c] = (uint8_t)((sum + n / 2) / n);
         }
         return;
@@ -407,14 +414,14 @@ static void resolve_texel(const tr_image *img, const plane_view *pv, uint32_t x,
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     for (uint32_t i = 0; i < n; i++) {
         float c[4];
-        tr__color_decode(img->ctx, img->desc.format, t + i * plane, c);
+        tr__color_decode(ctx, format, s0 + i * stride, c);
         for (int k = 0; k < 4; k++)
             acc[k] += c[k];
     }
     const float inv = 1.0f / (float)n; /* exact: n is a power of two */
     for (int k = 0; k < 4; k++)
         acc[k] *= inv;
-    tr__color_encode(img->ctx, img->desc.format, acc, out);
+    tr__color_encode(ctx, format, acc, out);
 }
 
 tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, uint8_t *out, bool raw)

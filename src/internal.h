@@ -109,6 +109,11 @@ bool tr__format_is_color(tr_format f);
 void tr__color_decode(const tr_context *ctx, tr_format f, const void *texel, float rgba[4]);
 /* Encode RGBA float to a colour texel with the format's conversion rules. */
 void tr__color_encode(const tr_context *ctx, tr_format f, const float rgba[4], void *texel);
+/* The resolve of n samples of a colour texel, sample i at s0 + i * stride,
+ * in the format (multisample.h's arithmetic): UNORM8 integer averages
+ * rounded half up, others decoded, summed in float, times 1 / n, encoded. */
+void tr__resolve_texel(const tr_context *ctx, tr_format format, const uint8_t *s0, size_t stride, uint32_t n,
+                       uint8_t *out);
 uint16_t tr__float_to_half(float f);
 float tr__half_to_float(uint16_t h);
 uint8_t tr__float_to_unorm8(float f);

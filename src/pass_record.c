@@ -201,6 +201,51 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
     p->fb_w = w;
     p->fb_h = h;
     p->samples = samples;
+    /* Resolve images (multisample.h) */
+    for (uint32_t i = 0; i < TR_MAX_COLOR_ATTACHMENTS; i++) {
+        const tr_color_attachment *c = &d->color[i];
+        if (p->color_att[i] < 0) {
+            if (i < d->color_count && c->resolve_image)
+                return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                                 "tr_render_pass_desc.color[%u].resolve_image without an image to resolve", i);
+            continue;
+        }
+        tr__attachment_state *a = &p->att[p->color_att[i]];
+        a->resolve = NULL;
+        const tr_image *ri = c->resolve_image;
+        if (!ri)
+            continue;
+        snprintf(name, sizeof(name), "tr_render_pass_desc.color[%u].resolve_image", i);
+        if (ri->ctx != ctx)
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s belongs to another context", name);
+        if (samples == 1)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                             "%s: the attachment has one sample; only a multisampled one resolves", name);
+        if (ri->desc.samples != 1)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "%s has %u samples: a resolve image has one", name,
+                             ri->desc.samples);
+        if (ri->desc.format != a->format)
+            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "%s is %s but the attachment is %s (they must match)",
+                             name, ri->fmt->name, a->image->fmt->name);
+        if (c->resolve_level >= ri->desc.levels)
+            return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: resolve_level = %u but the image has %u level(s)", name,
+                             c->resolve_level, ri->desc.levels);
+        if ((uint64_t)c->resolve_base_layer + layers_needed > ri->desc.layers)
+            return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: layers %u..%u are needed but the image has %u layer(s)",
+                             name, c->resolve_base_layer, c->resolve_base_layer + layers_needed - 1, ri->desc.layers);
+        const uint32_t rw = TR_MAX(1u, ri->desc.width >> c->resolve_level),
+                       rh = TR_MAX(1u, ri->desc.height >> c->resolve_level);
+        if (rw != w || rh != h)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "%s is %ux%u but the attachments are %ux%u", name, rw,
+                             rh, w, h);
+        for (uint32_t k = 0; k < p->att_count; k++)
+            if (p->att[k].image == ri || (p->att[k].resolve == ri && k != (uint32_t)p->color_att[i]))
+                return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                                 "%s is also an attachment or another resolve image of the pass", name);
+        a->resolve = (tr_image *)ri;
+        a->resolve_level = c->resolve_level;
+        a->resolve_base_layer = c->resolve_base_layer;
+    }
     tr_rect ra = d->render_area;
     if (ra.width == 0 || ra.height == 0)
         ra = (tr_rect){0, 0, w, h};
@@ -453,9 +498,12 @@ tr_result tr_compute_fdm_tiles(tr_context *ctx, const tr_render_pass_desc *desc,
 
 static void set_uses(tr__pass *p, int delta)
 {
-    for (uint32_t i = 0; i < p->att_count; i++)
+    for (uint32_t i = 0; i < p->att_count; i++) {
         if (!p->att[i].stencil_plane)
             p->att[i].image->pass_uses += (uint32_t)delta;
+        if (p->att[i].resolve)
+            p->att[i].resolve->pass_uses += (uint32_t)delta;
+    }
     if (p->desc.density_map.image) /* read when the pass ends: held unchanged until then */
         p->desc.density_map.image->pass_uses += (uint32_t)delta;
 }

@@ -491,6 +491,7 @@ static void add_stats(tr_pass_stats *dst, const tr_pass_stats *s)
     dst->gmem_bytes_loaded += s->gmem_bytes_loaded;
     dst->gmem_bytes_cleared += s->gmem_bytes_cleared;
     dst->gmem_bytes_stored += s->gmem_bytes_stored;
+    dst->gmem_bytes_resolved += s->gmem_bytes_resolved;
     dst->fdm_fragments_shaded_scaled += s->fdm_fragments_shaded_scaled;
     dst->fdm_pixels_shaded_scaled += s->fdm_pixels_shaded_scaled;
     dst->fdm_gmem_bytes_loaded_full += s->fdm_gmem_bytes_loaded_full;
@@ -581,9 +582,12 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     for (uint32_t i = 0; i < threads; i++)
         add_stats(&p->stats, &ctx->workers[i].stats);
     /* Stored images have new texels (LRZ reuse and caches key on this). */
-    for (uint32_t i = 0; i < p->att_count; i++)
+    for (uint32_t i = 0; i < p->att_count; i++) {
         if (p->att[i].store == TR_STORE_OP_STORE)
             p->att[i].image->version++;
+        if (p->att[i].resolve)
+            p->att[i].resolve->version++;
+    }
     tr__lrz_end_pass(p, true);
     p->stats.pipes = 0;
     uint64_t bytes = 0;

@@ -131,6 +131,8 @@ typedef struct tr__attachment_state {
     tr_load_op load;
     tr_store_op store;
     uint8_t clear_texel[16];
+    tr_image *resolve;         /* a colour attachment's resolve image (multisample.h), or NULL */
+    uint32_t resolve_level, resolve_base_layer;
 } tr__attachment_state;
 
 #define TR__MAX_ATTACHMENTS TR__MAX_ATTACHMENTS_

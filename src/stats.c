@@ -68,6 +68,7 @@ TR_API size_t tr_pass_stats_to_json(const tr_pass_stats *s, char *buf, size_t si
     U64(gmem_bytes_loaded);
     U64(gmem_bytes_cleared);
     U64(gmem_bytes_stored);
+    U64(gmem_bytes_resolved);
     U64(memory_binning_bytes);
     U64(memory_tile_bytes);
     U64(memory_peak_bytes);

@@ -57,9 +57,15 @@
  * (min_sample_shading * samples > 1) fails the draw with
  * TR_ERROR_INVALID_STATE; a density map in a multisampled pass fails
  * tr_cmd_begin_render_pass with TR_ERROR_INVALID_DESCRIPTOR.  LRZ is off
- * in multisampled passes (no LRZ buffer is made or used), and single-sample
- * resolve attachments do not exist yet: read a multisampled image through
- * tr_image_read_rgba8, which resolves.
+ * in multisampled passes (no LRZ buffer is made or used).
+ *
+ * Resolve attachments: tr_color_attachment.resolve_image names a
+ * single-sample image of the same format and size; each tile resolves its
+ * samples into it as it stores, with the arithmetic above (so it equals
+ * tr_image_read_rgba8 of the stored multisampled image), whatever the
+ * attachment's store_op: with TR_STORE_OP_DONT_CARE the samples never
+ * leave GMEM.  tr_pass_stats.gmem_bytes_resolved counts the resolved
+ * bytes, gmem_bytes_stored the stored samples.
  */
 #ifndef TILERAST_MULTISAMPLE_H
 #define TILERAST_MULTISAMPLE_H

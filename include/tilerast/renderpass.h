@@ -37,6 +37,13 @@ typedef struct tr_color_attachment {
     tr_load_op load_op;
     tr_store_op store_op;
     float clear_color[4];     /* converted to the format as a clear would */
+    /* A multisampled attachment's single-sample resolve image (Vulkan's
+     * pResolveAttachments), or NULL.  Same format and size, one sample,
+     * enough layers; not an attachment of the pass.  The tile resolves
+     * into it as it stores (multisample.h's arithmetic), whatever store_op
+     * is, so the multisampled image need not be stored at all. */
+    tr_image *resolve_image;
+    uint32_t resolve_level, resolve_base_layer;
 } tr_color_attachment;
 
 typedef struct tr_depth_attachment {
@@ -145,6 +152,8 @@ typedef struct tr_pass_stats {
     uint64_t gmem_bytes_loaded;       /* restored from images into GMEM */
     uint64_t gmem_bytes_cleared;      /* written into GMEM by clears */
     uint64_t gmem_bytes_stored;       /* resolved from GMEM to images */
+    uint64_t gmem_bytes_resolved;     /* written to resolve images: multisampled colour averaged
+                                         in GMEM (multisample.h), bytes of the resolved texels */
     /* Memory (host bytes; tr_context_desc.memory_limit can cap it) */
     uint64_t memory_binning_bytes;    /* what recording kept for the bins: set-up triangles,
                                          uniforms, draw records (visibility streams: above) */

@@ -63,6 +63,24 @@ static void store_reduced(const tr__raster_bin *rb, const tr__attachment_state *
     }
 }
 
+/* A multisampled colour attachment's resolve (multisample.h): the rows of
+ * rb->rect averaged over the sample planes into the resolve image. */
+static void resolve_rows(const tr__raster_bin *rb, const tr__attachment_state *a, uint32_t i, uint32_t view)
+{
+    const int32_t *r = rb->rect;
+    const tr__raster_pass *p = rb->rp;
+    const tr_image *ri = a->resolve;
+    const uint32_t cpp = a->cpp;
+    const size_t stride = p->plane_texels * cpp;
+    for (int32_t y = r[1]; y < r[3]; y++) {
+        const uint8_t *gp = rb->gmem[i] + ((size_t)(y - rb->origin[1]) * rb->gmem_pitch + (size_t)(r[0] - rb->origin[0])) * cpp;
+        uint8_t *dst = ri->data + tr__image_texel_index(ri, a->resolve_level, a->resolve_base_layer + view,
+                                                        (uint32_t)r[0], (uint32_t)y) * cpp;
+        for (int32_t x = r[0]; x < r[2]; x++, gp += cpp, dst += cpp)
+            tr__resolve_texel(rb->ctx, a->format, gp, stride, p->samples, dst);
+    }
+}
+
 /* Load (or store) every attachment of the view rb draws, over rb->rect.
  * A bin view at a reduced scale clears its rendering-space rectangle, and
  * restores and resolves through fdm_view.h's scaled copies. */
@@ -79,6 +97,10 @@ static void load_store(tr__raster_bin *rb, bool load)
     const uint64_t full_px = p->fdm ? (uint64_t)(fr[2] - fr[0]) * (uint64_t)(fr[3] - fr[1]) : 0;
     for (uint32_t i = 0; i < p->att_count; i++) {
         const tr__attachment_state *a = &p->att[i];
+        if (!load && a->resolve && (rb->store_set & 1u)) {
+            resolve_rows(rb, a, i, view);
+            st->gmem_bytes_resolved += px / p->samples * a->cpp;
+        }
         const bool reduced = !load && a->subsampled && rb->ss_rect;
         if (!load && !(rb->store_set & (reduced ? 2u : 1u)))
             continue;

@@ -47,6 +47,7 @@ static tr_pass_stats numbered_stats(void)
     s.gmem_bytes_loaded = 31;
     s.gmem_bytes_cleared = 32;
     s.gmem_bytes_stored = UINT64_MAX;
+    s.gmem_bytes_resolved = 39;
     s.memory_binning_bytes = 40;
     s.memory_tile_bytes = 41;
     s.memory_peak_bytes = 42;
@@ -81,7 +82,7 @@ static const char expected[] =
     "\"fragments_rasterized\":24,\"fragments_depth_rejected\":25,"
     "\"fragments_stencil_rejected\":26,\"fragments_lrz_rejected\":27,\"fragments_shaded\":28,"
     "\"fragments_discarded\":29,\"fragments_written\":30,\"gmem_bytes_loaded\":31,"
-    "\"gmem_bytes_cleared\":32,\"gmem_bytes_stored\":18446744073709551615,"
+    "\"gmem_bytes_cleared\":32,\"gmem_bytes_stored\":18446744073709551615,\"gmem_bytes_resolved\":39,"
     "\"memory_binning_bytes\":40,\"memory_tile_bytes\":41,\"memory_peak_bytes\":42,"
     "\"lrz_state\":33,\"lrz_direction\":34,\"lrz_blocks_written\":35,\"lrz_blocks_tested\":36,"
     "\"lrz_blocks_rejected\":37,"

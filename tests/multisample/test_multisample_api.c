@@ -330,6 +330,44 @@ Test(multisample, pass_sample_count_errors)
     tr_context_destroy(ctx);
 }
 
+Test(multisample, resolve_image_errors)
+{
+    tr_context *ctx = trt_context(1);
+    tr_image *c4 = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 32, 4);
+    tr_image *c1 = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 32);
+    tr_render_pass_desc rp = pass_of(c4, NULL);
+    rp.color[0].resolve_image = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 32, 2);
+    expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "a resolve image has one");
+    rp.color[0].resolve_image = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 16);
+    expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "is 32x16");
+    rp.color[0].resolve_image = trt_image(ctx, TR_FORMAT_R8G8B8A8_SRGB, 32, 32);
+    expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_UNSUPPORTED_FORMAT, "must match");
+    rp.color[0].resolve_image = c1;
+    rp.color[0].resolve_level = 1;
+    expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_OUT_OF_RANGE, "resolve_level = 1");
+    rp.color[0].resolve_level = 0;
+    rp.color[0].resolve_image = c4;
+    expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "has 4 samples");
+    /* a single-sample attachment does not resolve */
+    rp = pass_of(c1, NULL);
+    rp.color[0].resolve_image = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 32);
+    expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "only a multisampled");
+    /* a resolve image without an image in the slot */
+    rp = pass_of(c4, NULL);
+    rp.color_count = 2;
+    rp.color[1].resolve_image = c1;
+    expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "without an image");
+    /* held by the pass: no upload while it records */
+    rp = pass_of(c4, NULL);
+    rp.color[0].resolve_image = c1;
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    uint8_t px[32 * 32 * 4] = {0};
+    TRT_EXPECT(tr_image_upload(c1, NULL, px, 0), TR_ERROR_INVALID_STATE);
+    TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+    TRT_OK(tr_image_upload(c1, NULL, px, 0));
+    tr_context_destroy(ctx);
+}
+
 /* A tile holds every sample: RGBA8 + D32 is 8 bytes a pixel, 32 at 4x.
  * The default 1 MiB GMEM is 256 blocks of 8 * 32 * 16 bytes; half to each
  * attachment gives 128 * 4096 / 4 = 131072 pixels at 1x and

@@ -362,3 +362,75 @@ Test(multisample_render, one_sample_equals_single_sample)
     cr_expect_eq(render_scene(&implicit, &a), render_scene(&explicit_one, &b));
     expect_same_stats(&a, &b, "samples 1");
 }
+
+/* ---- resolve attachments -------------------------------------------------------------------- */
+
+/* Random blended triangles at 4x into a multisampled attachment `ms` that
+ * resolves into `res` (store_op as given). */
+static void draw_resolved(tr_context *ctx, tr_image *ms, tr_image *res, tr_store_op store, tr_pass_stats *st)
+{
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.color_count = 1;
+    rp.color[0] = (tr_color_attachment){.image = ms, .load_op = TR_LOAD_OP_CLEAR, .store_op = store,
+                                        .clear_color = {0.1f, 0.2f, 0.3f, 1.0f}, .resolve_image = res};
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    tr_pipeline_desc pd = {0};
+    pd.blend[0] = (tr_blend_state){.enable = 1, .src_color = TR_BLEND_SRC_ALPHA,
+                                   .dst_color = TR_BLEND_ONE_MINUS_SRC_ALPHA, .color_op = TR_BLEND_OP_ADD,
+                                   .src_alpha = TR_BLEND_ONE, .dst_alpha = TR_BLEND_ZERO,
+                                   .alpha_op = TR_BLEND_OP_ADD, .write_mask = 0xf};
+    TRT_OK(tr_cmd_bind_pipeline(ctx, ms_pipeline(ctx, 4, &pd)));
+    const tr_image_desc d = tr_image_get_desc(ms);
+    trt_rng rng = {5};
+    trt_vertex v[90];
+    for (uint32_t i = 0; i < 90; i++) {
+        const float c[4] = {(float)trt_rand_range(&rng, 0, 1), (float)trt_rand_range(&rng, 0, 1),
+                            (float)trt_rand_range(&rng, 0, 1), (float)trt_rand_range(&rng, 0.2, 1)};
+        v[i] = trt_vpx(trt_rand_coord(&rng, -4, (float)d.width + 4), trt_rand_coord(&rng, -4, (float)d.height + 4),
+                       0.5f, d.width, d.height, c);
+    }
+    trt_draw(ctx, v, 90);
+    TRT_OK(tr_cmd_end_render_pass(ctx, st));
+}
+
+/* The tile's resolve equals the image's (tr_image_read_rgba8 of the stored
+ * multisampled image), for UNORM and half-float colour; with store_op
+ * DONT_CARE only the resolve is written, and the statistics say so. */
+Test(multisample_render, resolve_attachment_equals_image_resolve)
+{
+    const tr_format formats[2] = {TR_FORMAT_R8G8B8A8_UNORM, TR_FORMAT_R16G16B16A16_SFLOAT};
+    const uint32_t W = 40, H = 24;
+    for (int f = 0; f < 2; f++) {
+        tr_context_desc cd = {.threads = 2, .gmem_bytes = 32u << 10}; /* several bins */
+        tr_context *ctx = trt_context_desc(&cd);
+        tr_image *ms = ms_image(ctx, formats[f], W, H, 4);
+        tr_image *res = trt_image(ctx, formats[f], W, H);
+        tr_pass_stats st;
+        draw_resolved(ctx, ms, res, TR_STORE_OP_STORE, &st);
+        const uint32_t cpp = tr_format_texel_size(formats[f], TR_ASPECT_COLOR);
+        cr_expect_eq(st.gmem_bytes_resolved, (uint64_t)W * H * cpp, "resolved %llu bytes",
+                     (unsigned long long)st.gmem_bytes_resolved);
+        cr_expect_eq(st.gmem_bytes_stored, (uint64_t)W * H * cpp * 4, "stored %llu bytes (4 samples)",
+                     (unsigned long long)st.gmem_bytes_stored);
+        static uint8_t a[40 * 24 * 4], b[40 * 24 * 4];
+        TRT_OK(tr_image_read_rgba8(ms, NULL, a));
+        TRT_OK(tr_image_read_rgba8(res, NULL, b));
+        cr_expect_arr_eq(a, b, sizeof a, "%s: the tile's resolve differs from the image's", tr_format_name(formats[f]));
+        /* the resolve holds the same bytes when the samples are not stored */
+        static uint8_t full[40 * 24 * 8], again[40 * 24 * 8];
+        TRT_OK(tr_image_download(res, NULL, full, 0));
+        tr_image *res2 = trt_image(ctx, formats[f], W, H);
+        tr_image *ms2 = ms_image(ctx, formats[f], W, H, 4);
+        draw_resolved(ctx, ms2, res2, TR_STORE_OP_DONT_CARE, &st);
+        cr_expect_eq(st.gmem_bytes_stored, 0u);
+        cr_expect_eq(st.gmem_bytes_resolved, (uint64_t)W * H * cpp);
+        TRT_OK(tr_image_download(res2, NULL, again, 0));
+        cr_expect_arr_eq(full, again, (size_t)W * H * cpp, "%s: resolve without the store differs",
+                         tr_format_name(formats[f]));
+        TRT_OK(tr_image_download(ms2, NULL, again, 0));
+        for (uint32_t i = 0; i < W * H * cpp; i++)
+            cr_assert_eq(again[i], 0, "the unstored multisampled image was written");
+        tr_context_destroy(ctx);
+    }
+}
