@@ -33,6 +33,7 @@ typedef struct render_options {
     const char *fdm_png;
     const char *subsampled;  /* PNG of the raw subsampled image (tr_subsampled_write_png) */
     int fdm_offset;          /* --fdm-offset given */
+    uint32_t samples;        /* --samples: 0 or 1 = single-sampled */
     int32_t fdm_offset_x, fdm_offset_y;
 } render_options;
 
@@ -43,6 +44,7 @@ static void short_usage(FILE *f)
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
             "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
+            "                       [--samples N]\n"
             "Try '" PROG " --help' for more.\n");
 }
 
@@ -53,6 +55,7 @@ static void usage(FILE *f)
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
             "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
+            "                       [--samples N]\n"
             "\n"
             "Renders a SRSCENE1 scene file with tilerast.\n"
             "  -o, --output FILE  write the image as PNG\n"
@@ -64,6 +67,9 @@ static void usage(FILE *f)
             "                     bin alignment and largest bin; default: a630's numbers)\n"
             "  --stats            print the pass statistics as one JSON line on stdout\n"
             "  --no-lrz           render without low-resolution Z (same image)\n"
+            "  --samples N        multisample with N = 1, 2, 4 or 8 samples per pixel at\n"
+            "                     the standard positions; the image written is the\n"
+            "                     resolve (the average of each pixel's samples)\n"
             "  --lrz-png FILE     write a picture of the LRZ buffer and its rejections\n"
             "  --density-map MAP.png\n"
             "                     render with a fragment density map: the file's red and\n"
@@ -123,7 +129,7 @@ static int parse_args(int argc, char **argv, render_options *o)
                           strcmp(a, "--gmem") == 0 || strcmp(a, "--lrz-png") == 0 ||
                           strcmp(a, "--device") == 0 || strcmp(a, "--density-map") == 0 ||
                           strcmp(a, "--fdm-png") == 0 || strcmp(a, "--fdm-offset") == 0 ||
-                          strcmp(a, "--subsampled") == 0;
+                          strcmp(a, "--subsampled") == 0 || strcmp(a, "--samples") == 0;
         if (takes_value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, PROG ": %s needs a value\n", a);
@@ -143,6 +149,11 @@ static int parse_args(int argc, char **argv, render_options *o)
         } else if (strcmp(a, "--gmem") == 0) {
             if (parse_u32(val, UINT32_MAX, 1, &o->gmem_bytes) != 0) {
                 fprintf(stderr, PROG ": --gmem wants a byte count, not '%s'\n", val);
+                return 2;
+            }
+        } else if (strcmp(a, "--samples") == 0) {
+            if (parse_u32(val, 8, 0, &o->samples) != 0 || !tr_sample_count_valid(o->samples)) {
+                fprintf(stderr, PROG ": --samples wants 1, 2, 4 or 8, not '%s'\n", val);
                 return 2;
             }
         } else if (strcmp(a, "--stats") == 0) {
@@ -349,6 +360,7 @@ int main(int argc, char **argv)
     }
 
     ropts.image_flags = image_flags;
+    ropts.samples = o.samples;
     if (o.fdm_offset) {
         ropts.density_map.offset_count = 1;
         ropts.density_map.offsets[0] = (tr_offset2d){o.fdm_offset_x, o.fdm_offset_y};
@@ -360,6 +372,7 @@ int main(int argc, char **argv)
     if (o.lrz_png != NULL || o.fdm_png != NULL) {
         idesc.format = TR_FORMAT_D32_SFLOAT;
         idesc.flags = image_flags; /* never subsampled */
+        idesc.samples = o.samples;
         r = tr_image_create(ctx, &idesc, &depth);
         if (r != TR_OK) {
             report(ctx, "creating the depth image", r);

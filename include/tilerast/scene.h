@@ -57,6 +57,12 @@ typedef struct tr_scene_render_options {
      * TR_IMAGE_FDM_OFFSET so that a density map's offsets are honoured
      * (the caller's images need the flag too). */
     uint32_t image_flags;
+    /* Samples per pixel (multisample.h): 0 or 1 renders `color` directly;
+     * 2, 4 or 8 render into a temporary multisampled colour image (and a
+     * multisampled depth image, the caller's `depth` if it has that many
+     * samples) that the pass resolves into `color` as it stores; the
+     * samples themselves are not stored.  No density map with samples. */
+    uint32_t samples;
 } tr_scene_render_options;
 
 /* Renders the scene into `color` (R8G8B8A8_UNORM, scene size) in one render
@@ -70,7 +76,10 @@ typedef struct tr_scene_render_options {
  * (D32_SFLOAT, scene size) when it is not NULL, else a temporary one; after
  * the pass the caller's holds the pass's LRZ buffer (tr_image_write_lrz_png);
  * its depth texels are not written (DONT_CARE).  A scene without depth
- * leaves `depth` alone (it is still checked when given).  stats may be
+ * leaves `depth` alone (it is still checked when given).  With
+ * options->samples above 1, `depth` must have that many samples, and the
+ * pass's colour attachment 0 is the temporary multisampled image, resolving
+ * into `color` (DONT_CARE store).  stats may be
  * NULL.  TR_ERROR_INVALID_ARGUMENT for a NULL ctx, scene or color, a scene
  * that tr_scene_parse would refuse, or images of the wrong format or size;
  * otherwise what the pass returns (with the context's message). */
@@ -82,7 +91,9 @@ TR_API tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
  * into `color` with `depth` (the depth image it uses: the caller's or its
  * temporary one; ignored for a scene without TR_SCENE_DEPTH) and `options`
  * (NULL = the defaults): for tr_compute_bin_layout, tr_compute_fdm_areas
- * and tr_fdm_write_png, which then see the same bins and areas. */
+ * and tr_fdm_write_png, which then see the same bins and areas.  `color`
+ * is attachment 0 as given: for a multisampled pass pass the multisampled
+ * image (the bins count its samples) and set color[0].resolve_image. */
 TR_API tr_render_pass_desc tr_scene_pass_desc(const tr_scene *scene, tr_image *color, tr_image *depth,
                                               const tr_scene_render_options *options);
 

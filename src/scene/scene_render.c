@@ -153,14 +153,27 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
         cd.height != scene->height)
         return TR_ERROR_INVALID_ARGUMENT;
 
+    const uint32_t samples = options->samples ? options->samples : 1u;
+    if (!tr_sample_count_valid(samples))
+        return TR_ERROR_INVALID_ARGUMENT;
+
     tr_result r;
-    tr_image *depth = NULL;
+    tr_image *depth = NULL, *ms_color = NULL;
     tr_pipeline *pipeline = NULL;
 
     if (depth_image != NULL) {
         tr_image_desc dd = tr_image_get_desc(depth_image);
-        if (dd.format != TR_FORMAT_D32_SFLOAT || dd.width != scene->width || dd.height != scene->height)
+        if (dd.format != TR_FORMAT_D32_SFLOAT || dd.width != scene->width || dd.height != scene->height ||
+            ((scene->flags & TR_SCENE_DEPTH) && dd.samples != samples))
             return TR_ERROR_INVALID_ARGUMENT;
+    }
+    if (samples > 1) {
+        /* the multisampled colour the pass resolves into `color` */
+        const tr_image_desc md = {.format = TR_FORMAT_R8G8B8A8_UNORM, .width = scene->width,
+                                  .height = scene->height, .samples = samples};
+        r = tr_image_create(ctx, &md, &ms_color);
+        if (r != TR_OK)
+            return r;
     }
     if ((scene->flags & TR_SCENE_DEPTH) && depth_image != NULL) {
         depth = depth_image;
@@ -171,16 +184,22 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
         dd.width = scene->width;
         dd.height = scene->height;
         dd.flags = options ? options->image_flags : 0u;
+        dd.samples = samples;
         r = tr_image_create(ctx, &dd, &depth);
         if (r != TR_OK)
-            return r;
+            goto done;
     }
     tr_pipeline_desc pd = scene_pipeline_desc(scene->flags);
+    pd.multisample.samples = samples;
     r = tr_pipeline_create(ctx, &pd, &pipeline);
     if (r != TR_OK)
         goto done;
 
-    const tr_render_pass_desc rp = tr_scene_pass_desc(scene, color, depth, options);
+    tr_render_pass_desc rp = tr_scene_pass_desc(scene, ms_color ? ms_color : color, depth, options);
+    if (ms_color) {
+        rp.color[0].store_op = TR_STORE_OP_DONT_CARE;
+        rp.color[0].resolve_image = color;
+    }
     r = tr_cmd_begin_render_pass(ctx, &rp);
     if (r != TR_OK)
         goto done;
@@ -210,5 +229,7 @@ done:
         tr_pipeline_destroy(pipeline);
     if (depth != NULL && depth != depth_image)
         tr_image_destroy(depth);
+    if (ms_color != NULL)
+        tr_image_destroy(ms_color);
     return r;
 }

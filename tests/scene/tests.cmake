@@ -11,3 +11,10 @@ if(TARGET tilerast-render)
   add_test(NAME scene_render_fdm
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_fdm.sh $<TARGET_FILE:tilerast-render>)
 endif()
+
+# tilerast-render --samples: equal bytes for every thread count and GMEM
+# budget, 1 sample equal to none, and its errors.
+if(TARGET tilerast-render)
+  add_test(NAME scene_render_samples
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_samples.sh $<TARGET_FILE:tilerast-render>)
+endif()
