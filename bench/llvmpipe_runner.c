@@ -2,7 +2,7 @@
  * OSMesa and times it, so that tilerast-bench can put llvmpipe beside
  * tilerast on exactly the same triangles.
  *
- *   tilerast-llvmpipe [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn
+ *   tilerast-llvmpipe [--frames N] [--warmup N] [--samples N] [--raw OUT.rgba] SCENE.scn
  *   tilerast-llvmpipe --info
  *
  * --info prints OSMesa's GL_RENDERER and GL_VERSION on one line and exits:
@@ -18,9 +18,15 @@
  * finished with glFinish, into an offscreen RGBA8 target with a 32-bit depth
  * buffer, in the conventions of SCENES.md: glClipControl(LOWER_LEFT,
  * ZERO_TO_ONE), first-vertex provoking, no culling.  --raw writes the last
- * frame's pixels top row first, as tilerast-render --raw does. */
+ * frame's pixels top row first, as tilerast-render --raw does.
+ *
+ * --samples N (above 1) draws into a framebuffer object of N-sample RGBA8
+ * colour and 32-bit float depth renderbuffers and resolves it into a
+ * single-sample RGBA8 one with glBlitFramebuffer every frame, inside the
+ * timing (--raw reads that one back after the frames), as
+ * tilerast-render --samples resolves in its tiles (llvmpipe has 4x only). */
 #define _POSIX_C_SOURCE 200809L
-#define GL_GLEXT_PROTOTYPES 1 /* glBlendFuncSeparate */
+#define GL_GLEXT_PROTOTYPES 1 /* glBlendFuncSeparate, framebuffer objects */
 
 #include <GL/gl.h>
 #include <GL/glext.h>
@@ -73,13 +79,14 @@ static int print_info(void)
 
 int main(int argc, char **argv)
 {
-    unsigned long frames = 10, warmup = 2;
+    unsigned long frames = 10, warmup = 2, samples = 1;
     const char *raw = NULL, *path = NULL;
     if (argc == 2 && !strcmp(argv[1], "--info"))
         return print_info();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if ((!strcmp(a, "--frames") || !strcmp(a, "--warmup") || !strcmp(a, "--raw")) && i + 1 >= argc) {
+        if ((!strcmp(a, "--frames") || !strcmp(a, "--warmup") || !strcmp(a, "--raw") || !strcmp(a, "--samples")) &&
+            i + 1 >= argc) {
             fprintf(stderr, PROG ": %s needs a value\n", a);
             return 2;
         }
@@ -93,17 +100,22 @@ int main(int argc, char **argv)
                 fprintf(stderr, PROG ": --warmup wants 0..1000\n");
                 return 2;
             }
+        } else if (!strcmp(a, "--samples")) {
+            if (parse_count(argv[++i], 64, &samples) || !samples) {
+                fprintf(stderr, PROG ": --samples wants 1..64\n");
+                return 2;
+            }
         } else if (!strcmp(a, "--raw")) {
             raw = argv[++i];
         } else if (a[0] == '-') {
-            fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn | --info\n");
+            fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--samples N] [--raw OUT.rgba] SCENE.scn | --info\n");
             return 2;
         } else {
             path = a;
         }
     }
     if (!path) {
-        fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--raw OUT.rgba] SCENE.scn | --info\n");
+        fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--samples N] [--raw OUT.rgba] SCENE.scn | --info\n");
         return 2;
     }
     tr_scene sc;
@@ -127,6 +139,38 @@ int main(int argc, char **argv)
         return 1;
     }
     OSMesaPixelStore(OSMESA_Y_UP, 1); /* row 0 of buf is the bottom row */
+    GLuint fbo = 0, rb[3] = {0, 0, 0}, resolved = 0;
+    if (samples > 1) {
+        GLint max = 0;
+        glGetIntegerv(GL_MAX_SAMPLES, &max);
+        if ((GLint)samples > max) {
+            fprintf(stderr, PROG ": %lu samples, but this GL has at most %d\n", samples, max);
+            return 1;
+        }
+        /* the single-sample target of the resolve (OSMesa's own buffer does
+         * not take a blit here: it stays zero) */
+        glGenFramebuffers(1, &resolved);
+        glGenRenderbuffers(3, rb);
+        glBindFramebuffer(GL_FRAMEBUFFER, resolved);
+        glBindRenderbuffer(GL_RENDERBUFFER, rb[2]);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, (GLsizei)sc.width, (GLsizei)sc.height);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[2]);
+        glGenFramebuffers(1, &fbo);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, (GLsizei)samples, GL_RGBA8, (GLsizei)sc.width,
+                                         (GLsizei)sc.height);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+        glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, (GLsizei)samples, GL_DEPTH_COMPONENT32F,
+                                         (GLsizei)sc.width, (GLsizei)sc.height);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+        if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+            fprintf(stderr, PROG ": the %lu-sample framebuffer is not complete\n", samples);
+            return 1;
+        }
+        glEnable(GL_MULTISAMPLE);
+    }
     clip_control(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
     provoking(GL_FIRST_VERTEX_CONVENTION);
     glViewport(0, 0, (GLsizei)sc.width, (GLsizei)sc.height);
@@ -156,10 +200,28 @@ int main(int argc, char **argv)
         double t0 = tool_now_ms();
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(3 * sc.triangle_count));
+        if (fbo) {
+            /* the resolve */
+            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolved);
+            glBlitFramebuffer(0, 0, (GLint)sc.width, (GLint)sc.height, 0, 0, (GLint)sc.width, (GLint)sc.height,
+                              GL_COLOR_BUFFER_BIT, GL_NEAREST);
+            GLenum e = glGetError();
+            if (e != GL_NO_ERROR) {
+                fprintf(stderr, PROG ": resolving the %lu-sample framebuffer: GL error 0x%x\n", samples, e);
+                return 1;
+            }
+            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+        }
         glFinish();
         double t1 = tool_now_ms();
         if (f >= warmup)
             times[f - warmup] = t1 - t0;
+    }
+    if (raw && fbo) {
+        /* the resolved image into buf, bottom row first as OSMesa's */
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, resolved);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, (GLsizei)sc.width, (GLsizei)sc.height, GL_RGBA, GL_UNSIGNED_BYTE, buf);
     }
     if (raw) {
         /* OSMesa's row 0 is the bottom (GL window) row: write top first. */
@@ -182,6 +244,11 @@ int main(int argc, char **argv)
     for (unsigned long f = 0; f < frames; f++)
         printf("%s%.3f", f ? "," : "", times[f]);
     printf("]}\n");
+    if (fbo) {
+        glDeleteFramebuffers(1, &fbo);
+        glDeleteFramebuffers(1, &resolved);
+        glDeleteRenderbuffers(3, rb);
+    }
     OSMesaMakeCurrent(NULL, NULL, 0, 0, 0); /* releases the framebuffer OSMesa made for buf */
     OSMesaDestroyContext(ctx);
     free(buf);

@@ -40,6 +40,7 @@ typedef struct bench_options {
     int json;
     int lrz;                 /* 1 on (default), 0 off, 2 both, alternating frame by frame */
     int llvmpipe;            /* time llvmpipe beside tilerast (when built with OSMesa) */
+    uint32_t samples;        /* --samples: 1 (default), 2, 4 or 8 */
     const char *export_dir;
     char **files;
     int file_count;
@@ -48,7 +49,7 @@ typedef struct bench_options {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: " PROG " [--threads N[,N...]] [--frames N] [--json] [--export DIR]\n"
+            "usage: " PROG " [--threads N[,N...]] [--frames N] [--samples N] [--json] [--export DIR]\n"
             "                     [FILE.scn ...]\n"
             "\n"
             "Times the six standard scenes (or the given scene files) with tilerast.\n"
@@ -59,6 +60,8 @@ static void usage(FILE *f)
             "  --no-llvmpipe   do not run llvmpipe beside tilerast (it runs when the bench\n"
             "                  was built with OSMesa: two rounds of each, alternating, at\n"
             "                  the same thread count through LP_NUM_THREADS)\n"
+            "  --samples N     samples per pixel, 1 (default), 2, 4 or 8: tilerast resolves in\n"
+            "                  its tiles, llvmpipe (4x only) into a second framebuffer\n"
             "  --lrz on|off|both  low-resolution Z (default on); both alternates an LRZ-on\n"
             "                  and an LRZ-off context frame by frame and prints the ratio\n"
             "  --export DIR    write the standard scenes as DIR/<name>.scn and exit\n"
@@ -95,6 +98,7 @@ static int parse_args(int argc, char **argv, bench_options *o)
     memset(o, 0, sizeof *o);
     o->frames = 10;
     o->lrz = 1;
+    o->samples = 1;
     o->llvmpipe = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -118,6 +122,15 @@ static int parse_args(int argc, char **argv, bench_options *o)
                 o->lrz = 2;
             else {
                 fprintf(stderr, PROG ": --lrz wants on, off or both, not '%s'\n", v);
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(a, "--samples") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            const char *end;
+            if (parse_uint(v, &end, 8, &o->samples) != 0 || *end != '\0' || !tr_sample_count_valid(o->samples)) {
+                fprintf(stderr, PROG ": --samples wants 1, 2, 4 or 8, not '%s'\n", v);
                 return 2;
             }
             continue;
@@ -248,6 +261,7 @@ typedef struct bench_result {
     uint32_t threads; /* as the context reports it */
     uint32_t frames;
     uint32_t flags;   /* context flags (TR_CONTEXT_NO_LRZ) */
+    uint32_t samples; /* per pixel */
     double median_ms, min_ms, max_ms;
     tr_pass_stats stats; /* of the last timed frame */
 } bench_result;
@@ -260,7 +274,7 @@ typedef struct bench_result {
  * depth image made per frame would time the allocator: 8 MB of fresh pages
  * zeroed every frame, which the depth pass itself never touches, its store
  * being DONT_CARE).  times holds frames doubles per configuration. */
-static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t frames, uint32_t nconf,
+static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t samples, uint32_t frames, uint32_t nconf,
                      const uint32_t *flags, double *times, bench_result *out)
 {
     tr_context *ctx[2] = {NULL, NULL};
@@ -290,6 +304,7 @@ static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t frames, u
         }
         if (scene->flags & TR_SCENE_DEPTH) {
             id.format = TR_FORMAT_D32_SFLOAT;
+            id.samples = samples; /* the colour's samples are the scene render's own image */
             r = tr_image_create(ctx[c], &id, &depth[c]);
             if (r != TR_OK) {
                 fprintf(stderr, PROG ": creating the depth image: %s (%s)\n", tr_result_string(r),
@@ -301,11 +316,13 @@ static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t frames, u
         out[c].threads = tr_context_get_desc(ctx[c]).threads;
         out[c].frames = frames;
         out[c].flags = flags[c];
+        out[c].samples = samples;
     }
+    const tr_scene_render_options ropts = {.samples = samples};
     for (uint32_t f = 0; f < BENCH_WARMUP_FRAMES + frames; f++) {
         for (uint32_t c = 0; c < nconf; c++) {
             double t0 = tool_now_ms();
-            tr_result r = tr_scene_render_depth(ctx[c], scene, image[c], depth[c], &out[c].stats);
+            tr_result r = tr_scene_render_with(ctx[c], scene, &ropts, image[c], depth[c], &out[c].stats);
             double t1 = tool_now_ms();
             if (r != TR_OK) {
                 fprintf(stderr, PROG ": rendering: %s (%s)\n", tr_result_string(r),
@@ -341,10 +358,10 @@ static void print_result(const bench_options *o, const char *name, const tr_scen
     if (o->json) {
         fputs("{\"scene\":", stdout);
         tool_json_string(stdout, name);
-        printf(",\"renderer\":\"tilerast\",\"lrz\":%s,\"width\":%u,\"height\":%u,\"triangles\":%u,"
+        printf(",\"renderer\":\"tilerast\",\"samples\":%u,\"lrz\":%s,\"width\":%u,\"height\":%u,\"triangles\":%u,"
                "\"flags\":%u,\"threads\":%u,\"frames\":%u,\"median_ms\":%.3f,\"min_ms\":%.3f,"
                "\"max_ms\":%.3f,\"mtri_s\":%.3f,\"mpix_s\":%.3f",
-               (res->flags & TR_CONTEXT_NO_LRZ) ? "false" : "true", scene->width, scene->height,
+               res->samples, (res->flags & TR_CONTEXT_NO_LRZ) ? "false" : "true", scene->width, scene->height,
                scene->triangle_count, scene->flags, res->threads, res->frames, res->median_ms, res->min_ms,
                res->max_ms, mtri, mpix);
         fputs(",\"stats\":", stdout);
@@ -352,9 +369,12 @@ static void print_result(const bench_options *o, const char *name, const tr_scen
         fputs("}\n", stdout);
     } else {
         printf("%-16s threads %-3u lrz %-3s median %9.2f ms  min %9.2f  max %9.2f  %8.2f Mtri/s  "
-               "%8.1f Mpix/s\n",
+               "%8.1f Mpix/s",
                name, res->threads, (res->flags & TR_CONTEXT_NO_LRZ) ? "off" : "on", res->median_ms, res->min_ms,
                res->max_ms, mtri, mpix);
+        if (res->samples > 1)
+            printf("  %ux", res->samples);
+        putchar('\n');
         printf("    bins %u (%ux%u of %ux%u px) pipes %u | tris in %llu culled %llu clipped "
                "%llu binned %llu refs %llu | vs %.1f ms bin %.1f ms render %.1f ms\n",
                s->bins, l->bins_x, l->bins_y, l->bin_w, l->bin_h, s->pipes,
@@ -428,7 +448,7 @@ static const char *llvmpipe_runner(void)
 /* Runs tilerast-llvmpipe on a scene file with LP_NUM_THREADS set for
  * `threads` (1: LP_NUM_THREADS=0, everything on one core, as SCENES.md
  * measures it); stores its frame times.  0 on success. */
-static int run_llvmpipe(const char *scn_path, uint32_t threads, uint32_t frames, double *times)
+static int run_llvmpipe(const char *scn_path, uint32_t threads, uint32_t samples, uint32_t frames, double *times)
 {
     char lp[16];
     snprintf(lp, sizeof lp, "%u", threads <= 1 ? 0u : threads);
@@ -437,7 +457,7 @@ static int run_llvmpipe(const char *scn_path, uint32_t threads, uint32_t frames,
     /* The path is passed in single quotes; a quote inside is closed,
      * escaped and reopened. */
     const char *runner = llvmpipe_runner();
-    size_t cap = 4 * strlen(runner) + 4 * strlen(scn_path) + 64;
+    size_t cap = 4 * strlen(runner) + 4 * strlen(scn_path) + 96;
     char *cmd = malloc(cap), *q;
     if (!cmd)
         return -1;
@@ -451,7 +471,7 @@ static int run_llvmpipe(const char *scn_path, uint32_t threads, uint32_t frames,
             *q++ = *p;
         }
     }
-    q += sprintf(q, "' --frames %u '", frames);
+    q += sprintf(q, "' --frames %u --samples %u '", frames, samples);
     for (const char *p = scn_path; *p; p++) {
         if (*p == '\'') {
             memcpy(q, "'\\''", 4);
@@ -529,13 +549,13 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
         /* Rounds alternate the two renderers so that the machine's noise
          * falls on both. */
         for (uint32_t r = 0; r < rounds && !failed; r++) {
-            if (bench_run(scene, threads, o->frames, nconf, nconf == 2 ? both : &one, times, res) != 0) {
+            if (bench_run(scene, threads, o->samples, o->frames, nconf, nconf == 2 ? both : &one, times, res) != 0) {
                 failed = 1;
                 break;
             }
             memcpy(tl + (size_t)r * o->frames, times, sizeof(double) * o->frames);
 #ifdef TILERAST_LLVMPIPE_RUNNER
-            if (lp_ok && run_llvmpipe(scn_path, res[0].threads, o->frames, lp + (size_t)r * o->frames) != 0) {
+            if (lp_ok && run_llvmpipe(scn_path, res[0].threads, o->samples, o->frames, lp + (size_t)r * o->frames) != 0) {
                 fprintf(stderr, PROG ": %s: the llvmpipe runner (%s) failed\n", name, llvmpipe_runner());
                 lp_ok = 0;
             }
@@ -599,7 +619,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (pa != 0) {
-        fprintf(stderr, "usage: " PROG " [--threads N[,N...]] [--frames N] [--json] "
+        fprintf(stderr, "usage: " PROG " [--threads N[,N...]] [--frames N] [--samples N] [--json] "
                         "[--export DIR] [FILE.scn ...]\nTry '" PROG " --help' for more.\n");
         free(o.files);
         return 2;
