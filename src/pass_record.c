@@ -791,11 +791,6 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                          "%s: the pipeline rasterizes %u sample(s) but the pass's attachments have %u "
                          "(tr_pipeline_desc.multisample.samples must match)", fn, pl->desc.multisample.samples,
                          p->samples);
-    if (pl->desc.multisample.sample_shading && pl->desc.multisample.min_sample_shading * (float)p->samples > 1.0f)
-        return tr__error(ctx, TR_ERROR_INVALID_STATE,
-                         "%s: the pipeline asks for sample shading (min_sample_shading %g of %u samples); shading "
-                         "per sample is not implemented yet (multisample.h)", fn,
-                         (double)pl->desc.multisample.min_sample_shading, p->samples);
     const tr_pipeline_desc *pd = &pl->desc;
     for (uint32_t m = pd->texture_mask, slot = 0; m; m >>= 1, slot++)
         if ((m & 1u) && !p->textures[slot].image)

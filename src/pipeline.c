@@ -77,7 +77,7 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
     if (d.flags & ~(uint32_t)TR_PIPELINE_WRITES_VIEWPORT_INDEX)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.flags = 0x%x has unknown bits", d.flags);
     if (d.fs_flags & ~(uint32_t)(TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS | TR_FS_EARLY_TESTS |
-                                   TR_FS_NO_FRAG_COORD))
+                                   TR_FS_NO_FRAG_COORD | TR_FS_SAMPLE_RATE))
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.fs_flags = 0x%x has unknown bits",
                          d.fs_flags);
     if (d.texture_mask >> TR_MAX_TEXTURES)

@@ -35,7 +35,13 @@
  *   tie rule as pixel centres (the positions are sixteenths of a pixel,
  *   whole numbers of the 1/256 subpixel grid).
  * - The fragment shader runs once per pixel that has a covered sample, at
- *   the pixel centre (varyings and frag_x / frag_y there).
+ *   the pixel centre (varyings and frag_x / frag_y there), sample_index -1.
+ *   It runs once per covered sample instead, at the sample's position
+ *   (varyings interpolated there, frag_x / frag_y the sample's position,
+ *   sample_index its index), when the pipeline asks for sample shading of
+ *   more than one sample's worth (sample_shading and min_sample_shading *
+ *   samples > 1: every sample, the most Vulkan allows) or the shader reads
+ *   the sample (TR_FS_SAMPLE_RATE).
  * - Depth is interpolated at each sample's position; depth and stencil are
  *   tested and written per covered sample (before the shader when tests
  *   are early, as for single-sampled passes, else after it), and colour is
@@ -48,15 +54,13 @@
  *   them first.  alpha_to_one writes alpha 1 for every output.
  * - Statistics count samples for fragments_rasterized, the rejected
  *   counts and fragments_written; fragments_shaded and _discarded count
- *   shader invocations (pixels).
+ *   shader invocations (pixels, or samples when shading per sample).
  * - Every image is the same for every thread count, SIMD level and GMEM
  *   budget.
  *
- * Not implemented yet (refused with a message, never drawn wrong): sample
- * shading that asks for more than one sample per pixel
- * (min_sample_shading * samples > 1) fails the draw with
- * TR_ERROR_INVALID_STATE; a density map in a multisampled pass fails
- * tr_cmd_begin_render_pass with TR_ERROR_INVALID_DESCRIPTOR.  LRZ is off
+ * Not implemented yet (refused with a message, never drawn wrong): a
+ * density map in a multisampled pass fails tr_cmd_begin_render_pass with
+ * TR_ERROR_INVALID_DESCRIPTOR.  LRZ is off
  * in multisampled passes (no LRZ buffer is made or used).
  *
  * Resolve attachments: tr_color_attachment.resolve_image names a

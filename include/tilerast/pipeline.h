@@ -121,6 +121,11 @@ typedef struct tr_fs_block {
      * derivatives between the lanes of a quad span neighbouring coarse
      * fragments (fdm.h). */
     uint32_t frag_size_x, frag_size_y;
+    /* The sample this call shades when a multisampled pass shades per
+     * sample (multisample.h: sample shading or TR_FS_SAMPLE_RATE), with
+     * frag_x / frag_y at that sample's position and the varyings
+     * interpolated there; -1 when the call shades whole pixels. */
+    int32_t sample_index;
     float varyings[TR_MAX_VARYINGS][4][TR_FS_LANES]; /* perspective-correct (or flat) */
     /* outputs */
     float color[TR_MAX_COLOR_ATTACHMENTS][4][TR_FS_LANES]; /* RGBA per colour attachment;
@@ -236,6 +241,10 @@ typedef struct tr_blend_state {
  * contents are unspecified, as is depth's preset unless the shader writes
  * depth.  Saves per-fragment work; the image is the same. */
 #define TR_FS_NO_FRAG_COORD 16u
+/* The shader reads tr_fs_block.sample_index or depends on the sample's
+ * position (gl_SampleID, gl_SamplePosition): a multisampled pass shades it
+ * once per covered sample, as Vulkan's sample shading does. */
+#define TR_FS_SAMPLE_RATE 32u
 
 /* Pipeline flags */
 /* The vertex stage writes gl_ViewportIndex (it selects one of several

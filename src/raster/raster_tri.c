@@ -299,11 +299,13 @@ static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state
 /* Runs the fragment shader for the lanes `live` of ln (their inputs at
  * the lanes' pixel centres) and drops the lanes it discards; returns the
  * rest.  `uniform`: one quad is shaded for the block (below; ss->uniform
- * and more than one quad). */
+ * and more than one quad).  sample_index: tr_fs_block's; frag_offset (or
+ * NULL): added to frag_x / frag_y, the sample's offset from the centre. */
 static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin *rb, const tr__tri *t,
                                                                  const tr__draw *d, const tr_pipeline_desc *pd,
                                                                  tr_fs_block *fs, tr_pass_stats *st, tr__lanes *ln,
-                                                                 uint64_t live, shade_state *ss, bool uniform)
+                                                                 uint64_t live, shade_state *ss, bool uniform,
+                                                                 int32_t sample_index, const float *frag_offset)
 {
     const tr__raster_pass *p = rb->rp;
     const bool simd = ss->simd;
@@ -344,6 +346,12 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
         uniform_inputs(t, pd->varying_count, fs);
     else
         tr__fs_inputs(t, pd->varying_count, pd->flat_mask, ln, fs, frag_coord, frag_coord || shader_depth, simd);
+    fs->sample_index = sample_index;
+    if (frag_offset && frag_coord && !uniform)
+        for (uint32_t i = 0; i < fs->count; i++) {
+            fs->frag_x[i] += frag_offset[0];
+            fs->frag_y[i] += frag_offset[1];
+        }
     if (rb->fdm) {
         /* FragCoord in framebuffer space: (x' + 0.5 - o) * f, the centre of
          * the coarse fragment's area (turnip's tu_nir_lower_fdm); exact. */
@@ -506,7 +514,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     }
 
     const bool uniform = ss->uniform && nq > 1;
-    live = run_shader(rb, t, d, pd, fs, st, ln, live, ss, uniform);
+    live = run_shader(rb, t, d, pd, fs, st, ln, live, ss, uniform, -1, NULL);
     if (!early) {
         if (flags & TR_FS_WRITES_DEPTH)
             for (uint32_t i = 0; i < fs->count; i++)
@@ -714,6 +722,56 @@ static void alpha_coverage(const tr_fs_block *fs, uint32_t n, uint64_t lanes, bo
     }
 }
 
+/* Shading per sample (sample shading, TR_FS_SAMPLE_RATE): each sample s
+ * with lanes in m[s] is tested, shaded at its position (the varyings
+ * interpolated there: moved[s]'s barycentrics at the pixel centres), and
+ * written, on its own; lns holds the block's quads. */
+static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, const tr__tri *const moved[],
+                          uint32_t n, const uint64_t m[], bool early, tr__lanes *lns, shade_state *ss)
+{
+    const tr__raster_pass *p = rb->rp;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const tr_multisample_state *ms = &pd->multisample;
+    tr_pass_stats *st = &rb->worker->stats;
+    tr_fs_block *fs = rb->worker->fs;
+    const uint32_t log2n = (uint32_t)__builtin_ctz(n);
+    tr__raster_bin rbs;
+    for (uint32_t s = 0; s < n; s++) {
+        uint64_t live = m[s];
+        if (!live)
+            continue;
+        sample_planes(rb, s, &rbs);
+        tr__lanes_setup(moved[s], d->depth_min, d->depth_max, lns, TR__LANES_Z, rb->ctx->simd);
+        if (early) {
+            live = depth_stencil(&rbs, t, d, live, lns);
+            if (!live)
+                continue;
+        }
+        const float off[2] = {(float)tr__sample_pos16[log2n][s][0] / 16.0f - 0.5f,
+                              (float)tr__sample_pos16[log2n][s][1] / 16.0f - 0.5f};
+        live = run_shader(rb, t, d, pd, fs, st, lns, live, ss, false, (int32_t)s, off);
+        if (ms->alpha_to_coverage) {
+            uint64_t a2c[TR_MAX_SAMPLES];
+            alpha_coverage(fs, n, live, false, a2c);
+            live &= a2c[s];
+        }
+        if (ms->alpha_to_one)
+            for (uint32_t a = 0; a < TR_MAX_COLOR_ATTACHMENTS; a++)
+                for (uint32_t i = 0; i < fs->count; i++)
+                    fs->color[a][3][i] = 1.0f;
+        if (!early) {
+            if (ss->shader_depth)
+                for (uint32_t i = 0; i < fs->count; i++)
+                    lns->z[i] = tr__clamp_depth(fs->depth[i], d->depth_min, d->depth_max);
+            live = depth_stencil(&rbs, t, d, live, lns);
+        }
+        if (!live)
+            continue;
+        st->fragments_written += (uint64_t)tr__popcount64(live);
+        write_colors(&rbs, p, d, pd, fs, lns, live, false, ss);
+    }
+}
+
 /* A triangle of a multisampled pass.  Sample s of a pixel is covered when
  * the pixel's centre is covered by the triangle moved by minus the
  * sample's offset from the centre: a whole number of subpixels (the
@@ -753,6 +811,12 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
     /* alpha to coverage reads the shader's output: tests after it unless
      * the shader forces them early */
     const bool early = ss.early && (!ms->alpha_to_coverage || (pd->fs_flags & TR_FS_EARLY_TESTS));
+    /* Sample shading: every covered sample shaded on its own (the most
+     * Vulkan allows for any fraction above one sample's worth) */
+    const bool per_sample = pd->fragment_shader && ((ms->sample_shading && ms->min_sample_shading * (float)n > 1.0f) ||
+                                                    (pd->fs_flags & TR_FS_SAMPLE_RATE));
+    if (per_sample)
+        ss.uniform = false; /* sample_index may differ where the inputs do not */
     const bool need_z = ss.frag_coord || ss.shader_depth;
     tr__lanes ln, lns;
     ln.nq = lns.nq = 16;
@@ -776,7 +840,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                 ln.qx[j] = lns.qx[j] = bx + quad_dx[j];
                 ln.qy[j] = lns.qy[j] = by + quad_dy[j];
             }
-            if (early) {
+            if (early && !per_sample) {
                 any = 0;
                 for (uint32_t s = 0; s < n; s++) {
                     if (!m[s])
@@ -789,11 +853,13 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                 if (!any)
                     continue;
             }
-            if (pd->fragment_shader) {
+            if (per_sample) {
+                shade_samples(rb, t, d, moved, n, m, early, &lns, &ss);
+            } else if (pd->fragment_shader) {
                 tr__lanes_setup(t, d->depth_min, d->depth_max, &ln,
                                 need_z ? TR__LANES_Z : ss.smooth ? TR__LANES_BARY : 0u, simd);
                 const bool uniform = ss.uniform;
-                const uint64_t live = run_shader(rb, t, d, pd, fs, st, &ln, any, &ss, uniform);
+                const uint64_t live = run_shader(rb, t, d, pd, fs, st, &ln, any, &ss, uniform, -1, NULL);
                 uint64_t a2c[TR_MAX_SAMPLES];
                 if (ms->alpha_to_coverage)
                     alpha_coverage(fs, n, live, uniform, a2c);

@@ -434,3 +434,73 @@ Test(multisample_render, resolve_attachment_equals_image_resolve)
         tr_context_destroy(ctx);
     }
 }
+
+/* ---- shading per sample ------------------------------------------------------------------------ */
+
+/* red: (sample_index + 1) / 8; green: frag_x's fraction; blue: frag_y's. */
+static void fs_sample_id(tr_fs_block *b)
+{
+    for (uint32_t i = 0; i < b->count; i++) {
+        b->color[0][0][i] = (float)(b->sample_index + 1) / 8.0f;
+        b->color[0][1][i] = b->frag_x[i] - floorf(b->frag_x[i]);
+        b->color[0][2][i] = b->frag_y[i] - floorf(b->frag_y[i]);
+        b->color[0][3][i] = 1.0f;
+    }
+}
+
+/* TR_FS_SAMPLE_RATE: one call per covered sample, with sample_index and
+ * frag_x / frag_y at the sample; sample shading at min 1 shades as often.
+ * At min 0.25 of 4 samples the shader runs once per pixel (index -1). */
+Test(multisample_render, shading_per_sample)
+{
+    const uint32_t W = 8, H = 8;
+    for (int mode = 0; mode < 3; mode++) {
+        for (uint32_t n = 2; n <= 8; n *= 2) {
+            tr_context *ctx = trt_context(2);
+            tr_image *img = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, n);
+            const float zero[4] = {0, 0, 0, 0};
+            trt_begin_color(ctx, img, zero);
+            tr_pipeline_desc pd = {.fragment_shader = fs_sample_id};
+            if (mode == 0)
+                pd.fs_flags = TR_FS_SAMPLE_RATE;
+            pd.multisample.sample_shading = mode != 0;
+            pd.multisample.min_sample_shading = mode == 1 ? 1.0f : 1.0f / (float)n;
+            TRT_OK(tr_cmd_bind_pipeline(ctx, ms_pipeline(ctx, n, &pd)));
+            const float w1[4] = {1, 1, 1, 1};
+            const trt_vertex v[3] = {trt_vpx(0, 0, 0.5f, W, H, w1), trt_vpx(8, 0, 0.5f, W, H, w1),
+                                     trt_vpx(0, 8, 0.5f, W, H, w1)};
+            trt_draw(ctx, v, 3);
+            tr_pass_stats st;
+            TRT_OK(tr_cmd_end_render_pass(ctx, &st));
+            const bool per_sample = mode != 2;
+            if (per_sample)
+                cr_expect_eq(st.fragments_shaded, st.fragments_rasterized, "mode %d %ux: shaded %llu, covered %llu",
+                             mode, n, (unsigned long long)st.fragments_shaded,
+                             (unsigned long long)st.fragments_rasterized);
+            else
+                cr_expect_lt(st.fragments_shaded, st.fragments_rasterized);
+            uint8_t px[8 * 8 * 4];
+            for (uint32_t s = 0; s < n; s++) {
+                float pos[2];
+                TRT_OK(tr_sample_position(n, s, pos));
+                TRT_OK(tr_image_download(img, &(tr_subresource){.sample = s}, px, 0));
+                for (uint32_t y = 0; y < H; y++)
+                    for (uint32_t x = 0; x < W; x++) {
+                        const uint8_t *t = px + 4 * (y * W + x);
+                        const bool in = (float)x + pos[0] + (float)y + pos[1] < 8.0f;
+                        if (!in) {
+                            cr_expect_eq(t[3], 0, "mode %d %ux: (%u, %u) sample %u written", mode, n, x, y, s);
+                            continue;
+                        }
+                        const uint8_t r = per_sample ? (uint8_t)lroundf((float)(s + 1) / 8.0f * 255.0f) : 0;
+                        const uint8_t g = (uint8_t)lroundf((per_sample ? pos[0] : 0.5f) * 255.0f);
+                        const uint8_t bl = (uint8_t)lroundf((per_sample ? pos[1] : 0.5f) * 255.0f);
+                        cr_expect(t[0] == r && t[1] == g && t[2] == bl,
+                                  "mode %d %ux: (%u, %u) sample %u: %u %u %u, want %u %u %u", mode, n, x, y, s, t[0],
+                                  t[1], t[2], r, g, bl);
+                    }
+            }
+            tr_context_destroy(ctx);
+        }
+    }
+}
