@@ -817,6 +817,9 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                                                     (pd->fs_flags & TR_FS_SAMPLE_RATE));
     if (per_sample)
         ss.uniform = false; /* sample_index may differ where the inputs do not */
+    /* the AVX2 block depth test for whole blocks of a sample (the shading
+     * lanes are the pixel centres', so smooth varyings do not matter) */
+    const bool block_depth = simd >= TR_SIMD_AVX2 && early && ss.depth && !(pd->stencil_test && p->stencil_att >= 0);
     const bool need_z = ss.frag_coord || ss.shader_depth;
     tr__lanes ln, lns;
     ln.nq = lns.nq = 16;
@@ -827,9 +830,31 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
     uint64_t m[TR_MAX_SAMPLES];
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK)
         for (int32_t bx = r[0] & ~(BLOCK - 1); bx < r[2]; bx += BLOCK) {
+            /* The block's area against each edge at its corners: every
+             * sample lies strictly inside it, so an edge positive at all
+             * four corners has every sample inside (whatever the tie rule),
+             * and one negative at all four has none. */
+            int inside = 1;
+            bool outside = false;
+            {
+                const int64_t x0 = (int64_t)bx * TR_SUBPIXEL_ONE, x1 = x0 + BLOCK * TR_SUBPIXEL_ONE;
+                const int64_t y0 = (int64_t)by * TR_SUBPIXEL_ONE, y1 = y0 + BLOCK * TR_SUBPIXEL_ONE;
+                for (int k = 0; k < 3 && !outside; k++) {
+                    const int64_t a = t->edge_a[k], b = t->edge_b[k], c = t->edge_c[k];
+                    const int64_t hi = c + a * (a > 0 ? x1 : x0) + b * (b > 0 ? y1 : y0);
+                    const int64_t lo = c + a * (a > 0 ? x0 : x1) + b * (b > 0 ? y0 : y1);
+                    outside = hi < 0;
+                    inside &= lo > 0;
+                }
+            }
+            if (outside)
+                continue;
+            const bool whole = inside && bx >= r[0] && by >= r[1] && bx + BLOCK <= r[2] && by + BLOCK <= r[3];
             uint64_t any = 0, covered = 0;
             for (uint32_t s = 0; s < n; s++) {
-                m[s] = (ms->sample_mask >> s) & 1u ? tr__raster_block_coverage(moved[s], bx, by, r, cov) : 0;
+                m[s] = !((ms->sample_mask >> s) & 1u) ? 0
+                       : whole                        ? ~0ull
+                                                      : tr__raster_block_coverage(moved[s], bx, by, r, cov);
                 any |= m[s];
                 covered += (uint64_t)tr__popcount64(m[s]);
             }
@@ -845,8 +870,24 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                 for (uint32_t s = 0; s < n; s++) {
                     if (!m[s])
                         continue;
-                    tr__lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z, simd);
                     sample_planes(rb, s, &rbs);
+#if TILERAST_AVX2_KERNELS
+                    /* a whole block whose depths only the depth test reads:
+                     * one AVX2 step per row, as for single-sampled blocks */
+                    uint64_t pass;
+                    if (block_depth && m[s] == ~0ull &&
+                        tr__depth_block_avx2(moved[s], d->depth_min, d->depth_max,
+                                             (float *)rbs.gmem[p->depth_att] +
+                                                 (size_t)(by - rb->origin[1]) * rb->gmem_pitch +
+                                                 (size_t)(bx - rb->origin[0]),
+                                             rb->gmem_pitch, bx, by, pd->depth_compare, pd->depth_write != 0, &pass)) {
+                        st->fragments_depth_rejected += (uint64_t)tr__popcount64(~pass);
+                        m[s] = pass;
+                        any |= pass;
+                        continue;
+                    }
+#endif
+                    tr__lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z, simd);
                     m[s] = depth_stencil(&rbs, t, d, m[s], &lns);
                     any |= m[s];
                 }
