@@ -158,6 +158,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d.flags = u8(&r) > 200 ? u8(&r) & 3u : 0u; /* TR_IMAGE_FDM_OFFSET, and an unknown bit */
         if (u8(&r) > 250)
             d.levels = TR_LEVELS_ALL;
+        if (u8(&r) > 200) /* multisampled */
+            d.samples = size_val(&r, 17); /* 0..16: the valid ones and others, or any value */
         if (tr_image_create(ctx, &d, &img[i]) == TR_OK && u8(&r) & 1) {
             const float v[4] = {f32(&r), f32(&r), f32(&r), f32(&r)};
             tr_image_fill(img[i], NULL, v);
@@ -212,6 +214,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (d.stencil_test && u8(&r) == 255)
             d.flags = size_val(&r, 3); /* TR_PIPELINE_WRITES_VIEWPORT_INDEX, or unknown bits */
+        if (u8(&r) > 200) { /* multisample state */
+            d.multisample.samples = size_val(&r, 9);
+            d.multisample.sample_mask = u8(&r);
+            d.multisample.alpha_to_coverage = u8(&r) & 1;
+            d.multisample.alpha_to_one = u8(&r) & 1;
+            d.multisample.sample_shading = u8(&r) & 1;
+            d.multisample.min_sample_shading = f32(&r);
+        }
         tr_pipeline_create(ctx, &d, &pipe[i]);
     }
 
@@ -225,6 +235,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rp.color[c].load_op = (tr_load_op)size_val(&r, 4);
             rp.color[c].store_op = (tr_store_op)size_val(&r, 3);
             rp.color[c].clear_color[0] = f32(&r);
+            if (u8(&r) > 220)
+                rp.color[c].resolve_image = img[u8(&r) % NIMG];
         }
         if (u8(&r) & 1) {
             rp.depth.image = img[u8(&r) % NIMG];
