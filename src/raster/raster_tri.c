@@ -821,9 +821,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
      * lanes are the pixel centres', so smooth varyings do not matter) */
     const bool block_depth = simd >= TR_SIMD_AVX2 && early && ss.depth && !(pd->stencil_test && p->stencil_att >= 0);
     const bool need_z = ss.frag_coord || ss.shader_depth;
-    tr__lanes ln, lns;
-    ln.nq = lns.nq = 16;
-    ln.block = lns.block = true;
+    tr__lanes ln, lns; /* the quads of a block (set per block): shading's and a sample's */
     memset(ln.lrz_test, 0, sizeof ln.lrz_test);
     memset(lns.lrz_test, 0, sizeof lns.lrz_test);
     tr__raster_bin rbs;
@@ -861,9 +859,33 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
             if (!any)
                 continue;
             st->fragments_rasterized += covered;
-            for (uint32_t j = 0; j < 16; j++) {
-                ln.qx[j] = lns.qx[j] = bx + quad_dx[j];
-                ln.qy[j] = lns.qy[j] = by + quad_dy[j];
+            /* The quads with a covered sample, packed (the whole block in
+             * order when every quad has one); the masks follow. */
+            uint64_t quads = any | (any >> 1) | (any >> 2) | (any >> 3);
+            quads &= 0x1111111111111111ull;
+            const uint32_t nq = (uint32_t)tr__popcount64(quads);
+            ln.nq = lns.nq = nq;
+            ln.block = lns.block = nq == 16;
+            if (nq == 16) {
+                for (uint32_t j = 0; j < 16; j++) {
+                    ln.qx[j] = lns.qx[j] = bx + quad_dx[j];
+                    ln.qy[j] = lns.qy[j] = by + quad_dy[j];
+                }
+            } else {
+                uint64_t packed[TR_MAX_SAMPLES] = {0};
+                uint32_t j = 0;
+                for (uint64_t q = quads; q; q &= q - 1, j++) {
+                    const uint32_t k = (uint32_t)__builtin_ctzll(q) >> 2;
+                    ln.qx[j] = lns.qx[j] = bx + quad_dx[k];
+                    ln.qy[j] = lns.qy[j] = by + quad_dy[k];
+                    for (uint32_t s = 0; s < n; s++)
+                        packed[s] |= ((m[s] >> (4 * k)) & 0xfu) << (4 * j);
+                }
+                any = 0;
+                for (uint32_t s = 0; s < n; s++) {
+                    m[s] = packed[s];
+                    any |= m[s];
+                }
             }
             if (early && !per_sample) {
                 any = 0;
@@ -875,7 +897,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                     /* a whole block whose depths only the depth test reads:
                      * one AVX2 step per row, as for single-sampled blocks */
                     uint64_t pass;
-                    if (block_depth && m[s] == ~0ull &&
+                    if (block_depth && ln.block && m[s] == ~0ull &&
                         tr__depth_block_avx2(moved[s], d->depth_min, d->depth_max,
                                              (float *)rbs.gmem[p->depth_att] +
                                                  (size_t)(by - rb->origin[1]) * rb->gmem_pitch +
