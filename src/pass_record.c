@@ -287,10 +287,6 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
             return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                              "%s with TR_PASS_SINGLE_BIN: a fragment density map needs bins (as on the hardware)",
                              mn);
-        if (samples > 1)
-            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                             "%s: the attachments have %u samples; a density map in a multisampled pass is not "
-                             "implemented yet (multisample.h)", mn, samples);
         tr_result r = check_offsets(ctx, d, layers_needed, p);
         if (r != TR_OK)
             return r;

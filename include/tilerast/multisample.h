@@ -58,10 +58,14 @@
  * - Every image is the same for every thread count, SIMD level and GMEM
  *   budget.
  *
- * Not implemented yet (refused with a message, never drawn wrong): a
- * density map in a multisampled pass fails tr_cmd_begin_render_pass with
- * TR_ERROR_INVALID_DESCRIPTOR.  LRZ is off
- * in multisampled passes (no LRZ buffer is made or used).
+ * With a fragment density map (fdm.h), a scaled bin rasterizes each coarse
+ * fragment's samples at the standard positions inside the coarse
+ * fragment, as turnip does; the store upscales every sample's plane, and a
+ * resolve image gets each pixel's resolve from its coarse fragment.  At
+ * density 1 (every byte 255) the pass is the one without a map.
+ *
+ * Not yet: LRZ is off in multisampled passes (no LRZ buffer is made or
+ * used).
  *
  * Resolve attachments: tr_color_attachment.resolve_image names a
  * single-sample image of the same format and size; each tile resolves its

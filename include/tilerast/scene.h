@@ -61,7 +61,7 @@ typedef struct tr_scene_render_options {
      * 2, 4 or 8 render into a temporary multisampled colour image (and a
      * multisampled depth image, the caller's `depth` if it has that many
      * samples) that the pass resolves into `color` as it stores; the
-     * samples themselves are not stored.  No density map with samples. */
+     * samples themselves are not stored. */
     uint32_t samples;
 } tr_scene_render_options;
 

@@ -69,8 +69,8 @@ void tr__fdm_patch_draw(const tr__fdm_view *v, const tr__draw *d, tr__draw *out)
     out->fdm = 0;
 }
 
-void tr__fdm_load(const tr__fdm_view *v, const tr__attachment_state *a, uint32_t layer, const int32_t r[4],
-                  uint8_t *gmem, const int32_t origin[2], uint32_t pitch)
+void tr__fdm_load(const tr__fdm_view *v, const tr__attachment_state *a, uint32_t layer, uint32_t sample,
+                  const int32_t r[4], uint8_t *gmem, const int32_t origin[2], uint32_t pitch)
 {
     const tr_image *img = a->image;
     const uint32_t w = TR_MAX(1u, img->desc.width >> a->level), h = TR_MAX(1u, img->desc.height >> a->level);
@@ -79,18 +79,20 @@ void tr__fdm_load(const tr__fdm_view *v, const tr__attachment_state *a, uint32_t
         const uint32_t sy = tr__fdm_load_texel(y, v->bin[1], v->bs[1], v->f[1], h);
         uint8_t *g = gmem + ((size_t)(y - origin[1]) * pitch + (size_t)(r[0] - origin[0])) * cpp;
         for (int32_t x = r[0]; x < r[2]; x++, g += cpp)
-            memcpy(g, tr__att_texel(a, layer, tr__fdm_load_texel(x, v->bin[0], v->bs[0], v->f[0], w), sy), cpp);
+            memcpy(g, tr__att_sample_texel(a, layer, sample, tr__fdm_load_texel(x, v->bin[0], v->bs[0], v->f[0], w), sy),
+                   cpp);
     }
 }
 
-void tr__fdm_store(const tr__fdm_view *v, const tr__attachment_state *a, uint32_t layer, const int32_t fb[4],
-                   const uint8_t *gmem, const int32_t origin[2], uint32_t pitch, const int32_t shift[2])
+void tr__fdm_store(const tr__fdm_view *v, const tr__attachment_state *a, uint32_t layer, uint32_t sample,
+                   const int32_t fb[4], const uint8_t *gmem, const int32_t origin[2], uint32_t pitch,
+                   const int32_t shift[2])
 {
     const uint32_t cpp = a->cpp;
     for (int32_t y = fb[1]; y < fb[3]; y++) {
         const int32_t gy = tr__fdm_store_source(y, v->bin[1], v->bs[1], v->f[1]);
         const uint8_t *row = gmem + (size_t)(gy - origin[1]) * pitch * cpp;
-        uint8_t *dst = tr__att_texel(a, layer, (uint32_t)(fb[0] + shift[0]), (uint32_t)(y + shift[1]));
+        uint8_t *dst = tr__att_sample_texel(a, layer, sample, (uint32_t)(fb[0] + shift[0]), (uint32_t)(y + shift[1]));
         for (int32_t x = fb[0]; x < fb[2]; x++, dst += cpp)
             memcpy(dst, row + (size_t)(tr__fdm_store_source(x, v->bin[0], v->bs[0], v->f[0]) - origin[0]) * cpp, cpp);
     }

@@ -66,10 +66,12 @@ static inline int32_t tr__fdm_store_source(int32_t x, int32_t bcs, int32_t bs, u
  * rectangle fb (upscaling), moved by shift in the image (a subsampled
  * image's tile stored at full size where its layout puts it; 0 otherwise).
  * gmem: the view's slice, GMEM pixel (0, 0) at rendering-space `origin`,
- * `pitch` pixels per row. */
-void tr__fdm_load(const tr__fdm_view *v, const tr__attachment_state *a, uint32_t layer, const int32_t r[4],
-                  uint8_t *gmem, const int32_t origin[2], uint32_t pitch);
-void tr__fdm_store(const tr__fdm_view *v, const tr__attachment_state *a, uint32_t layer, const int32_t fb[4],
-                   const uint8_t *gmem, const int32_t origin[2], uint32_t pitch, const int32_t shift[2]);
+ * `pitch` pixels per row; a multisampled pass's sample `sample` (gmem is
+ * that sample's plane). */
+void tr__fdm_load(const tr__fdm_view *v, const tr__attachment_state *a, uint32_t layer, uint32_t sample,
+                  const int32_t r[4], uint8_t *gmem, const int32_t origin[2], uint32_t pitch);
+void tr__fdm_store(const tr__fdm_view *v, const tr__attachment_state *a, uint32_t layer, uint32_t sample,
+                   const int32_t fb[4], const uint8_t *gmem, const int32_t origin[2], uint32_t pitch,
+                   const int32_t shift[2]);
 
 #endif

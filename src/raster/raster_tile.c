@@ -63,21 +63,27 @@ static void store_reduced(const tr__raster_bin *rb, const tr__attachment_state *
     }
 }
 
-/* A multisampled colour attachment's resolve (multisample.h): the rows of
- * rb->rect averaged over the sample planes into the resolve image. */
+/* A multisampled colour attachment's resolve (multisample.h): the
+ * framebuffer rows of the bin view averaged over the sample planes into the
+ * resolve image; a scaled bin view (FDM) resolves each pixel from the
+ * coarse fragment its store would copy (tr__fdm_store's upscaling). */
 static void resolve_rows(const tr__raster_bin *rb, const tr__attachment_state *a, uint32_t i, uint32_t view)
 {
-    const int32_t *r = rb->rect;
+    const int32_t *r = rb->fdm ? rb->fb_rect : rb->rect;
     const tr__raster_pass *p = rb->rp;
     const tr_image *ri = a->resolve;
     const uint32_t cpp = a->cpp;
     const size_t stride = p->plane_texels * cpp;
+    const tr__fdm_view *v = rb->fdm;
     for (int32_t y = r[1]; y < r[3]; y++) {
-        const uint8_t *gp = rb->gmem[i] + ((size_t)(y - rb->origin[1]) * rb->gmem_pitch + (size_t)(r[0] - rb->origin[0])) * cpp;
+        const int32_t gy = v ? tr__fdm_store_source(y, v->bin[1], v->bs[1], v->f[1]) : y;
+        const uint8_t *grow = rb->gmem[i] + (size_t)(gy - rb->origin[1]) * rb->gmem_pitch * cpp;
         uint8_t *dst = ri->data + tr__image_texel_index(ri, a->resolve_level, a->resolve_base_layer + view,
                                                         (uint32_t)r[0], (uint32_t)y) * cpp;
-        for (int32_t x = r[0]; x < r[2]; x++, gp += cpp, dst += cpp)
-            tr__resolve_texel(rb->ctx, a->format, gp, stride, p->samples, dst);
+        for (int32_t x = r[0]; x < r[2]; x++, dst += cpp) {
+            const int32_t gx = v ? tr__fdm_store_source(x, v->bin[0], v->bs[0], v->f[0]) : x;
+            tr__resolve_texel(rb->ctx, a->format, grow + (size_t)(gx - rb->origin[0]) * cpp, stride, p->samples, dst);
+        }
     }
 }
 
@@ -94,12 +100,12 @@ static void load_store(tr__raster_bin *rb, bool load)
     const uint32_t view = p->view_ids[rb->view_slot];
     /* What the same bin view would move at full scale (fdm_*_full). */
     const int32_t *fr = rb->fdm ? rb->fb_rect : r;
-    const uint64_t full_px = p->fdm ? (uint64_t)(fr[2] - fr[0]) * (uint64_t)(fr[3] - fr[1]) : 0;
+    const uint64_t full_px = p->fdm ? (uint64_t)(fr[2] - fr[0]) * (uint64_t)(fr[3] - fr[1]) * p->samples : 0;
     for (uint32_t i = 0; i < p->att_count; i++) {
         const tr__attachment_state *a = &p->att[i];
         if (!load && a->resolve && (rb->store_set & 1u)) {
             resolve_rows(rb, a, i, view);
-            st->gmem_bytes_resolved += px / p->samples * a->cpp;
+            st->gmem_bytes_resolved += (rb->fdm ? full_px : px) / p->samples * a->cpp;
         }
         const bool reduced = !load && a->subsampled && rb->ss_rect;
         if (!load && !(rb->store_set & (reduced ? 2u : 1u)))
@@ -117,10 +123,14 @@ static void load_store(tr__raster_bin *rb, bool load)
          * the layout puts it (ss_shift from its framebuffer place) */
         static const int32_t none[2] = {0, 0};
         const int32_t *shift = !load && a->subsampled ? rb->ss_shift : none;
+        const size_t plane = p->plane_texels * a->cpp;
         if (rb->fdm && load && a->load == TR_LOAD_OP_LOAD)
-            tr__fdm_load(rb->fdm, a, view, r, rb->gmem[i], rb->origin, rb->gmem_pitch);
+            for (uint32_t s = 0; s < p->samples; s++)
+                tr__fdm_load(rb->fdm, a, view, s, r, rb->gmem[i] + s * plane, rb->origin, rb->gmem_pitch);
         else if (rb->fdm && !load && a->store == TR_STORE_OP_STORE)
-            tr__fdm_store(rb->fdm, a, view, rb->fb_rect, rb->gmem[i], rb->origin, rb->gmem_pitch, shift);
+            for (uint32_t s = 0; s < p->samples; s++)
+                tr__fdm_store(rb->fdm, a, view, s, rb->fb_rect, rb->gmem[i] + s * plane, rb->origin, rb->gmem_pitch,
+                              shift);
         else if (!rb->fdm || (load && a->load == TR_LOAD_OP_CLEAR))
             for (uint32_t s = 0; s < p->samples; s++)
                 load_store_rows(rb, a, i, view, s, load, shift);

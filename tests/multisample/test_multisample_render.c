@@ -280,6 +280,7 @@ typedef struct scene_cfg {
     uint32_t threads, samples, gmem_bytes;
     tr_simd_level simd;
     int explicit_one; /* samples 1 given explicitly (images and pipeline) rather than left 0 */
+    float density;    /* above 0: a density map of this value (fdm.h) */
 } scene_cfg;
 
 /* Random overlapping triangles with depth and alpha blending; returns a
@@ -292,7 +293,18 @@ static uint32_t render_scene(const scene_cfg *c, tr_pass_stats *st)
     const uint32_t ns = c->explicit_one || N > 1 ? N : 0;
     tr_image *col = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, ns);
     tr_image *dep = ms_image(ctx, TR_FORMAT_D32_SFLOAT, W, H, ns);
-    trt_begin_color_depth(ctx, col, dep, 0);
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.color_count = 1;
+    rp.color[0] = (tr_color_attachment){.image = col, .load_op = TR_LOAD_OP_CLEAR};
+    rp.depth = (tr_depth_attachment){.image = dep, .depth_load_op = TR_LOAD_OP_CLEAR, .clear_depth = 1.0f};
+    if (c->density > 0.0f) {
+        tr_image *map = trt_image(ctx, TR_FORMAT_R8G8_UNORM, 4, 4);
+        const float dv[4] = {c->density, c->density, 0, 0};
+        TRT_OK(tr_image_fill(map, NULL, dv));
+        rp.density_map.image = map;
+    }
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
     tr_pipeline_desc pd = {.depth_test = 1, .depth_write = 1, .depth_compare = TR_COMPARE_LESS_OR_EQUAL};
     pd.blend[0] = (tr_blend_state){.enable = 1, .src_color = TR_BLEND_SRC_ALPHA,
                                    .dst_color = TR_BLEND_ONE_MINUS_SRC_ALPHA, .color_op = TR_BLEND_OP_ADD,
@@ -338,12 +350,13 @@ Test(multisample_render, identical_for_threads_simd_and_gmem_budget)
 {
     for (uint32_t n = 2; n <= 8; n *= 2) {
         tr_pass_stats ref_st, st;
-        const scene_cfg ref = {1, n, 0, TR_SIMD_SCALAR, 0};
+        const scene_cfg ref = {1, n, 0, TR_SIMD_SCALAR, 0, 0.0f};
         const uint32_t want = render_scene(&ref, &ref_st);
         cr_assert_gt(ref_st.fragments_depth_rejected, 0, "the scene tests depth");
         const scene_cfg cfgs[] = {
-            {2, n, 0, TR_SIMD_SSE, 0},     {3, n, 0, TR_SIMD_AVX2, 0},        {1, n, 64u << 10, TR_SIMD_AVX2, 0},
-            {4, n, 48u << 10, TR_SIMD_SSE, 0}, {2, n, 3u << 20, TR_SIMD_SCALAR, 0},
+            {2, n, 0, TR_SIMD_SSE, 0, 0.0f},         {3, n, 0, TR_SIMD_AVX2, 0, 0.0f},
+            {1, n, 64u << 10, TR_SIMD_AVX2, 0, 0.0f}, {4, n, 48u << 10, TR_SIMD_SSE, 0, 0.0f},
+            {2, n, 3u << 20, TR_SIMD_SCALAR, 0, 0.0f},
         };
         for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {
             const uint32_t got = render_scene(&cfgs[k], &st);
@@ -358,7 +371,7 @@ Test(multisample_render, identical_for_threads_simd_and_gmem_budget)
 Test(multisample_render, one_sample_equals_single_sample)
 {
     tr_pass_stats a, b;
-    const scene_cfg implicit = {2, 1, 0, TR_SIMD_AVX2, 0}, explicit_one = {2, 1, 0, TR_SIMD_AVX2, 1};
+    const scene_cfg implicit = {2, 1, 0, TR_SIMD_AVX2, 0, 0.0f}, explicit_one = {2, 1, 0, TR_SIMD_AVX2, 1, 0.0f};
     cr_expect_eq(render_scene(&implicit, &a), render_scene(&explicit_one, &b));
     expect_same_stats(&a, &b, "samples 1");
 }
@@ -367,10 +380,12 @@ Test(multisample_render, one_sample_equals_single_sample)
 
 /* Random blended triangles at 4x into a multisampled attachment `ms` that
  * resolves into `res` (store_op as given). */
-static void draw_resolved(tr_context *ctx, tr_image *ms, tr_image *res, tr_store_op store, tr_pass_stats *st)
+static void draw_resolved(tr_context *ctx, tr_image *ms, tr_image *res, tr_store_op store, tr_image *map,
+                          tr_pass_stats *st)
 {
     tr_render_pass_desc rp;
     memset(&rp, 0, sizeof rp);
+    rp.density_map.image = map;
     rp.color_count = 1;
     rp.color[0] = (tr_color_attachment){.image = ms, .load_op = TR_LOAD_OP_CLEAR, .store_op = store,
                                         .clear_color = {0.1f, 0.2f, 0.3f, 1.0f}, .resolve_image = res};
@@ -407,7 +422,7 @@ Test(multisample_render, resolve_attachment_equals_image_resolve)
         tr_image *ms = ms_image(ctx, formats[f], W, H, 4);
         tr_image *res = trt_image(ctx, formats[f], W, H);
         tr_pass_stats st;
-        draw_resolved(ctx, ms, res, TR_STORE_OP_STORE, &st);
+        draw_resolved(ctx, ms, res, TR_STORE_OP_STORE, NULL, &st);
         const uint32_t cpp = tr_format_texel_size(formats[f], TR_ASPECT_COLOR);
         cr_expect_eq(st.gmem_bytes_resolved, (uint64_t)W * H * cpp, "resolved %llu bytes",
                      (unsigned long long)st.gmem_bytes_resolved);
@@ -422,7 +437,7 @@ Test(multisample_render, resolve_attachment_equals_image_resolve)
         TRT_OK(tr_image_download(res, NULL, full, 0));
         tr_image *res2 = trt_image(ctx, formats[f], W, H);
         tr_image *ms2 = ms_image(ctx, formats[f], W, H, 4);
-        draw_resolved(ctx, ms2, res2, TR_STORE_OP_DONT_CARE, &st);
+        draw_resolved(ctx, ms2, res2, TR_STORE_OP_DONT_CARE, NULL, &st);
         cr_expect_eq(st.gmem_bytes_stored, 0u);
         cr_expect_eq(st.gmem_bytes_resolved, (uint64_t)W * H * cpp);
         TRT_OK(tr_image_download(res2, NULL, again, 0));
@@ -431,6 +446,19 @@ Test(multisample_render, resolve_attachment_equals_image_resolve)
         TRT_OK(tr_image_download(ms2, NULL, again, 0));
         for (uint32_t i = 0; i < W * H * cpp; i++)
             cr_assert_eq(again[i], 0, "the unstored multisampled image was written");
+        /* half density: scaled bins resolve each pixel from its coarse
+         * fragment's samples, as their store upscales them */
+        tr_image *map = trt_image(ctx, TR_FORMAT_R8G8_UNORM, 4, 4);
+        const float half[4] = {0.5f, 0.5f, 0, 0};
+        TRT_OK(tr_image_fill(map, NULL, half));
+        tr_image *ms3 = ms_image(ctx, formats[f], W, H, 4), *res3 = trt_image(ctx, formats[f], W, H);
+        draw_resolved(ctx, ms3, res3, TR_STORE_OP_STORE, map, &st);
+        cr_expect_gt(st.fdm_fragments_shaded_scaled, 0);
+        cr_expect_eq(st.gmem_bytes_resolved, (uint64_t)W * H * cpp);
+        TRT_OK(tr_image_read_rgba8(ms3, NULL, a));
+        TRT_OK(tr_image_read_rgba8(res3, NULL, b));
+        cr_expect_arr_eq(a, b, sizeof a, "%s at half density: the tile's resolve differs from the image's",
+                         tr_format_name(formats[f]));
         tr_context_destroy(ctx);
     }
 }
@@ -501,6 +529,28 @@ Test(multisample_render, shading_per_sample)
                     }
             }
             tr_context_destroy(ctx);
+        }
+    }
+}
+
+/* A density map in a multisampled pass: at density 1 (every byte 255) the
+ * same bits as without one; at half density (2x2 coarse fragments) the
+ * same bits for every thread count, SIMD level and GMEM budget. */
+Test(multisample_render, density_map_full_rate_equals_none)
+{
+    for (uint32_t n = 2; n <= 8; n *= 2) {
+        tr_pass_stats a, b;
+        const scene_cfg none = {2, n, 0, TR_SIMD_AVX2, 0, 0.0f}, full = {2, n, 0, TR_SIMD_AVX2, 0, 1.0f};
+        cr_expect_eq(render_scene(&none, &a), render_scene(&full, &b), "%ux: density 255 differs from no map", n);
+        expect_same_stats(&a, &b, "density 255");
+        tr_pass_stats ref_st, st;
+        const scene_cfg half = {1, n, 0, TR_SIMD_SCALAR, 0, 0.5f};
+        const uint32_t want = render_scene(&half, &ref_st);
+        cr_expect_gt(ref_st.fdm_fragments_shaded_scaled, 0, "%ux: no coarse fragment shaded", n);
+        const scene_cfg others[] = {{3, n, 0, TR_SIMD_AVX2, 0, 0.5f}, {2, n, 48u << 10, TR_SIMD_SSE, 0, 0.5f}};
+        for (size_t k = 0; k < 2; k++) {
+            cr_expect_eq(render_scene(&others[k], &st), want, "%ux half density: config %zu differs", n, k);
+            expect_same_stats(&st, &ref_st, "half density");
         }
     }
 }

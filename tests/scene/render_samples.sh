@@ -2,8 +2,9 @@
 # tilerast-render --samples (multisample.h): 1 renders the bytes of no
 # option; 4 and 8 render the same bytes for every thread count and GMEM
 # budget, differ from 1 only along edges (interiors keep their colour), and
-# write the resolve; a count other than 1, 2, 4, 8 and --samples with a
-# density map are refused with a message.
+# write the resolve; with an all-255 density map they equal no map, with a
+# half-density one they shade fewer fragments; a count other than 1, 2, 4,
+# 8 is refused with a message.
 #   render_samples.sh TILERAST_RENDER
 set -u
 render="$1"
@@ -67,7 +68,21 @@ expect_refused() { # name words-the-message-must-contain -- args...
 }
 expect_refused samples_3 "1, 2, 4 or 8" -- --samples 3
 expect_refused samples_16 "1, 2, 4 or 8" -- --samples 16
-# a density map (any PNG: this scene's own picture) with samples
-"$render" "$dir/scene.scn" -o "$dir/map.png" > /dev/null 2>&1
-expect_refused samples_fdm "not implemented yet" -- --samples 4 --density-map "$dir/map.png"
+# Density maps with samples: a 4x4 map of density (r, g) is an empty scene
+# cleared to (r, g, 0, 255).  All 255 is full rate: the bytes of no map.
+# Half density shades coarse fragments' samples: fewer fragments shaded.
+map() { # name r g
+    header 4 4 0 "$2" "$3" 0 255 0 > "$dir/$1.scn"
+    "$render" "$dir/$1.scn" -o "$dir/$1.png" > /dev/null 2>&1 || { echo "FAIL making the map $1"; fail=1; }
+}
+map full 255 255
+map half 127 127
+run s4_full --samples 4 --density-map "$dir/full.png"
+same s4_t1 s4_full "--samples 4 with an all-255 density map"
+shaded() { grep -o '"fragments_shaded":[0-9]*' <<<"$1" | cut -d: -f2; }
+full_stats="$("$render" "$dir/scene.scn" --stats --samples 4)"
+half_stats="$("$render" "$dir/scene.scn" --stats --samples 4 --density-map "$dir/half.png")"
+f="$(shaded "$full_stats")" h="$(shaded "$half_stats")"
+if [[ -n "$f" && -n "$h" && "$h" -lt "$f" ]]; then echo "ok   --samples 4, half density: $h fragments shaded, $f without"
+else echo "FAIL --samples 4, half density: shaded '$h', without '$f'"; fail=1; fi
 exit $fail
