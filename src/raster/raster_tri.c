@@ -722,6 +722,34 @@ static void alpha_coverage(const tr_fs_block *fs, uint32_t n, uint64_t lanes, bo
     }
 }
 
+/* What the shader's outputs do to coverage: alpha to coverage (cov[s]:
+ * the lanes that keep sample s; every lane without it), then alpha to one. */
+static void shader_coverage(tr_fs_block *fs, const tr_multisample_state *ms, uint32_t n, uint64_t live, bool uniform,
+                            uint64_t cov[])
+{
+    if (ms->alpha_to_coverage)
+        alpha_coverage(fs, n, live, uniform, cov);
+    else
+        for (uint32_t s = 0; s < n; s++)
+            cov[s] = ~0ull;
+    if (ms->alpha_to_one)
+        for (uint32_t a = 0; a < TR_MAX_COLOR_ATTACHMENTS; a++)
+            for (uint32_t i = 0; i < fs->count; i++)
+                fs->color[a][3][i] = 1.0f;
+}
+
+/* The tests after the shader, in a sample's planes (rbs): lns holds the
+ * sample's depths, which a shader that writes depth replaces for every
+ * sample of its pixel. */
+static uint64_t sample_late_tests(tr__raster_bin *rbs, const tr__tri *t, const tr__draw *d, const shade_state *ss,
+                                  const tr_fs_block *fs, tr__lanes *lns, uint64_t live)
+{
+    if (ss->shader_depth)
+        for (uint32_t i = 0; i < fs->count; i++)
+            lns->z[i] = tr__clamp_depth(fs->depth[i], d->depth_min, d->depth_max);
+    return depth_stencil(rbs, t, d, live, lns);
+}
+
 /* Shading per sample (sample shading, TR_FS_SAMPLE_RATE): each sample s
  * with lanes in m[s] is tested, shaded at its position (the varyings
  * interpolated there: moved[s]'s barycentrics at the pixel centres), and
@@ -750,21 +778,11 @@ static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
         const float off[2] = {(float)tr__sample_pos16[log2n][s][0] / 16.0f - 0.5f,
                               (float)tr__sample_pos16[log2n][s][1] / 16.0f - 0.5f};
         live = run_shader(rb, t, d, pd, fs, st, lns, live, ss, false, (int32_t)s, off);
-        if (ms->alpha_to_coverage) {
-            uint64_t a2c[TR_MAX_SAMPLES];
-            alpha_coverage(fs, n, live, false, a2c);
-            live &= a2c[s];
-        }
-        if (ms->alpha_to_one)
-            for (uint32_t a = 0; a < TR_MAX_COLOR_ATTACHMENTS; a++)
-                for (uint32_t i = 0; i < fs->count; i++)
-                    fs->color[a][3][i] = 1.0f;
-        if (!early) {
-            if (ss->shader_depth)
-                for (uint32_t i = 0; i < fs->count; i++)
-                    lns->z[i] = tr__clamp_depth(fs->depth[i], d->depth_min, d->depth_max);
-            live = depth_stencil(&rbs, t, d, live, lns);
-        }
+        uint64_t cov[TR_MAX_SAMPLES];
+        shader_coverage(fs, ms, n, live, false, cov);
+        live &= cov[s];
+        if (!early)
+            live = sample_late_tests(&rbs, t, d, ss, fs, lns, live);
         if (!live)
             continue;
         st->fragments_written += (uint64_t)tr__popcount64(live);
@@ -832,8 +850,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
              * sample lies strictly inside it, so an edge positive at all
              * four corners has every sample inside (whatever the tie rule),
              * and one negative at all four has none. */
-            int inside = 1;
-            bool outside = false;
+            bool inside = true, outside = false;
             {
                 const int64_t x0 = (int64_t)bx * TR_SUBPIXEL_ONE, x1 = x0 + BLOCK * TR_SUBPIXEL_ONE;
                 const int64_t y0 = (int64_t)by * TR_SUBPIXEL_ONE, y1 = y0 + BLOCK * TR_SUBPIXEL_ONE;
@@ -842,7 +859,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                     const int64_t hi = c + a * (a > 0 ? x1 : x0) + b * (b > 0 ? y1 : y0);
                     const int64_t lo = c + a * (a > 0 ? x0 : x1) + b * (b > 0 ? y0 : y1);
                     outside = hi < 0;
-                    inside &= lo > 0;
+                    inside = inside && lo > 0;
                 }
             }
             if (outside)
@@ -923,25 +940,17 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                                 need_z ? TR__LANES_Z : ss.smooth ? TR__LANES_BARY : 0u, simd);
                 const bool uniform = ss.uniform;
                 const uint64_t live = run_shader(rb, t, d, pd, fs, st, &ln, any, &ss, uniform, -1, NULL);
-                uint64_t a2c[TR_MAX_SAMPLES];
-                if (ms->alpha_to_coverage)
-                    alpha_coverage(fs, n, live, uniform, a2c);
-                if (ms->alpha_to_one)
-                    for (uint32_t a = 0; a < TR_MAX_COLOR_ATTACHMENTS; a++)
-                        for (uint32_t i = 0; i < fs->count; i++)
-                            fs->color[a][3][i] = 1.0f;
-                for (uint32_t s = 0; s < n; s++)
-                    m[s] &= live & (ms->alpha_to_coverage ? a2c[s] : ~0ull);
+                uint64_t cov[TR_MAX_SAMPLES];
+                shader_coverage(fs, ms, n, live, uniform, cov);
                 for (uint32_t s = 0; s < n; s++) {
+                    m[s] &= live & cov[s];
                     if (!m[s])
                         continue;
                     sample_planes(rb, s, &rbs);
                     if (!early) {
-                        tr__lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z, simd);
-                        if (ss.shader_depth) /* one depth for every sample of the pixel */
-                            for (uint32_t i = 0; i < fs->count; i++)
-                                lns.z[i] = tr__clamp_depth(fs->depth[i], d->depth_min, d->depth_max);
-                        m[s] = depth_stencil(&rbs, t, d, m[s], &lns);
+                        if (!ss.shader_depth)
+                            tr__lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z, simd);
+                        m[s] = sample_late_tests(&rbs, t, d, &ss, fs, &lns, m[s]);
                         if (!m[s])
                             continue;
                     }

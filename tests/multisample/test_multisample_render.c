@@ -554,3 +554,48 @@ Test(multisample_render, density_map_full_rate_equals_none)
         }
     }
 }
+
+/* A shader that writes depth gives every sample of its pixel that depth:
+ * over a quad at 0.5, shader depth 0.25 passes LESS at every sample and
+ * 0.75 at none. */
+Test(multisample_render, shader_depth_applies_to_every_sample)
+{
+    const uint32_t W = 16, H = 8, N = 4;
+    tr_context *ctx = trt_context(1);
+    tr_image *col = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, N);
+    tr_image *dep = ms_image(ctx, TR_FORMAT_D32_SFLOAT, W, H, N);
+    trt_begin_color_depth(ctx, col, dep, 0);
+    trt_vertex v[6];
+    const float red[4] = {1, 0, 0, 1};
+    rect_tris(0, 0, 16, 8, W, H, red, v);
+    tr_pipeline_desc pd = {.depth_test = 1, .depth_write = 1};
+    TRT_OK(tr_cmd_bind_pipeline(ctx, ms_pipeline(ctx, N, &pd)));
+    trt_draw(ctx, v, 6);
+    pd.fragment_shader = trt_fs_depth_uniform;
+    pd.fs_flags = TR_FS_WRITES_DEPTH;
+    TRT_OK(tr_cmd_bind_pipeline(ctx, ms_pipeline(ctx, N, &pd)));
+    trt_uniforms u = {0};
+    u.color[0][1] = u.color[0][3] = 1.0f; /* green, left half: depth 0.25 */
+    u.depth = 0.25f;
+    rect_tris(0, 0, 8, 8, W, H, NULL, v);
+    trt_draw_u(ctx, &u, v, 6);
+    u.color[0][1] = 0.0f; /* blue, right half: depth 0.75 */
+    u.color[0][2] = 1.0f;
+    u.depth = 0.75f;
+    rect_tris(8, 0, 16, 8, W, H, NULL, v);
+    trt_draw_u(ctx, &u, v, 6);
+    TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+    uint8_t px[16 * 8 * 4];
+    float z[16 * 8];
+    for (uint32_t s = 0; s < N; s++) {
+        TRT_OK(tr_image_download(col, &(tr_subresource){.sample = s}, px, 0));
+        TRT_OK(tr_image_download(dep, &(tr_subresource){.aspect = TR_ASPECT_DEPTH, .sample = s}, z, 0));
+        for (uint32_t i = 0; i < W * H; i++) {
+            const bool left = i % W < 8;
+            cr_assert_eq(px[4 * i + 0], left ? 0 : 255, "sample %u pixel %u red %u", s, i, px[4 * i]);
+            cr_assert_eq(px[4 * i + 1], left ? 255 : 0, "sample %u pixel %u green", s, i);
+            cr_assert_eq(z[i], left ? 0.25f : 0.5f, "sample %u pixel %u depth %g", s, i, (double)z[i]);
+        }
+    }
+    tr_context_destroy(ctx);
+}
