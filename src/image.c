@@ -384,20 +384,6 @@ tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, ui
     return tr__image_read_rgba8(img, sub, out, false);
 }
 
-/* The resolve of texel (x, y)'s samples (multisample.h), in the image's
- * format; pv addresses sample 0 of a multisampled image. */
-static void resolve_texel(const tr_image *img, const plane_view *pv, uint32_t x, uint32_t y, uint8_t out[16])
-{
-    const uint32_t n = img->desc.samples;
-    const size_t plane = (size_t)pv->stored_w * pv->stored_h * pv->texel;
-    const uint8_t *t = pv->base + ((size_t)y * pv->stride + x) * pv->texel;
-    if (pv->aspect != TR_ASPECT_COLOR) {
-        memcpy(out, t, pv->texel); /* depth and stencil: sample 0 */
-        return;
-    }
-    tr__resolve_texel(img->ctx, img->desc.format, t, plane, n, out);
-}
-
 void tr__resolve_texel(const tr_context *ctx, tr_format format, const uint8_t *s0, size_t stride, uint32_t n,
                        uint8_t *out)
 {
@@ -437,11 +423,15 @@ tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, u
     const uint32_t w = raw ? pv.stored_w : pv.w, h = raw ? pv.stored_h : pv.h;
     size_t n = (size_t)w * h;
     const tr__subsampled_meta *m = pv.aspect == TR_ASPECT_COLOR && !raw ? subsampled_meta(img, sub) : NULL;
+    /* a multisampled colour texel is its samples' resolve (a layer's
+     * sample planes are consecutive); depth and stencil read sample 0 */
+    const bool resolve = img->desc.samples > 1 && pv.aspect == TR_ASPECT_COLOR;
+    const size_t plane = (size_t)pv.stored_w * pv.stored_h * pv.texel;
     uint8_t resolved[16];
     for (size_t i = 0; i < n; i++) {
         const uint8_t *t = read_texel(&pv, m, (uint32_t)(i % w), (uint32_t)(i / w));
-        if (img->desc.samples > 1) {
-            resolve_texel(img, &pv, (uint32_t)(i % w), (uint32_t)(i / w), resolved);
+        if (resolve) {
+            tr__resolve_texel(img->ctx, img->desc.format, t, plane, img->desc.samples, resolved);
             t = resolved;
         }
         uint8_t *o = out + i * 4;

@@ -239,7 +239,7 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
             return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "%s is %ux%u but the attachments are %ux%u", name, rw,
                              rh, w, h);
         for (uint32_t k = 0; k < p->att_count; k++)
-            if (p->att[k].image == ri || (p->att[k].resolve == ri && k != (uint32_t)p->color_att[i]))
+            if (p->att[k].image == ri || p->att[k].resolve == ri)
                 return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                                  "%s is also an attachment or another resolve image of the pass", name);
         a->resolve = (tr_image *)ri;
@@ -280,9 +280,10 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
                              d->density_map.base_layer, d->density_map.base_layer + layers - 1, layers_needed - 1,
                              map->desc.layers);
         for (uint32_t i = 0; i < p->att_count; i++)
-            if (p->att[i].image == map)
+            if (p->att[i].image == map || p->att[i].resolve == map)
                 return tr__error(ctx, TR_ERROR_INVALID_STATE,
-                                 "%s.image is also an attachment of the pass (a density map is only read)", mn);
+                                 "%s.image is also an attachment or resolve image of the pass (a density map is "
+                                 "only read)", mn);
         if (d->flags & TR_PASS_SINGLE_BIN)
             return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                              "%s with TR_PASS_SINGLE_BIN: a fragment density map needs bins (as on the hardware)",

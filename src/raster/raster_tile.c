@@ -95,7 +95,7 @@ static void load_store(tr__raster_bin *rb, bool load)
     const tr__raster_pass *p = rb->rp;
     tr_pass_stats *st = &rb->worker->stats;
     const int32_t *r = rb->rect;
-    /* (every sample's plane of a multisampled pass; FDM passes have one) */
+    /* (every sample's plane of a multisampled pass) */
     const uint64_t px = (uint64_t)(r[2] - r[0]) * (uint64_t)(r[3] - r[1]) * p->samples;
     const uint32_t view = p->view_ids[rb->view_slot];
     /* What the same bin view would move at full scale (fdm_*_full). */

@@ -348,6 +348,13 @@ Test(multisample, resolve_image_errors)
     rp.color_count = 2;
     rp.color[1].resolve_image = c1;
     expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "without an image");
+    /* a resolve image that is also the density map */
+    rp = pass_of(c4, NULL);
+    tr_image *rmap = trt_image(ctx, TR_FORMAT_R8G8_UNORM, 32, 32);
+    rp.color[0].image = ms_image(ctx, TR_FORMAT_R8G8_UNORM, 32, 32, 4);
+    rp.color[0].resolve_image = rmap;
+    rp.density_map.image = rmap;
+    expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_STATE, "resolve image of the pass");
     /* held by the pass: no upload while it records */
     rp = pass_of(c4, NULL);
     rp.color[0].resolve_image = c1;
