@@ -535,7 +535,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         const uint32_t rw = (uint32_t)l->origin_x + l->bins_x * l->bin_w;
         const uint32_t rh = (uint32_t)l->origin_y + (l->bins_y + p->view_count) * l->bin_h;
         for (uint32_t i = 0; i < threads && r == TR_OK; i++)
-            if (!tr__lrz_scratch_reserve(ctx, &ctx->workers[i].lrz_scratch, rw, rh))
+            if (!tr__lrz_scratch_reserve(ctx, &ctx->workers[i].lrz_scratch, rw, rh, p->samples))
                 r = TR_ERROR_OUT_OF_MEMORY;
     }
     const size_t nbins = (size_t)p->layout.bins_x * p->layout.bins_y;

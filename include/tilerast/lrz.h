@@ -6,6 +6,20 @@
  * farthest (largest) under a LESS/LEQUAL direction, the nearest under
  * GREATER/GEQUAL.
  *
+ * Multisampled passes (multisample.h): a texel covers an 8x8 block of the
+ * supersampled footprint, as turnip lays it out: 8x4 pixels at 2 samples,
+ * 4x4 at 4 and 4x2 at 8 (the footprint is 1x2, 2x2 and 2x4 samples per
+ * pixel).  A triangle writes a texel when it holds the whole area of its
+ * pixels (so every sample, whatever the tie rules), with a bound over that
+ * area; partly covered texels are not gathered.  The test compares each
+ * texel of a block with the triangle's depth range over the texel's area
+ * and rejects the covered samples of the texels beyond their bound; there
+ * is no per-sample test.  No LRZ write by a draw whose sample mask lacks a
+ * sample or that uses alpha to coverage; alpha to coverage with
+ * TR_FS_EARLY_TESTS and depth write turns LRZ writes off for the rest of
+ * the pass (its dropped samples keep the depth written for them).  Counts
+ * in tr_pass_stats are then per texel and per sample.
+ *
  * Written by the binning pass.  Each binned triangle of a draw that may
  * write LRZ tightens the bound of every block it covers completely (all 64
  * pixel centres, inside the scissor and render area): under LESS, bound =
@@ -107,8 +121,9 @@ typedef enum tr_lrz_direction {
  * heatmap (blue near 0, through green, to red near 1; groups still holding
  * the fast-clear value hatched; magenta where the buffer is invalid), on the
  * right where LRZ rejected work (grey levels by the number of fragments
- * rejected in the block, black none).  Each LRZ texel is drawn as 8x8
- * pixels.  TR_ERROR_INVALID_STATE if the image has no LRZ buffer yet. */
+ * rejected in the block, black none).  Each LRZ texel is drawn as a
+ * square (at most 8x8 pixels), so a multisampled pass's picture shows the
+ * supersampled footprint (2x: stretched vertically).  TR_ERROR_INVALID_STATE if the image has no LRZ buffer yet. */
 TR_API tr_result tr_image_write_lrz_png(const tr_image *depth, uint32_t view, const char *path);
 
 #ifdef __cplusplus

@@ -64,8 +64,10 @@
  * resolve image gets each pixel's resolve from its coarse fragment.  At
  * density 1 (every byte 255) the pass is the one without a map.
  *
- * Not yet: LRZ is off in multisampled passes (no LRZ buffer is made or
- * used).
+ * LRZ (lrz.h) works in multisampled passes with turnip's layout, one texel
+ * per 8x8 block of the supersampled footprint; alpha to coverage and a
+ * partial sample mask keep a draw from writing it.  Images are the same
+ * with LRZ on and off.
  *
  * Resolve attachments: tr_color_attachment.resolve_image names a
  * single-sample image of the same format and size; each tile resolves its

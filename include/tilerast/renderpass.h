@@ -163,8 +163,9 @@ typedef struct tr_pass_stats {
     /* Low-resolution Z (lrz.h explains the rules) */
     uint32_t lrz_state;               /* a tr_lrz_state: how the pass ended */
     uint32_t lrz_direction;           /* a tr_lrz_direction: the buffer's direction */
-    uint64_t lrz_blocks_written;      /* 8x8 blocks whose bound a primitive tightened while binning */
-    uint64_t lrz_blocks_tested;       /* (primitive, 8x8 block) pairs tested while rendering */
+    uint64_t lrz_blocks_written;      /* LRZ texels (8x8 pixels; multisampled, 8x8 of the supersampled
+                                         footprint: lrz.h) whose bound a primitive tightened while binning */
+    uint64_t lrz_blocks_tested;       /* (primitive, texel) pairs tested while rendering */
     uint64_t lrz_blocks_rejected;     /* of those, rejected whole */
     /* Fragment density map (fdm.h); all 0 without one.  A "bin view" is
      * one view of one bin. */

@@ -38,10 +38,14 @@ void tr__lrz_free(tr_context *ctx, tr__lrz_buffer *b)
     tr__free(ctx, b);
 }
 
-/* Sizes a buffer for tw x th texels per view: its bounds, rejection counts
- * and fast-clear groups (contents undefined). */
-static bool size_buffer(tr_context *ctx, tr__lrz_buffer *b, uint32_t tw, uint32_t th, uint32_t views)
+/* Sizes a buffer for the pixels [0, w) x [0, h) of each of `views` views
+ * at `samples` per pixel: its bounds, rejection counts and fast-clear
+ * groups (contents undefined). */
+static bool size_buffer(tr_context *ctx, tr__lrz_buffer *b, uint32_t w, uint32_t h, uint32_t samples, uint32_t views)
 {
+    uint8_t twl, thl;
+    tr__lrz_texel_shape(samples, &twl, &thl);
+    const uint32_t tw = ((w - 1) >> twl) + 1, th = ((h - 1) >> thl) + 1;
     const uint32_t gw = (tw + TR_LRZ_GROUP_W - 1) / TR_LRZ_GROUP_W, gh = (th + TR_LRZ_GROUP_H - 1) / TR_LRZ_GROUP_H;
     const size_t texels = (size_t)tw * th * views, groups = (size_t)gw * gh * views;
     if (texels > b->texel_cap) {
@@ -68,6 +72,8 @@ static bool size_buffer(tr_context *ctx, tr__lrz_buffer *b, uint32_t tw, uint32_
     }
     b->w = tw;
     b->h = th;
+    b->tw_log2 = twl;
+    b->th_log2 = thl;
     b->gw = gw;
     b->gh = gh;
     b->views = views;
@@ -84,17 +90,16 @@ static tr__lrz_buffer *buffer_for(tr_context *ctx, tr__pass *p, tr_image *img)
             return NULL;
         img->lrz = b;
     }
-    const uint32_t w = (p->fb_w + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK, h = (p->fb_h + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK;
-    return size_buffer(ctx, b, w, h, p->view_count) ? b : NULL;
+    return size_buffer(ctx, b, p->fb_w, p->fb_h, p->samples, p->view_count) ? b : NULL;
 }
 
 /* ---- the rendering-space scratch of scaled bins ---------------------------------------------- */
 
-bool tr__lrz_scratch_reserve(tr_context *ctx, tr__lrz_scratch *s, uint32_t w, uint32_t h)
+bool tr__lrz_scratch_reserve(tr_context *ctx, tr__lrz_scratch *s, uint32_t w, uint32_t h, uint32_t samples)
 {
-    const uint32_t tw = (w + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK, th = (h + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK;
-    if (!size_buffer(ctx, &s->buf, tw, th, 1))
+    if (!size_buffer(ctx, &s->buf, w, h, samples, 1))
         return false;
+    const uint32_t tw = s->buf.w, th = s->buf.h;
     /* groups are reset per bin view (tr__lrz_scratch_begin), never read
      * before; the partial-block scratch has a texel each */
     const size_t texels = (size_t)tw * th;
@@ -131,8 +136,8 @@ void tr__lrz_scratch_begin(tr__lrz_scratch *s, const tr__lrz_pass *pass, const i
     b->clear_value = pass->buf->clear_value;
     b->dir = pass->dir;
     uint32_t tx0, ty0, tx1, ty1;
-    tr__lrz_texel(rect[0], rect[1], &tx0, &ty0);
-    tr__lrz_texel(rect[2] - 1, rect[3] - 1, &tx1, &ty1);
+    tr__lrz_texel(b, rect[0], rect[1], &tx0, &ty0);
+    tr__lrz_texel(b, rect[2] - 1, rect[3] - 1, &tx1, &ty1);
     /* fast clear: the groups the rectangle touches (this worker's alone) */
     for (uint32_t gy = ty0 / TR_LRZ_GROUP_H; gy <= ty1 / TR_LRZ_GROUP_H; gy++)
         for (uint32_t gx = tx0 / TR_LRZ_GROUP_W; gx <= tx1 / TR_LRZ_GROUP_W; gx++)
@@ -152,6 +157,15 @@ void tr__lrz_scratch_begin(tr__lrz_scratch *s, const tr__lrz_pass *pass, const i
 static const tr__attachment_state *depth_state(const tr__pass *p)
 {
     return p->depth_att >= 0 ? &p->att[p->depth_att] : NULL;
+}
+
+/* Does the buffer's texel grid cover exactly this pass's framebuffer? */
+static bool same_extent(const tr__lrz_buffer *b, const tr__pass *p)
+{
+    uint8_t twl, thl;
+    tr__lrz_texel_shape(p->samples, &twl, &thl);
+    return b->tw_log2 == twl && b->th_log2 == thl && b->w == ((p->fb_w - 1) >> twl) + 1 &&
+           b->h == ((p->fb_h - 1) >> thl) + 1;
 }
 
 /* Scratch for partly covered blocks, all empty. */
@@ -191,8 +205,7 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
         return TR_OK;
     tr_image *img = da->image;
     tr__lrz_buffer *old = img->lrz;
-    /* (not yet for multisampled passes: multisample.h) */
-    bool off = (ctx->desc.flags & TR_CONTEXT_NO_LRZ) || (p->desc.flags & TR_PASS_NO_LRZ) || p->samples > 1;
+    bool off = (ctx->desc.flags & TR_CONTEXT_NO_LRZ) || (p->desc.flags & TR_PASS_NO_LRZ);
     if (off || da->load == TR_LOAD_OP_DONT_CARE) {
         if (old)
             old->valid = false;
@@ -203,9 +216,7 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
          * never for an image made for FDM offsets (turnip's
          * tu_lrz_init_state: its LRZ image is shifted by b_o). */
         if (!old || !old->valid || (img->desc.flags & TR_IMAGE_FDM_OFFSET) || old->image_version != img->version || old->level != da->level ||
-            old->base_layer != da->base_layer || old->views != p->view_count ||
-            old->w != (p->fb_w + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK ||
-            old->h != (p->fb_h + TR_LRZ_BLOCK - 1) / TR_LRZ_BLOCK) {
+            old->base_layer != da->base_layer || old->views != p->view_count || !same_extent(old, p)) {
             if (old)
                 old->valid = false;
             return TR_OK;
@@ -286,7 +297,11 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
      * as blending is. */
     const bool early_discard = pd->fragment_shader && (pd->fs_flags & TR_FS_MAY_DISCARD) &&
                                (pd->fs_flags & TR_FS_EARLY_TESTS);
-    if (write && (!replaces_colour(p, pd) || early_discard))
+    /* Alpha to coverage with early tests drops samples whose depth was
+     * written: as a discard does. */
+    const tr_multisample_state *ms = &pd->multisample;
+    const bool early_a2c = p->samples > 1 && ms->alpha_to_coverage && (pd->fs_flags & TR_FS_EARLY_TESTS);
+    if (write && (!replaces_colour(p, pd) || early_discard || early_a2c))
         p->lrz.write_off = true;
     if (stencil && (pd->stencil_front.compare != TR_COMPARE_ALWAYS || pd->stencil_back.compare != TR_COMPARE_ALWAYS ||
                     (pd->stencil_front.write_mask && pd->stencil_front.depth_fail_op != TR_STENCIL_OP_KEEP) ||
@@ -319,8 +334,13 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
     d->lrz_test_dir = test ? (uint8_t)dir : (uint8_t)TR_LRZ_DIRECTION_UNKNOWN;
     /* Writers: every fragment of a covered block must reach the depth
      * buffer and replace the colour (stencil on: conservatively never). */
+    /* Multisampled, every sample too: a draw that alpha to coverage or its
+     * sample mask keeps off some samples writes no LRZ (turnip: alpha to
+     * coverage turns the write off for the draw). */
+    const uint32_t all = (1u << p->samples) - 1u;
+    const bool every_sample = p->samples == 1 || (!ms->alpha_to_coverage && (ms->sample_mask == 0 || (ms->sample_mask & all) == all));
     d->lrz_write = test && write && !p->lrz.write_off && replaces_colour(p, pd) &&
-                   !(pd->fragment_shader && (flags & TR_FS_MAY_DISCARD)) && !stencil;
+                   !(pd->fragment_shader && (flags & TR_FS_MAY_DISCARD)) && !stencil && every_sample;
 }
 
 bool tr__lrz_tests(const tr__lrz_pass *lz, const tr__draw *d)
@@ -446,6 +466,16 @@ bool tr__lrz_may_write(const tr__draw *d, const tr__tri *t)
      * nothing, triangles under TR_LRZ_UNION_MIN pixels write the blocks they
      * cover whole, and larger ones also join unions (the two halves of a
      * quad cover its diagonal blocks together). */
+    if (d->samples > 1) {
+        /* Multisampled: whole texels only (write_triangle_ms), each a
+         * rectangle of pixel areas the triangle must hold. */
+        uint8_t twl, thl;
+        tr__lrz_texel_shape(d->samples, &twl, &thl);
+        if (w < (1 << twl) || h < (1 << thl))
+            return false;
+        const int64_t twice_area = t->edge_a[0] * t->x0 + t->edge_b[0] * t->y0 + t->edge_c[0] + 1;
+        return twice_area >= ((int64_t)2 << (twl + thl)) * TR_SUBPIXEL_ONE * TR_SUBPIXEL_ONE;
+    }
     if (w < TR_LRZ_BLOCK || h < TR_LRZ_BLOCK)
         return false;
     if (w >= TR_LRZ_UNION_MIN && h >= TR_LRZ_UNION_MIN)
@@ -458,11 +488,76 @@ bool tr__lrz_may_write(const tr__draw *d, const tr__tri *t)
     return twice_area >= (int64_t)98 * TR_SUBPIXEL_ONE * TR_SUBPIXEL_ONE;
 }
 
+/* The write of a multisampled pass: a texel's samples lie strictly inside
+ * its pixels' area (tr__lrz_texel_shape), so a triangle none of whose
+ * edges is negative at the area's four corners holds every one of them
+ * strictly inside, whatever the tie rules; its depth at them lies within
+ * the plane's range over the area.  Whole texels only: partly covered ones
+ * are not gathered. */
+static void write_triangle_ms(const tr__lrz_pass *lz, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
+                              const int32_t rect[4], tr__lrz_bin_write *bw, uint64_t *blocks_written)
+{
+    tr__lrz_buffer *b = lz->buf;
+    const int32_t r[4] = {TR_MAX(TR_MAX(t->bbox[0], d->scissor[0]), rect[0]),
+                          TR_MAX(TR_MAX(t->bbox[1], d->scissor[1]), rect[1]),
+                          TR_MIN(TR_MIN(t->bbox[2], d->scissor[2]), rect[2]),
+                          TR_MIN(TR_MIN(t->bbox[3], d->scissor[3]), rect[3])};
+    const int32_t tw = 1 << b->tw_log2, th = 1 << b->th_log2;
+    /* texels wholly inside r */
+    const int32_t x0 = (r[0] + tw - 1) & ~(tw - 1), y0 = (r[1] + th - 1) & ~(th - 1);
+    const int32_t x1 = r[2] & ~(tw - 1), y1 = r[3] & ~(th - 1);
+    if (x0 >= x1 || y0 >= y1)
+        return;
+    /* the plane over the samples' pixel areas: a pixel's samples lie
+     * within half a pixel of its centre */
+    const int32_t region[4] = {x0 - 1, y0 - 1, x1 + 1, y1 + 1};
+    depth_plane pl;
+    plane_of(t, d, region, &pl);
+    if (!pl.finite)
+        return;
+    const bool less = lz->dir != TR_LRZ_DIRECTION_GREATER;
+    /* edge_c holds the tie bias: -1 on edges that do not own their points
+     * (raster_setup.c), so E >= owned - 1 is the unbiased E >= 0 */
+    const bool top_left = d->pipeline->desc.tie_rule == TR_TIE_TOP_LEFT;
+    int64_t least[3];
+    for (int k = 0; k < 3; k++) {
+        const int64_t a = t->edge_a[k], e = t->edge_b[k];
+        least[k] = (a > 0 || (a == 0 && (top_left ? e > 0 : e < 0))) ? 0 : -1;
+    }
+    uint64_t written = 0;
+    for (int32_t y = y0; y < y1; y += th)
+        for (int32_t x = x0; x < x1; x += tw) {
+            const int64_t ax = (int64_t)x * TR_SUBPIXEL_ONE, bx = ax + (int64_t)tw * TR_SUBPIXEL_ONE;
+            const int64_t ay = (int64_t)y * TR_SUBPIXEL_ONE, by = ay + (int64_t)th * TR_SUBPIXEL_ONE;
+            bool inside = true;
+            for (int k = 0; k < 3 && inside; k++) {
+                const int64_t a = t->edge_a[k], e = t->edge_b[k];
+                inside = t->edge_c[k] + a * (a > 0 ? ax : bx) + e * (e > 0 ? ay : by) >= least[k];
+            }
+            if (!inside)
+                continue;
+            double zmin, zmax;
+            tr__lrz_plane_area_range(&pl, x, y, tw, th, &zmin, &zmax);
+            const double z = less ? zmax : zmin;
+            uint32_t tx, ty;
+            tr__lrz_texel(b, x, y, &tx, &ty);
+            const float cur = tr__lrz_bound_at(b, view_slot, tx, ty);
+            if (less ? z < (double)cur : z > (double)cur)
+                tighten(b, view_slot, tx, ty, cur, z, less, &written);
+        }
+    *blocks_written += written;
+    bw->stale |= written != 0;
+}
+
 void tr__lrz_write_triangle(const tr__lrz_pass *lz, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
                             const int32_t rect[4], tr__lrz_bin_write *bw, uint64_t *blocks_written)
 {
     if (lz->invalid || !tr__lrz_may_write(d, t))
         return;
+    if (d->samples > 1) {
+        write_triangle_ms(lz, d, t, view_slot, rect, bw, blocks_written);
+        return;
+    }
     tr__lrz_buffer *b = lz->buf;
     /* Pixels inside the triangle, the scissor and the render area. */
     int32_t r[4] = {TR_MAX(t->bbox[0], d->scissor[0]), TR_MAX(t->bbox[1], d->scissor[1]),
@@ -525,7 +620,7 @@ void tr__lrz_write_triangle(const tr__lrz_pass *lz, const tr__draw *d, const tr_
                     const float cur = tr__lrz_row_bound(&row, bx);
                     if (less ? z < (double)cur : z > (double)cur) {
                         uint32_t tx, ty;
-                        tr__lrz_texel(bx, by, &tx, &ty);
+                        tr__lrz_texel(b, bx, by, &tx, &ty);
                         tighten(b, view_slot, tx, ty, cur, z, less, &written);
                     }
                 }
@@ -538,7 +633,7 @@ void tr__lrz_write_triangle(const tr__lrz_pass *lz, const tr__draw *d, const tr_
             tr__lrz_plane_block_range(&pl, bx, by, &zmin, &zmax);
             double z = less ? zmax : zmin;
             uint32_t tx, ty;
-            tr__lrz_texel(bx, by, &tx, &ty);
+            tr__lrz_texel(b, bx, by, &tx, &ty);
             /* Not tighter than the bound: neither alone nor in a union (whose
              * bound is the extreme of its parts) can it help.  Checked
              * before the coverage, which costs more. */

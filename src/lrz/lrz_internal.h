@@ -5,9 +5,12 @@
  * of the depth image (one float bound per 8x8 block per view, fast-clear
  * bits per 16x4 texels), per-draw LRZ decisions and per-block rejections.
  *
- * LRZ space is framebuffer space divided by 8.  Under FDM (a later stage)
- * a bin will map its LRZ window with a per-bin scale and offset; every
- * access goes through tr__lrz_texel() so that mapping has one home. */
+ * LRZ space is the supersampled footprint divided by 8 (turnip's layout):
+ * a texel covers 8x8 pixels single-sampled, 8x4 at 2x, 4x4 at 4x and 4x2
+ * at 8x (tr__lrz_texel_shape).  Under FDM a scaled bin keeps its LRZ in
+ * rendering space (tr__lrz_scratch).  Every access goes through
+ * tr__lrz_texel() so that mapping has one home; the row walkers
+ * (tr__lrz_row_*) step 8 pixels and serve single-sampled passes only. */
 #ifndef TILERAST_LRZ_INTERNAL_H
 #define TILERAST_LRZ_INTERNAL_H
 
@@ -31,6 +34,7 @@ struct tr__lrz_buffer {
     uint32_t *rejected;      /* [view][h][w]: fragments rejected in the last pass (the picture) */
     size_t texel_cap, group_cap;
     uint32_t w, h, gw, gh, views;
+    uint8_t tw_log2, th_log2; /* a texel's pixels: (1 << tw_log2) x (1 << th_log2) */
     uint32_t level, base_layer;
     float clear_value;
     tr_lrz_direction dir;
@@ -66,8 +70,18 @@ typedef struct tr__lrz_scratch {
     size_t part_cap;
 } tr__lrz_scratch;
 
-/* Sizes the scratch for rendering space [0, w) x [0, h) (pixels). */
-bool tr__lrz_scratch_reserve(tr_context *ctx, tr__lrz_scratch *s, uint32_t w, uint32_t h);
+/* The pixels one LRZ texel covers at `samples` per pixel (log2 per axis):
+ * an 8x8 block of the supersampled footprint, which turnip lays out 1x1
+ * (1 sample), 1x2 (2), 2x2 (4) and 2x4 (8) samples per pixel. */
+static inline void tr__lrz_texel_shape(uint32_t samples, uint8_t *tw_log2, uint8_t *th_log2)
+{
+    *tw_log2 = samples >= 4 ? 2 : 3;
+    *th_log2 = samples >= 8 ? 1 : samples >= 2 ? 2 : 3;
+}
+
+/* Sizes the scratch for rendering space [0, w) x [0, h) (pixels) of a
+ * pass with `samples` per pixel. */
+bool tr__lrz_scratch_reserve(tr_context *ctx, tr__lrz_scratch *s, uint32_t w, uint32_t h, uint32_t samples);
 void tr__lrz_scratch_free(tr_context *ctx, tr__lrz_scratch *s);
 /* The LRZ state of one scaled bin view over rect (rendering space): the
  * pass's direction and rules (pass), the scratch buffer fast-cleared to the
@@ -124,12 +138,20 @@ static inline size_t tr__lrz_group_index(const tr__lrz_buffer *b, uint32_t view,
     return ((size_t)view * b->gh + ty / TR_LRZ_GROUP_H) * b->gw + tx / TR_LRZ_GROUP_W;
 }
 
-/* LRZ texel of a pixel block.  The one place that maps framebuffer space
- * to LRZ space (FDM will add a per-bin scale and offset here). */
-static inline void tr__lrz_texel(int32_t bx, int32_t by, uint32_t *tx, uint32_t *ty)
+/* LRZ texel of a pixel.  The one place that maps framebuffer (or a
+ * scaled bin's rendering) space to LRZ space. */
+static inline void tr__lrz_texel(const tr__lrz_buffer *b, int32_t px, int32_t py, uint32_t *tx, uint32_t *ty)
 {
-    *tx = (uint32_t)bx / TR_LRZ_BLOCK;
-    *ty = (uint32_t)by / TR_LRZ_BLOCK;
+    *tx = (uint32_t)px >> b->tw_log2;
+    *ty = (uint32_t)py >> b->th_log2;
+}
+
+/* The bound texel (tx, ty) of a view holds (the clear value until its
+ * group is materialised). */
+static inline float tr__lrz_bound_at(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
+{
+    uint8_t g = atomic_load_explicit(&b->group_written[tr__lrz_group_index(b, view, tx, ty)], memory_order_acquire);
+    return g == 1 ? b->bound[tr__lrz_texel_index(b, view, tx, ty)] : b->clear_value;
 }
 
 /* Bounds on the depth of every fragment in the 8x8 block at (bx, by). */
@@ -148,6 +170,27 @@ static inline void tr__lrz_plane_block_range(const tr__lrz_plane_t *pl, int32_t 
     double lo = z + (0.0 < bxs ? 0.0 : bxs) + (0.0 < bys ? 0.0 : bys) - pl->margin;
     double hi = z + (0.0 > bxs ? 0.0 : bxs) + (0.0 > bys ? 0.0 : bys) + pl->margin;
     /* The viewport clamp is monotonic. */
+    lo = lo > pl->zmin_clamp ? lo : pl->zmin_clamp;
+    hi = hi > pl->zmin_clamp ? hi : pl->zmin_clamp;
+    *zmin = lo < pl->zmax_clamp ? lo : pl->zmax_clamp;
+    *zmax = hi < pl->zmax_clamp ? hi : pl->zmax_clamp;
+}
+
+/* Bounds on the depth of every sample of a multisampled pass in the
+ * pixels [x, x + w) x [y, y + h): its samples lie within half a pixel of
+ * the pixel centres the plane is written over. */
+static inline void tr__lrz_plane_area_range(const tr__lrz_plane_t *pl, int32_t x, int32_t y, int32_t w, int32_t h,
+                                            double *zmin, double *zmax)
+{
+    if (!pl->finite) {
+        *zmin = -INFINITY;
+        *zmax = INFINITY;
+        return;
+    }
+    const double bxs = pl->bx * (double)w, bys = pl->by * (double)h;
+    const double z = pl->a + pl->bx * ((double)x - 0.5) + pl->by * ((double)y - 0.5);
+    double lo = z + (0.0 < bxs ? 0.0 : bxs) + (0.0 < bys ? 0.0 : bys) - pl->margin;
+    double hi = z + (0.0 > bxs ? 0.0 : bxs) + (0.0 > bys ? 0.0 : bys) + pl->margin;
     lo = lo > pl->zmin_clamp ? lo : pl->zmin_clamp;
     hi = hi > pl->zmin_clamp ? hi : pl->zmin_clamp;
     *zmin = lo < pl->zmax_clamp ? lo : pl->zmax_clamp;
@@ -204,7 +247,7 @@ static inline void tr__lrz_row_at(const tr__lrz_pass *lz, uint32_t view_slot, in
 {
     const tr__lrz_buffer *b = lz->buf;
     uint32_t tx, ty;
-    tr__lrz_texel(0, by, &tx, &ty);
+    tr__lrz_texel(b, 0, by, &tx, &ty);
     r->bound = b->bound + tr__lrz_texel_index(b, view_slot, 0, ty);
     r->group = b->group_written + tr__lrz_group_index(b, view_slot, 0, ty);
     r->rejected = b->rejected + tr__lrz_texel_index(b, view_slot, 0, ty);
@@ -248,24 +291,25 @@ static inline float tr__lrz_row_far(const tr__lrz_row *r, int32_t bx0, int32_t b
     return far;
 }
 
-/* The bound of the bin's blocks (rect, block-aligned at its top-left)
- * farthest in the pass's direction: the largest for LESS, the smallest for
- * GREATER (the clear value for blocks no group holds yet).  A triangle
- * whose every depth in the bin lies beyond it is rejected in every block. */
+/* The bound of the bin's texels (rect) farthest in the pass's direction:
+ * the largest for LESS, the smallest for GREATER (the clear value for
+ * texels no group holds yet).  A triangle whose every depth in the bin
+ * lies beyond it is rejected in every block. */
 static inline float tr__lrz_far_bound(const tr__lrz_pass *lz, uint32_t view_slot, const int32_t rect[4])
 {
+    const tr__lrz_buffer *b = lz->buf;
     const bool less = lz->dir != TR_LRZ_DIRECTION_GREATER;
     float far = less ? -INFINITY : INFINITY;
-    for (int32_t by = rect[1] & ~(TR_LRZ_BLOCK - 1); by < rect[3]; by += TR_LRZ_BLOCK) {
-        tr__lrz_row row;
-        tr__lrz_row_at(lz, view_slot, by, &row);
-        for (int32_t bx = rect[0] & ~(TR_LRZ_BLOCK - 1); bx < rect[2]; bx += TR_LRZ_BLOCK) {
-            float b = tr__lrz_row_bound(&row, bx);
-            if (b != b)
+    uint32_t tx0, ty0, tx1, ty1;
+    tr__lrz_texel(b, rect[0], rect[1], &tx0, &ty0);
+    tr__lrz_texel(b, rect[2] - 1, rect[3] - 1, &tx1, &ty1);
+    for (uint32_t ty = ty0; ty <= ty1; ty++)
+        for (uint32_t tx = tx0; tx <= tx1; tx++) {
+            float v = tr__lrz_bound_at(b, view_slot, tx, ty);
+            if (v != v)
                 return less ? INFINITY : -INFINITY; /* (never: bounds are numbers) */
-            far = less ? (b > far ? b : far) : (b < far ? b : far);
+            far = less ? (v > far ? v : far) : (v < far ? v : far);
         }
-    }
     return far;
 }
 
@@ -275,7 +319,7 @@ static inline void tr__lrz_count_rejected(const tr__lrz_pass *lz, uint32_t view_
                                           uint32_t n)
 {
     uint32_t tx, ty;
-    tr__lrz_texel(bx, by, &tx, &ty);
+    tr__lrz_texel(lz->buf, bx, by, &tx, &ty);
     lz->buf->rejected[tr__lrz_texel_index(lz->buf, view_slot, tx, ty)] += n;
 }
 

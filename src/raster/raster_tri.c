@@ -790,6 +790,52 @@ static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
     }
 }
 
+/* LRZ in a multisampled pass, for block (bx, by) whose samples m[] the
+ * triangle covers: the pixels of the block's LRZ texels (an 8x8 block of
+ * the supersampled footprint each, tr__lrz_texel_shape) where every depth
+ * the triangle can give a sample lies beyond the texel's bound.  Counts
+ * the texels tested and rejected and the samples rejected. */
+static uint64_t ms_lrz_rejects(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, tr_lrz_direction dir,
+                               int32_t bx, int32_t by, const uint64_t m[], uint32_t n, const int32_t region[4],
+                               tr__lrz_plane_t *plane, bool *have_plane)
+{
+    tr__lrz_buffer *b = rb->lrz_pass->buf;
+    const int32_t tw = 1 << b->tw_log2, th = 1 << b->th_log2;
+    const bool less = dir == TR_LRZ_DIRECTION_LESS;
+    tr_pass_stats *st = &rb->worker->stats;
+    uint64_t any = 0, rej = 0;
+    for (uint32_t s = 0; s < n; s++)
+        any |= m[s];
+    for (int32_t y = by; y < by + BLOCK; y += th)
+        for (int32_t x = bx; x < bx + BLOCK; x += tw) {
+            const int32_t area[4] = {x, y, x + tw, y + th};
+            const uint64_t px = rect_mask(bx, by, area);
+            if (!(any & px))
+                continue;
+            uint32_t tx, ty;
+            tr__lrz_texel(b, x, y, &tx, &ty);
+            const float bound = tr__lrz_bound_at(b, rb->lrz_view, tx, ty);
+            st->lrz_blocks_tested++;
+            /* depths are clamped to [depth_min, depth_max]: when that
+             * whole range passes, so does the texel */
+            if (less ? d->depth_max <= bound : d->depth_min >= bound)
+                continue;
+            plane_once(t, d, region, plane, have_plane);
+            double zmin, zmax;
+            tr__lrz_plane_area_range(plane, x, y, tw, th, &zmin, &zmax);
+            if (!(less ? zmin > (double)bound : zmax < (double)bound))
+                continue;
+            uint32_t k = 0;
+            for (uint32_t s = 0; s < n; s++)
+                k += (uint32_t)tr__popcount64(m[s] & px);
+            rej |= px;
+            st->lrz_blocks_rejected++;
+            st->fragments_lrz_rejected += k;
+            b->rejected[tr__lrz_texel_index(b, rb->lrz_view, tx, ty)] += k;
+        }
+    return rej;
+}
+
 /* A triangle of a multisampled pass.  Sample s of a pixel is covered when
  * the pixel's centre is covered by the triangle moved by minus the
  * sample's offset from the centre: a whole number of subpixels (the
@@ -839,6 +885,14 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
      * lanes are the pixel centres', so smooth varyings do not matter) */
     const bool block_depth = simd >= TR_SIMD_AVX2 && early && ss.depth && !(pd->stencil_test && p->stencil_att >= 0);
     const bool need_z = ss.frag_coord || ss.shader_depth;
+    /* LRZ, per texel of each block (ms_lrz_rejects); the depth plane made
+     * on first use, over the triangle's blocks and half a pixel around */
+    const tr_lrz_direction lrz = rb->lrz && tr__lrz_tests(rb->lrz_pass, d) ? (tr_lrz_direction)d->lrz_test_dir
+                                                                           : TR_LRZ_DIRECTION_UNKNOWN;
+    tr__lrz_plane_t plane = {0};
+    bool have_plane = false;
+    const int32_t region[4] = {(r[0] & ~(BLOCK - 1)) - 1, (r[1] & ~(BLOCK - 1)) - 1, r[2] + BLOCK + 1,
+                               r[3] + BLOCK + 1};
     tr__lanes ln, lns; /* the quads of a block (set per block): shading's and a sample's */
     memset(ln.lrz_test, 0, sizeof ln.lrz_test);
     memset(lns.lrz_test, 0, sizeof lns.lrz_test);
@@ -876,6 +930,18 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
             if (!any)
                 continue;
             st->fragments_rasterized += covered;
+            if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
+                const uint64_t rej = ms_lrz_rejects(rb, t, d, lrz, bx, by, m, n, region, &plane, &have_plane);
+                if (rej) {
+                    any = 0;
+                    for (uint32_t s = 0; s < n; s++) {
+                        m[s] &= ~rej;
+                        any |= m[s];
+                    }
+                    if (!any)
+                        continue;
+                }
+            }
             /* The quads with a covered sample, packed (the whole block in
              * order when every quad has one); the masks follow. */
             uint64_t quads = any | (any >> 1) | (any >> 2) | (any >> 3);
