@@ -620,7 +620,7 @@ void tr__lrz_write_triangle(const tr__lrz_pass *lz, const tr__draw *d, const tr_
                     const float cur = tr__lrz_row_bound(&row, bx);
                     if (less ? z < (double)cur : z > (double)cur) {
                         uint32_t tx, ty;
-                        tr__lrz_texel(b, bx, by, &tx, &ty);
+                        tr__lrz_texel_1x(bx, by, &tx, &ty);
                         tighten(b, view_slot, tx, ty, cur, z, less, &written);
                     }
                 }
@@ -633,7 +633,7 @@ void tr__lrz_write_triangle(const tr__lrz_pass *lz, const tr__draw *d, const tr_
             tr__lrz_plane_block_range(&pl, bx, by, &zmin, &zmax);
             double z = less ? zmax : zmin;
             uint32_t tx, ty;
-            tr__lrz_texel(b, bx, by, &tx, &ty);
+            tr__lrz_texel_1x(bx, by, &tx, &ty);
             /* Not tighter than the bound: neither alone nor in a union (whose
              * bound is the extreme of its parts) can it help.  Checked
              * before the coverage, which costs more. */

@@ -146,6 +146,14 @@ static inline void tr__lrz_texel(const tr__lrz_buffer *b, int32_t px, int32_t py
     *ty = (uint32_t)py >> b->th_log2;
 }
 
+/* tr__lrz_texel for a single-sampled buffer (8x8-pixel texels), with
+ * constant shifts for the hot loops that only run single-sampled. */
+static inline void tr__lrz_texel_1x(int32_t px, int32_t py, uint32_t *tx, uint32_t *ty)
+{
+    *tx = (uint32_t)px / TR_LRZ_BLOCK;
+    *ty = (uint32_t)py / TR_LRZ_BLOCK;
+}
+
 /* The bound texel (tx, ty) of a view holds (the clear value until its
  * group is materialised). */
 static inline float tr__lrz_bound_at(const tr__lrz_buffer *b, uint32_t view, uint32_t tx, uint32_t ty)
@@ -266,13 +274,11 @@ static inline void tr__lrz_row_rejected(const tr__lrz_row *r, int32_t bx, uint32
     r->rejected[(uint32_t)bx / TR_LRZ_BLOCK] += n;
 }
 
-/* The farthest bound (largest for `less`, else smallest) of the row's
- * blocks bx0, bx0 + 8, ..., below bx1 (multiples of 8): what
- * tr__lrz_row_bound reads for each, a group at a time. */
-static inline float tr__lrz_row_far(const tr__lrz_row *r, int32_t bx0, int32_t bx1, bool less)
+/* The farthest bound (largest for `less`, else smallest) of texels
+ * [tx, tx1) of one row of a view (r->bound and r->group at its texel 0),
+ * a fast-clear group at a time. */
+static inline float tr__lrz_row_far_texels(const tr__lrz_row *r, uint32_t tx, uint32_t tx1, bool less)
 {
-    uint32_t tx = (uint32_t)bx0 / TR_LRZ_BLOCK;
-    const uint32_t tx1 = (uint32_t)bx1 / TR_LRZ_BLOCK;
     float far = less ? -INFINITY : INFINITY;
     while (tx < tx1) {
         const uint32_t g = tx / TR_LRZ_GROUP_W, end = TR_MIN(tx1, (g + 1) * TR_LRZ_GROUP_W);
@@ -291,6 +297,13 @@ static inline float tr__lrz_row_far(const tr__lrz_row *r, int32_t bx0, int32_t b
     return far;
 }
 
+/* The same over the row's blocks bx0, bx0 + 8, ..., below bx1 (multiples
+ * of 8): what tr__lrz_row_bound reads for each. */
+static inline float tr__lrz_row_far(const tr__lrz_row *r, int32_t bx0, int32_t bx1, bool less)
+{
+    return tr__lrz_row_far_texels(r, (uint32_t)bx0 / TR_LRZ_BLOCK, (uint32_t)bx1 / TR_LRZ_BLOCK, less);
+}
+
 /* The bound of the bin's texels (rect) farthest in the pass's direction:
  * the largest for LESS, the smallest for GREATER (the clear value for
  * texels no group holds yet).  A triangle whose every depth in the bin
@@ -303,13 +316,12 @@ static inline float tr__lrz_far_bound(const tr__lrz_pass *lz, uint32_t view_slot
     uint32_t tx0, ty0, tx1, ty1;
     tr__lrz_texel(b, rect[0], rect[1], &tx0, &ty0);
     tr__lrz_texel(b, rect[2] - 1, rect[3] - 1, &tx1, &ty1);
-    for (uint32_t ty = ty0; ty <= ty1; ty++)
-        for (uint32_t tx = tx0; tx <= tx1; tx++) {
-            float v = tr__lrz_bound_at(b, view_slot, tx, ty);
-            if (v != v)
-                return less ? INFINITY : -INFINITY; /* (never: bounds are numbers) */
-            far = less ? (v > far ? v : far) : (v < far ? v : far);
-        }
+    for (uint32_t ty = ty0; ty <= ty1; ty++) {
+        const tr__lrz_row row = {b->bound + tr__lrz_texel_index(b, view_slot, 0, ty),
+                                 b->group_written + tr__lrz_group_index(b, view_slot, 0, ty), NULL, b->clear_value};
+        const float v = tr__lrz_row_far_texels(&row, tx0, tx1 + 1, less);
+        far = less ? (v > far ? v : far) : (v < far ? v : far);
+    }
     return far;
 }
 
