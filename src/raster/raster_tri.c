@@ -796,8 +796,8 @@ static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
  * the triangle can give a sample lies beyond the texel's bound.  Counts
  * the texels tested and rejected and the samples rejected. */
 static uint64_t ms_lrz_rejects(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, tr_lrz_direction dir,
-                               int32_t bx, int32_t by, const uint64_t m[], uint32_t n, const int32_t region[4],
-                               tr__lrz_plane_t *plane, bool *have_plane)
+                               bool reject_all, int32_t bx, int32_t by, const uint64_t m[], uint32_t n,
+                               const int32_t region[4], tr__lrz_plane_t *plane, bool *have_plane)
 {
     tr__lrz_buffer *b = rb->lrz_pass->buf;
     const int32_t tw = 1 << b->tw_log2, th = 1 << b->th_log2;
@@ -814,17 +814,19 @@ static uint64_t ms_lrz_rejects(tr__raster_bin *rb, const tr__tri *t, const tr__d
                 continue;
             uint32_t tx, ty;
             tr__lrz_texel(b, x, y, &tx, &ty);
-            const float bound = tr__lrz_bound_at(b, rb->lrz_view, tx, ty);
             st->lrz_blocks_tested++;
-            /* depths are clamped to [depth_min, depth_max]: when that
-             * whole range passes, so does the texel */
-            if (less ? d->depth_max <= bound : d->depth_min >= bound)
-                continue;
-            plane_once(t, d, region, plane, have_plane);
-            double zmin, zmax;
-            tr__lrz_plane_area_range(plane, x, y, tw, th, &zmin, &zmax);
-            if (!(less ? zmin > (double)bound : zmax < (double)bound))
-                continue;
+            if (!reject_all) {
+                const float bound = tr__lrz_bound_at(b, rb->lrz_view, tx, ty);
+                /* depths are clamped to [depth_min, depth_max]: when that
+                 * whole range passes, so does the texel */
+                if (less ? d->depth_max <= bound : d->depth_min >= bound)
+                    continue;
+                plane_once(t, d, region, plane, have_plane);
+                double zmin, zmax;
+                tr__lrz_plane_area_range(plane, x, y, tw, th, &zmin, &zmax);
+                if (!(less ? zmin > (double)bound : zmax < (double)bound))
+                    continue;
+            }
             uint32_t k = 0;
             for (uint32_t s = 0; s < n; s++)
                 k += (uint32_t)tr__popcount64(m[s] & px);
@@ -893,6 +895,25 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
     bool have_plane = false;
     const int32_t region[4] = {(r[0] & ~(BLOCK - 1)) - 1, (r[1] & ~(BLOCK - 1)) - 1, r[2] + BLOCK + 1,
                                r[3] + BLOCK + 1};
+    /* The whole triangle beyond the bin's farthest bound (as
+     * tr__raster_triangle): every texel test would reject, so none reads
+     * its bound.  The range over r's blocks' area is widened far beyond
+     * the rounding that separates it from a texel's. */
+    bool reject_all = false;
+    if (lrz == TR_LRZ_DIRECTION_LESS ? rb->lrz_far < d->depth_max
+                                     : lrz == TR_LRZ_DIRECTION_GREATER && rb->lrz_far > d->depth_min) {
+        plane_once(t, d, region, &plane, &have_plane);
+        const int32_t x0 = r[0] & ~(BLOCK - 1), y0 = r[1] & ~(BLOCK - 1);
+        const int32_t x1 = (r[2] + BLOCK - 1) & ~(BLOCK - 1), y1 = (r[3] + BLOCK - 1) & ~(BLOCK - 1);
+        double lo, hi;
+        tr__lrz_plane_area_range(&plane, x0, y0, x1 - x0, y1 - y0, &lo, &hi);
+        const double slack = 0x1p-40 * (fabs(plane.a) + fabs(plane.bx) * (double)x1 + fabs(plane.by) * (double)y1 + 1.0);
+        if (plane.finite)
+            reject_all = lrz == TR_LRZ_DIRECTION_LESS ? lo - slack > (double)rb->lrz_far
+                                                      : hi + slack < (double)rb->lrz_far;
+    }
+    /* every sample the sample mask keeps */
+    const uint32_t kept = (uint32_t)tr__popcount64((ms->sample_mask ? ms->sample_mask : ~0u) & ((1u << n) - 1u));
     tr__lanes ln, lns; /* the quads of a block (set per block): shading's and a sample's */
     memset(ln.lrz_test, 0, sizeof ln.lrz_test);
     memset(lns.lrz_test, 0, sizeof lns.lrz_test);
@@ -919,6 +940,23 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
             if (outside)
                 continue;
             const bool whole = inside && bx >= r[0] && by >= r[1] && bx + BLOCK <= r[2] && by + BLOCK <= r[3];
+            if (reject_all && whole) {
+                /* what ms_lrz_rejects would find, without the masks */
+                const tr__lrz_pass *lz = rb->lrz_pass;
+                const uint32_t tw = 1u << lz->buf->tw_log2, th = 1u << lz->buf->th_log2;
+                const uint32_t texels = (BLOCK / tw) * (BLOCK / th), per = tw * th * kept;
+                st->fragments_rasterized += (uint64_t)BLOCK * BLOCK * kept;
+                st->fragments_lrz_rejected += (uint64_t)BLOCK * BLOCK * kept;
+                st->lrz_blocks_tested += texels;
+                st->lrz_blocks_rejected += texels;
+                for (int32_t y = by; y < by + BLOCK; y += (int32_t)th)
+                    for (int32_t x = bx; x < bx + BLOCK; x += (int32_t)tw) {
+                        uint32_t tx, ty;
+                        tr__lrz_texel(lz->buf, x, y, &tx, &ty);
+                        lz->buf->rejected[tr__lrz_texel_index(lz->buf, rb->lrz_view, tx, ty)] += per;
+                    }
+                continue;
+            }
             uint64_t any = 0, covered = 0;
             for (uint32_t s = 0; s < n; s++) {
                 m[s] = !((ms->sample_mask >> s) & 1u) ? 0
@@ -931,7 +969,8 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                 continue;
             st->fragments_rasterized += covered;
             if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
-                const uint64_t rej = ms_lrz_rejects(rb, t, d, lrz, bx, by, m, n, region, &plane, &have_plane);
+                const uint64_t rej =
+                    ms_lrz_rejects(rb, t, d, lrz, reject_all, bx, by, m, n, region, &plane, &have_plane);
                 if (rej) {
                     any = 0;
                     for (uint32_t s = 0; s < n; s++) {
