@@ -516,6 +516,18 @@ static void write_triangle_ms(const tr__lrz_pass *lz, const tr__draw *d, const t
     if (!pl.finite)
         return;
     const bool less = lz->dir != TR_LRZ_DIRECTION_GREATER;
+    /* Nothing to tighten when the range over all these texels lies at or
+     * beyond the bin's farthest bound (as for single-sampled passes). */
+    if (bw->stale) {
+        bw->far = tr__lrz_far_bound(lz, view_slot, rect);
+        bw->stale = false;
+    }
+    {
+        double lo, hi;
+        tr__lrz_plane_area_range(&pl, x0, y0, x1 - x0, y1 - y0, &lo, &hi);
+        if (less ? lo >= (double)bw->far : hi <= (double)bw->far)
+            return;
+    }
     /* edge_c holds the tie bias: -1 on edges that do not own their points
      * (raster_setup.c), so E >= owned - 1 is the unbiased E >= 0 */
     const bool top_left = d->pipeline->desc.tie_rule == TR_TIE_TOP_LEFT;

@@ -806,10 +806,20 @@ static uint64_t ms_lrz_rejects(tr__raster_bin *rb, const tr__tri *t, const tr__d
     uint64_t any = 0, rej = 0;
     for (uint32_t s = 0; s < n; s++)
         any |= m[s];
+    /* the lanes (tr__lanes order) of texel k of a block, texels row by
+     * row: the same for every block */
+    static const uint64_t texel_px[4][8] = {
+        {~0ull},
+        {0x00000000ffffffffull, 0xffffffff00000000ull}, /* 2x: 8x4 pixels */
+        {0x0000000000ff00ffull, 0x00000000ff00ff00ull, 0x00ff00ff00000000ull, 0xff00ff0000000000ull}, /* 4x: 4x4 */
+        {0x00000000000000ffull, 0x000000000000ff00ull, 0x0000000000ff0000ull, 0x00000000ff000000ull,
+         0x000000ff00000000ull, 0x0000ff0000000000ull, 0x00ff000000000000ull, 0xff00000000000000ull}, /* 8x: 4x2 */
+    };
+    const uint64_t *tpx = texel_px[__builtin_ctz(n)];
+    uint32_t k = 0;
     for (int32_t y = by; y < by + BLOCK; y += th)
-        for (int32_t x = bx; x < bx + BLOCK; x += tw) {
-            const int32_t area[4] = {x, y, x + tw, y + th};
-            const uint64_t px = rect_mask(bx, by, area);
+        for (int32_t x = bx; x < bx + BLOCK; x += tw, k++) {
+            const uint64_t px = tpx[k];
             if (!(any & px))
                 continue;
             uint32_t tx, ty;
@@ -827,13 +837,13 @@ static uint64_t ms_lrz_rejects(tr__raster_bin *rb, const tr__tri *t, const tr__d
                 if (!(less ? zmin > (double)bound : zmax < (double)bound))
                     continue;
             }
-            uint32_t k = 0;
+            uint32_t c = 0;
             for (uint32_t s = 0; s < n; s++)
-                k += (uint32_t)tr__popcount64(m[s] & px);
+                c += (uint32_t)tr__popcount64(m[s] & px);
             rej |= px;
             st->lrz_blocks_rejected++;
-            st->fragments_lrz_rejected += k;
-            b->rejected[tr__lrz_texel_index(b, rb->lrz_view, tx, ty)] += k;
+            st->fragments_lrz_rejected += c;
+            b->rejected[tr__lrz_texel_index(b, rb->lrz_view, tx, ty)] += c;
         }
     return rej;
 }
