@@ -290,13 +290,18 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
         uint32_t patched_for = UINT32_MAX; /* the draw `patched` holds */
         tr__draw patched;
         if (lrz && !scaled) {
-            for (size_t e = 0; e < s->count; e += step)
+            const size_t ahead = TR_PREFETCH_TRIS * step;
+            for (size_t e = 0; e < s->count; e += step) {
+                /* candidates are scattered through the front end's chunks */
+                if (e + ahead < s->count && p->lrz_cand[s->words[e + ahead]])
+                    prefetch_tri(p->tris[s->words[e + ahead]]);
                 if (p->lrz_cand[s->words[e]] && entry_reaches(&s->words[e + 1], t, bit)) {
                     const tr__tri *tri = p->tris[s->words[e]];
                     if (!(tri->flags & TR__TRI_FB_CULLED))
                         tr__lrz_write_triangle(&p->lrz, &p->draws[tri->draw], tri, vs, rb.rect, &bw,
                                                &w->stats.lrz_blocks_written);
                 }
+            }
         } else if (lrz) {
             /* A scaled bin writes its rendering-space LRZ from the
              * triangles it will draw, set up again as they will be. */

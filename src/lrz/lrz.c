@@ -239,7 +239,8 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
         p->lrz.buf = b;
         p->lrz.dir = TR_LRZ_DIRECTION_UNKNOWN;
     }
-    if (!reset_parts(ctx, p, p->lrz.buf)) {
+    /* (the multisampled write gathers no partly covered texels) */
+    if (p->samples == 1 && !reset_parts(ctx, p, p->lrz.buf)) {
         p->lrz.buf->valid = false;
         p->lrz.buf = NULL;
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_begin_render_pass: out of memory for LRZ");

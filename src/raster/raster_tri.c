@@ -910,8 +910,11 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
      * its bound.  The range over r's blocks' area is widened far beyond
      * the rounding that separates it from a texel's. */
     bool reject_all = false;
-    if (lrz == TR_LRZ_DIRECTION_LESS ? rb->lrz_far < d->depth_max
-                                     : lrz == TR_LRZ_DIRECTION_GREATER && rb->lrz_far > d->depth_min) {
+    /* (worth its plane for boxes of a few blocks and more) */
+    const bool few_blocks = (int64_t)(r[2] - r[0]) * (r[3] - r[1]) < 4 * BLOCK * BLOCK;
+    if (few_blocks ? false
+        : lrz == TR_LRZ_DIRECTION_LESS ? rb->lrz_far < d->depth_max
+                                       : lrz == TR_LRZ_DIRECTION_GREATER && rb->lrz_far > d->depth_min) {
         plane_once(t, d, region, &plane, &have_plane);
         const int32_t x0 = r[0] & ~(BLOCK - 1), y0 = r[1] & ~(BLOCK - 1);
         const int32_t x1 = (r[2] + BLOCK - 1) & ~(BLOCK - 1), y1 = (r[3] + BLOCK - 1) & ~(BLOCK - 1);
