@@ -188,6 +188,50 @@ void trt_begin_color_depth(tr_context *ctx, tr_image *color, tr_image *depth, ui
     TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
 }
 
+/* ---- multisampled passes ----------------------------------------------------------------- */
+
+tr_image *trt_image_ms(tr_context *ctx, tr_format format, uint32_t w, uint32_t h, uint32_t samples)
+{
+    const tr_image_desc d = {.format = format, .width = w, .height = h, .samples = samples};
+    tr_image *img = NULL;
+    TRT_OK(tr_image_create(ctx, &d, &img));
+    return img;
+}
+
+void trt_begin_ms(tr_context *ctx, tr_image *color, tr_image *depth, float density)
+{
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.color_count = 1;
+    rp.color[0] = (tr_color_attachment){.image = color, .load_op = TR_LOAD_OP_CLEAR};
+    rp.depth = (tr_depth_attachment){.image = depth, .depth_load_op = TR_LOAD_OP_CLEAR, .clear_depth = 1.0f};
+    if (density > 0.0f) {
+        tr_image *map = trt_image(ctx, TR_FORMAT_R8G8_UNORM, 5, 4);
+        const float dv[4] = {density, density, 0, 0};
+        TRT_OK(tr_image_fill(map, NULL, dv));
+        rp.density_map.image = map;
+    }
+    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+}
+
+uint32_t trt_crc_samples(const tr_image *color, const tr_image *depth, uint32_t n)
+{
+    static uint8_t px[160 * 120 * 4];
+    const tr_image_desc d = tr_image_get_desc(color);
+    const size_t bytes = (size_t)d.width * d.height * 4;
+    if (bytes > sizeof px) {
+        cr_assert_fail("trt_crc_samples: %ux%u is larger than 160x120", d.width, d.height);
+    }
+    uint32_t crc = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        TRT_OK(tr_image_download(color, &(tr_subresource){.sample = s}, px, 0));
+        crc = trt_crc32(px, bytes, crc);
+        TRT_OK(tr_image_download(depth, &(tr_subresource){.aspect = TR_ASPECT_DEPTH, .sample = s}, px, 0));
+        crc = trt_crc32(px, bytes, crc);
+    }
+    return crc;
+}
+
 /* ---- pixels ----------------------------------------------------------------------------- */
 
 void trt_download(const tr_image *image, uint32_t level, uint32_t layer, tr_aspect aspect,

@@ -89,6 +89,18 @@ void trt_begin_color(tr_context *ctx, tr_image *color, const float clear[4]);
  * attachment cleared to 1, with render-pass flags `pass_flags`. */
 void trt_begin_color_depth(tr_context *ctx, tr_image *color, tr_image *depth, uint32_t pass_flags);
 
+/* ---- multisampled passes (multisample.h) ----------------------------------------- */
+
+/* An image with `samples` per pixel (0: left to the default, one). */
+tr_image *trt_image_ms(tr_context *ctx, tr_format format, uint32_t w, uint32_t h, uint32_t samples);
+/* Begins a pass over `color` (CLEAR to 0, STORE) and the D32 `depth`
+ * (CLEAR to 1, STORE) with, when density > 0, a 5x4 density map of that
+ * value in both axes (fdm.h). */
+void trt_begin_ms(tr_context *ctx, tr_image *color, tr_image *depth, float density);
+/* CRC of every sample of a colour image and of a D32 depth image, in
+ * sample order (images of w x h, at most 160 x 120; n samples). */
+uint32_t trt_crc_samples(const tr_image *color, const tr_image *depth, uint32_t n);
+
 /* ---- pixels ------------------------------------------------------------------- */
 
 void trt_download(const tr_image *image, uint32_t level, uint32_t layer, tr_aspect aspect,

@@ -11,14 +11,6 @@
 
 enum { W = 64, H = 64 };
 
-static tr_image *ms_image(tr_context *ctx, tr_format f, uint32_t w, uint32_t h, uint32_t samples)
-{
-    const tr_image_desc d = {.format = f, .width = w, .height = h, .samples = samples};
-    tr_image *img = NULL;
-    TRT_OK(tr_image_create(ctx, &d, &img));
-    return img;
-}
-
 /* LESS, depth write, opaque colour from the vertices; ms given. */
 static tr_pipeline *opaque(tr_context *ctx, tr_multisample_state ms, uint32_t fs_flags)
 {
@@ -51,19 +43,12 @@ static uint32_t render(uint32_t n, uint32_t ctx_flags, draw_fn draws, tr_pass_st
 {
     tr_context_desc cd = {.threads = 2, .flags = ctx_flags};
     tr_context *ctx = trt_context_desc(&cd);
-    tr_image *col = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, n);
-    tr_image *dep = ms_image(ctx, TR_FORMAT_D32_SFLOAT, W, H, n);
+    tr_image *col = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, n);
+    tr_image *dep = trt_image_ms(ctx, TR_FORMAT_D32_SFLOAT, W, H, n);
     trt_begin_color_depth(ctx, col, dep, 0);
     draws(ctx, n);
     TRT_OK(tr_cmd_end_render_pass(ctx, st));
-    uint32_t crc = 0;
-    static uint8_t px[W * H * 4];
-    for (uint32_t s = 0; s < n; s++) {
-        TRT_OK(tr_image_download(col, &(tr_subresource){.sample = s}, px, 0));
-        crc = trt_crc32(px, sizeof px, crc);
-        TRT_OK(tr_image_download(dep, &(tr_subresource){.aspect = TR_ASPECT_DEPTH, .sample = s}, px, 0));
-        crc = trt_crc32(px, sizeof px, crc);
-    }
+    const uint32_t crc = trt_crc_samples(col, dep, n);
     tr_context_destroy(ctx);
     return crc;
 }
@@ -202,20 +187,9 @@ static uint32_t random_scene(uint32_t n, uint32_t ctx_flags, const scene_cfg *c,
                           .device = c->device};
     tr_context *ctx = trt_context_desc(&cd);
     const uint32_t w = 160, h = 120;
-    tr_image *col = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, w, h, n);
-    tr_image *dep = ms_image(ctx, TR_FORMAT_D32_SFLOAT, w, h, n);
-    tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.color_count = 1;
-    rp.color[0] = (tr_color_attachment){.image = col, .load_op = TR_LOAD_OP_CLEAR};
-    rp.depth = (tr_depth_attachment){.image = dep, .depth_load_op = TR_LOAD_OP_CLEAR, .clear_depth = 1.0f};
-    if (c->density > 0.0f) {
-        tr_image *map = trt_image(ctx, TR_FORMAT_R8G8_UNORM, 5, 4);
-        const float dv[4] = {c->density, c->density, 0, 0};
-        TRT_OK(tr_image_fill(map, NULL, dv));
-        rp.density_map.image = map;
-    }
-    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    tr_image *col = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, w, h, n);
+    tr_image *dep = trt_image_ms(ctx, TR_FORMAT_D32_SFLOAT, w, h, n);
+    trt_begin_ms(ctx, col, dep, c->density);
     trt_rng rng = {4242};
     enum { TRIS = 300 };
     static trt_vertex v[TRIS * 3];
@@ -247,14 +221,7 @@ static uint32_t random_scene(uint32_t n, uint32_t ctx_flags, const scene_cfg *c,
         trt_draw(ctx, v, count * 3);
     }
     TRT_OK(tr_cmd_end_render_pass(ctx, st));
-    uint32_t crc = 0;
-    static uint8_t px[160 * 120 * 4];
-    for (uint32_t s = 0; s < n; s++) {
-        TRT_OK(tr_image_download(col, &(tr_subresource){.sample = s}, px, 0));
-        crc = trt_crc32(px, sizeof px, crc);
-        TRT_OK(tr_image_download(dep, &(tr_subresource){.aspect = TR_ASPECT_DEPTH, .sample = s}, px, 0));
-        crc = trt_crc32(px, sizeof px, crc);
-    }
+    const uint32_t crc = trt_crc_samples(col, dep, n);
     tr_context_destroy(ctx);
     return crc;
 }

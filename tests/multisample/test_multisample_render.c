@@ -7,14 +7,6 @@
 
 #include "trtest.h"
 
-static tr_image *ms_image(tr_context *ctx, tr_format f, uint32_t w, uint32_t h, uint32_t samples)
-{
-    const tr_image_desc d = {.format = f, .width = w, .height = h, .samples = samples};
-    tr_image *img = NULL;
-    TRT_OK(tr_image_create(ctx, &d, &img));
-    return img;
-}
-
 static tr_pipeline *ms_pipeline(tr_context *ctx, uint32_t samples, const tr_pipeline_desc *base)
 {
     tr_pipeline_desc pd = base ? *base : (tr_pipeline_desc){0};
@@ -58,7 +50,7 @@ Test(multisample_render, coverage_by_hand_with_ties_at_4x)
 {
     tr_context *ctx = trt_context(1);
     const uint32_t W = 4, H = 2;
-    tr_image *img = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, 4);
+    tr_image *img = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, 4);
     const float zero[4] = {0, 0, 0, 0}, white[4] = {1, 1, 1, 1};
     trt_begin_color(ctx, img, zero);
     TRT_OK(tr_cmd_bind_pipeline(ctx, ms_pipeline(ctx, 4, NULL)));
@@ -103,7 +95,7 @@ Test(multisample_render, diagonal_edge_at_2x_and_8x)
     const uint32_t W = 4, H = 4;
     for (uint32_t n = 2; n <= 8; n *= 4) {
         tr_context *ctx = trt_context(1);
-        tr_image *img = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, n);
+        tr_image *img = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, n);
         const float zero[4] = {0, 0, 0, 0}, white[4] = {1, 1, 1, 1};
         trt_begin_color(ctx, img, zero);
         TRT_OK(tr_cmd_bind_pipeline(ctx, ms_pipeline(ctx, n, NULL)));
@@ -148,7 +140,7 @@ Test(multisample_render, watertight_mesh_covers_each_sample_once)
     const uint32_t W = 48, H = 40, G = 7;
     for (uint32_t n = 2; n <= 8; n *= 2) {
         tr_context *ctx = trt_context(2);
-        tr_image *img = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, n);
+        tr_image *img = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, n);
         const float zero[4] = {0, 0, 0, 0};
         trt_begin_color(ctx, img, zero);
         tr_pipeline_desc pd = {0};
@@ -201,7 +193,7 @@ Test(multisample_render, sample_mask_and_alpha_to_coverage)
 {
     const uint32_t W = 8, H = 8;
     tr_context *ctx = trt_context(1);
-    tr_image *img = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, 4);
+    tr_image *img = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, 4);
     const float zero[4] = {0, 0, 0, 0};
     trt_begin_color(ctx, img, zero);
     tr_pipeline_desc pd = {0};
@@ -247,8 +239,8 @@ Test(multisample_render, depth_is_interpolated_at_each_sample)
 {
     const uint32_t W = 16, H = 8, N = 4;
     tr_context *ctx = trt_context(1);
-    tr_image *col = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, N);
-    tr_image *dep = ms_image(ctx, TR_FORMAT_D32_SFLOAT, W, H, N);
+    tr_image *col = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, N);
+    tr_image *dep = trt_image_ms(ctx, TR_FORMAT_D32_SFLOAT, W, H, N);
     trt_begin_color_depth(ctx, col, dep, 0);
     tr_pipeline_desc pd = {.depth_test = 1, .depth_write = 1};
     TRT_OK(tr_cmd_bind_pipeline(ctx, ms_pipeline(ctx, N, &pd)));
@@ -291,20 +283,9 @@ static uint32_t render_scene(const scene_cfg *c, tr_pass_stats *st)
     tr_context *ctx = trt_context_desc(&cd);
     const uint32_t W = 96, H = 80, N = c->samples;
     const uint32_t ns = c->explicit_one || N > 1 ? N : 0;
-    tr_image *col = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, ns);
-    tr_image *dep = ms_image(ctx, TR_FORMAT_D32_SFLOAT, W, H, ns);
-    tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.color_count = 1;
-    rp.color[0] = (tr_color_attachment){.image = col, .load_op = TR_LOAD_OP_CLEAR};
-    rp.depth = (tr_depth_attachment){.image = dep, .depth_load_op = TR_LOAD_OP_CLEAR, .clear_depth = 1.0f};
-    if (c->density > 0.0f) {
-        tr_image *map = trt_image(ctx, TR_FORMAT_R8G8_UNORM, 4, 4);
-        const float dv[4] = {c->density, c->density, 0, 0};
-        TRT_OK(tr_image_fill(map, NULL, dv));
-        rp.density_map.image = map;
-    }
-    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    tr_image *col = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, ns);
+    tr_image *dep = trt_image_ms(ctx, TR_FORMAT_D32_SFLOAT, W, H, ns);
+    trt_begin_ms(ctx, col, dep, c->density);
     tr_pipeline_desc pd = {.depth_test = 1, .depth_write = 1, .depth_compare = TR_COMPARE_LESS_OR_EQUAL};
     pd.blend[0] = (tr_blend_state){.enable = 1, .src_color = TR_BLEND_SRC_ALPHA,
                                    .dst_color = TR_BLEND_ONE_MINUS_SRC_ALPHA, .color_op = TR_BLEND_OP_ADD,
@@ -326,14 +307,7 @@ static uint32_t render_scene(const scene_cfg *c, tr_pass_stats *st)
     }
     trt_draw(ctx, v, 600 * 3);
     TRT_OK(tr_cmd_end_render_pass(ctx, st));
-    uint32_t crc = 0;
-    static uint8_t px[96 * 80 * 4];
-    for (uint32_t s = 0; s < N; s++) {
-        TRT_OK(tr_image_download(col, &(tr_subresource){.sample = s}, px, 0));
-        crc = trt_crc32(px, W * H * 4, crc);
-        TRT_OK(tr_image_download(dep, &(tr_subresource){.aspect = TR_ASPECT_DEPTH, .sample = s}, px, 0));
-        crc = trt_crc32(px, W * H * 4, crc);
-    }
+    const uint32_t crc = trt_crc_samples(col, dep, N);
     tr_context_destroy(ctx);
     return crc;
 }
@@ -419,7 +393,7 @@ Test(multisample_render, resolve_attachment_equals_image_resolve)
     for (int f = 0; f < 2; f++) {
         tr_context_desc cd = {.threads = 2, .gmem_bytes = 32u << 10}; /* several bins */
         tr_context *ctx = trt_context_desc(&cd);
-        tr_image *ms = ms_image(ctx, formats[f], W, H, 4);
+        tr_image *ms = trt_image_ms(ctx, formats[f], W, H, 4);
         tr_image *res = trt_image(ctx, formats[f], W, H);
         tr_pass_stats st;
         draw_resolved(ctx, ms, res, TR_STORE_OP_STORE, NULL, &st);
@@ -436,7 +410,7 @@ Test(multisample_render, resolve_attachment_equals_image_resolve)
         static uint8_t full[40 * 24 * 8], again[40 * 24 * 8];
         TRT_OK(tr_image_download(res, NULL, full, 0));
         tr_image *res2 = trt_image(ctx, formats[f], W, H);
-        tr_image *ms2 = ms_image(ctx, formats[f], W, H, 4);
+        tr_image *ms2 = trt_image_ms(ctx, formats[f], W, H, 4);
         draw_resolved(ctx, ms2, res2, TR_STORE_OP_DONT_CARE, NULL, &st);
         cr_expect_eq(st.gmem_bytes_stored, 0u);
         cr_expect_eq(st.gmem_bytes_resolved, (uint64_t)W * H * cpp);
@@ -451,7 +425,7 @@ Test(multisample_render, resolve_attachment_equals_image_resolve)
         tr_image *map = trt_image(ctx, TR_FORMAT_R8G8_UNORM, 4, 4);
         const float half[4] = {0.5f, 0.5f, 0, 0};
         TRT_OK(tr_image_fill(map, NULL, half));
-        tr_image *ms3 = ms_image(ctx, formats[f], W, H, 4), *res3 = trt_image(ctx, formats[f], W, H);
+        tr_image *ms3 = trt_image_ms(ctx, formats[f], W, H, 4), *res3 = trt_image(ctx, formats[f], W, H);
         draw_resolved(ctx, ms3, res3, TR_STORE_OP_STORE, map, &st);
         cr_expect_gt(st.fdm_fragments_shaded_scaled, 0);
         cr_expect_eq(st.gmem_bytes_resolved, (uint64_t)W * H * cpp);
@@ -485,7 +459,7 @@ Test(multisample_render, shading_per_sample)
     for (int mode = 0; mode < 3; mode++) {
         for (uint32_t n = 2; n <= 8; n *= 2) {
             tr_context *ctx = trt_context(2);
-            tr_image *img = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, n);
+            tr_image *img = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, n);
             const float zero[4] = {0, 0, 0, 0};
             trt_begin_color(ctx, img, zero);
             tr_pipeline_desc pd = {.fragment_shader = fs_sample_id};
@@ -562,8 +536,8 @@ Test(multisample_render, shader_depth_applies_to_every_sample)
 {
     const uint32_t W = 16, H = 8, N = 4;
     tr_context *ctx = trt_context(1);
-    tr_image *col = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, N);
-    tr_image *dep = ms_image(ctx, TR_FORMAT_D32_SFLOAT, W, H, N);
+    tr_image *col = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, N);
+    tr_image *dep = trt_image_ms(ctx, TR_FORMAT_D32_SFLOAT, W, H, N);
     trt_begin_color_depth(ctx, col, dep, 0);
     trt_vertex v[6];
     const float red[4] = {1, 0, 0, 1};
