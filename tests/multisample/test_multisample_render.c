@@ -85,15 +85,18 @@ Test(multisample_render, coverage_by_hand_with_ties_at_4x)
     tr_context_destroy(ctx);
 }
 
-/* 2x (0.75, 0.75), (0.25, 0.25) and 8x, on a diagonal edge: the triangle
- * (0, 0), (4, 0), (0, 4) covers points with x + y < 4 (the hypotenuse,
- * a right edge, does not own its points).  By hand for pixel (1, 2):
- * 2x: s0 at (1.75, 2.75), sum 4.5 out; s1 (1.25, 2.25), 3.5 in.  For
- * every pixel and sample the test checks x + y + sx + sy < 4 in sixteenths. */
-Test(multisample_render, diagonal_edge_at_2x_and_8x)
+/* 2x (0.75, 0.75), (0.25, 0.25), 4x and 8x, on a diagonal edge: the
+ * triangle (0, 0), (4, 0), (0, 4) covers points with x + y < 4 (the
+ * hypotenuse, a right edge, does not own its points).  By hand for pixel
+ * (1, 2): 2x: s0 at (1.75, 2.75), sum 4.5 out; s1 (1.25, 2.25), 3.5 in.
+ * For every pixel and sample the test checks x + y + sx + sy < 4 in
+ * sixteenths.  At 4x (samples at x + y = 0.5, 1.25, 0.75, 1.5 in the
+ * pixel) s0 and s2 are covered where the pixel's x + y <= 3, s1 and s3
+ * where it is <= 2: 10 + 10 + 6 + 6 = 32 samples in 10 pixels. */
+Test(multisample_render, diagonal_edge_at_2x_4x_and_8x)
 {
     const uint32_t W = 4, H = 4;
-    for (uint32_t n = 2; n <= 8; n *= 4) {
+    for (uint32_t n = 2; n <= 8; n *= 2) {
         tr_context *ctx = trt_context(1);
         tr_image *img = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, n);
         const float zero[4] = {0, 0, 0, 0}, white[4] = {1, 1, 1, 1};
@@ -125,6 +128,11 @@ Test(multisample_render, diagonal_edge_at_2x_and_8x)
             pixels += any[i];
         cr_expect_eq(st.fragments_shaded, pixels, "%ux: shaded %llu, %u pixels have a covered sample", n,
                      (unsigned long long)st.fragments_shaded, pixels);
+        if (n == 4) {
+            cr_expect_eq(st.fragments_rasterized, 32, "4x: %llu samples, 32 by hand",
+                         (unsigned long long)st.fragments_rasterized);
+            cr_expect_eq(pixels, 10);
+        }
         if (n == 2) {
             cr_expect_eq(red[0][2 * W + 1], 0);
             cr_expect_eq(red[1][2 * W + 1], 255);
