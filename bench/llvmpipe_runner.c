@@ -15,16 +15,25 @@
  * which must be set before the process starts.
  *
  * Each frame is one glClear and one glDrawArrays of the whole scene,
- * finished with glFinish, into an offscreen RGBA8 target with a 32-bit depth
- * buffer, in the conventions of SCENES.md: glClipControl(LOWER_LEFT,
- * ZERO_TO_ONE), first-vertex provoking, no culling.  --raw writes the last
- * frame's pixels top row first, as tilerast-render --raw does.
+ * finished with glFinish, into a framebuffer object of an RGBA8 colour and
+ * a 32-bit float depth renderbuffer, in the conventions of SCENES.md:
+ * glClipControl(LOWER_LEFT, ZERO_TO_ONE), first-vertex provoking, no
+ * culling.  --raw writes the last frame's pixels top row first, as
+ * tilerast-render --raw does.
  *
- * --samples N (above 1) draws into a framebuffer object of N-sample RGBA8
- * colour and 32-bit float depth renderbuffers and resolves it into a
- * single-sample RGBA8 one with glBlitFramebuffer every frame, inside the
- * timing (--raw reads that one back after the frames), as
- * tilerast-render --samples resolves in its tiles (llvmpipe has 4x only). */
+ * A framebuffer object, as a GL application draws off screen: gallium
+ * rasterizes it with window y up, computed bottom-up, which is what
+ * tilerast's TR_PASS_ORIGIN_LOWER_LEFT (and so tilerast-render) does.
+ * OSMesa's own buffer is a window-system one, which gallium draws upside
+ * down through a flipped viewport: its float rounding puts about one pixel
+ * per 2,600 small perspective triangles elsewhere.
+ *
+ * --samples N (above 1): the renderbuffers have N samples and a
+ * glBlitFramebuffer resolves them into a single-sample RGBA8 one every
+ * frame, inside the timing (--raw reads that one back after the frames),
+ * as tilerast-render --samples resolves in its tiles (llvmpipe has 4x
+ * only).  Its resolve truncates where tilerast's rounds half up, so the
+ * resolved bytes may be one below tilerast's where coverage is the same. */
 #define _POSIX_C_SOURCE 200809L
 #define GL_GLEXT_PROTOTYPES 1 /* glBlendFuncSeparate, framebuffer objects */
 
@@ -32,6 +41,7 @@
 #include <GL/glext.h>
 #include <GL/osmesa.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,38 +149,42 @@ int main(int argc, char **argv)
         return 1;
     }
     OSMesaPixelStore(OSMESA_Y_UP, 1); /* row 0 of buf is the bottom row */
+    const bool ms = samples > 1;
     GLuint fbo = 0, rb[3] = {0, 0, 0}, resolved = 0;
-    if (samples > 1) {
+    if (ms) {
         GLint max = 0;
         glGetIntegerv(GL_MAX_SAMPLES, &max);
         if ((GLint)samples > max) {
             fprintf(stderr, PROG ": %lu samples, but this GL has at most %d\n", samples, max);
             return 1;
         }
-        /* the single-sample target of the resolve (OSMesa's own buffer does
-         * not take a blit here: it stays zero) */
+    }
+    glGenRenderbuffers(3, rb);
+    if (ms) {
+        /* the single-sample target of the resolve */
         glGenFramebuffers(1, &resolved);
-        glGenRenderbuffers(3, rb);
         glBindFramebuffer(GL_FRAMEBUFFER, resolved);
         glBindRenderbuffer(GL_RENDERBUFFER, rb[2]);
         glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, (GLsizei)sc.width, (GLsizei)sc.height);
         glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[2]);
-        glGenFramebuffers(1, &fbo);
-        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-        glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
-        glRenderbufferStorageMultisample(GL_RENDERBUFFER, (GLsizei)samples, GL_RGBA8, (GLsizei)sc.width,
-                                         (GLsizei)sc.height);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
-        glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
-        glRenderbufferStorageMultisample(GL_RENDERBUFFER, (GLsizei)samples, GL_DEPTH_COMPONENT32F,
-                                         (GLsizei)sc.width, (GLsizei)sc.height);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
-        if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-            fprintf(stderr, PROG ": the %lu-sample framebuffer is not complete\n", samples);
-            return 1;
-        }
-        glEnable(GL_MULTISAMPLE);
     }
+    /* the target: 0 samples is a single-sample renderbuffer */
+    const GLsizei n = ms ? (GLsizei)samples : 0;
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, n, GL_RGBA8, (GLsizei)sc.width, (GLsizei)sc.height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, n, GL_DEPTH_COMPONENT32F, (GLsizei)sc.width,
+                                     (GLsizei)sc.height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        fprintf(stderr, PROG ": the %lu-sample framebuffer is not complete\n", samples);
+        return 1;
+    }
+    if (ms)
+        glEnable(GL_MULTISAMPLE);
     clip_control(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
     provoking(GL_FIRST_VERTEX_CONVENTION);
     glViewport(0, 0, (GLsizei)sc.width, (GLsizei)sc.height);
@@ -200,7 +214,7 @@ int main(int argc, char **argv)
         double t0 = tool_now_ms();
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(3 * sc.triangle_count));
-        if (fbo) {
+        if (ms) {
             /* the resolve */
             glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolved);
             glBlitFramebuffer(0, 0, (GLint)sc.width, (GLint)sc.height, 0, 0, (GLint)sc.width, (GLint)sc.height,
@@ -217,14 +231,14 @@ int main(int argc, char **argv)
         if (f >= warmup)
             times[f - warmup] = t1 - t0;
     }
-    if (raw && fbo) {
-        /* the resolved image into buf, bottom row first as OSMesa's */
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, resolved);
+    if (raw) {
+        /* the (resolved) image into buf, bottom row first */
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, ms ? resolved : fbo);
         glPixelStorei(GL_PACK_ALIGNMENT, 1);
         glReadPixels(0, 0, (GLsizei)sc.width, (GLsizei)sc.height, GL_RGBA, GL_UNSIGNED_BYTE, buf);
     }
     if (raw) {
-        /* OSMesa's row 0 is the bottom (GL window) row: write top first. */
+        /* row 0 is the bottom (GL window) row: write top first. */
         FILE *o = fopen(raw, "wb");
         if (!o) {
             fprintf(stderr, PROG ": %s: %s\n", raw, strerror(errno));
@@ -244,11 +258,10 @@ int main(int argc, char **argv)
     for (unsigned long f = 0; f < frames; f++)
         printf("%s%.3f", f ? "," : "", times[f]);
     printf("]}\n");
-    if (fbo) {
-        glDeleteFramebuffers(1, &fbo);
+    glDeleteFramebuffers(1, &fbo);
+    if (resolved)
         glDeleteFramebuffers(1, &resolved);
-        glDeleteRenderbuffers(3, rb);
-    }
+    glDeleteRenderbuffers(3, rb);
     OSMesaMakeCurrent(NULL, NULL, 0, 0, 0); /* releases the framebuffer OSMesa made for buf */
     OSMesaDestroyContext(ctx);
     free(buf);

@@ -65,6 +65,7 @@ struct tr__pass {
     tr_render_pass_desc desc;
     uint32_t fb_w, fb_h;
     uint32_t samples;         /* of every attachment (multisample.h) */
+    int32_t origin_flip;      /* TR_PASS_ORIGIN_LOWER_LEFT: fb_h (image row = fb_h - window y); else 0 */
     int32_t area[4];           /* render area x0, y0, x1, y1 */
     uint32_t view_count;
     uint32_t view_ids[TR__VIEWS_MAX];
@@ -186,5 +187,17 @@ void tr__pass_release_workers(tr_context *ctx);
 
 /* Frees everything the pass and the workers hold (context destruction). */
 void tr__pass_release(tr_context *ctx);
+
+/* A rectangle the user gave while recording, in the framebuffer's rows:
+ * with GL's lower-left origin (TR_PASS_ORIGIN_LOWER_LEFT) window rows
+ * [y, y + h) are image rows [fb_h - y - h, fb_h - y) (clamped into int32). */
+static inline tr_rect tr__pass_rect_to_fb(const tr__pass *p, tr_rect r)
+{
+    if (p->origin_flip) {
+        const int64_t y = (int64_t)p->origin_flip - r.y - (int64_t)r.height;
+        r.y = (int32_t)(y < INT32_MIN ? INT32_MIN : y);
+    }
+    return r;
+}
 
 #endif

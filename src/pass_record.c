@@ -121,7 +121,7 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
                          "tr_render_pass_desc.view_mask = 0x%x: views above %u are not supported", d->view_mask,
                          TR_MAX_VIEWS - 1);
-    if (d->flags & ~(TR_PASS_SINGLE_BIN | TR_PASS_NO_LRZ | TR_PASS_FDM_SHARED_VIEWPORT))
+    if (d->flags & ~(TR_PASS_SINGLE_BIN | TR_PASS_NO_LRZ | TR_PASS_FDM_SHARED_VIEWPORT | TR_PASS_ORIGIN_LOWER_LEFT))
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_render_pass_desc.flags = 0x%x has unknown bits", d->flags);
     p->view_count = 0;
     uint32_t mask = d->view_mask ? d->view_mask : 1u;
@@ -253,6 +253,9 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
                          "tr_render_pass_desc.render_area (%d,%d %ux%u) is outside the %ux%u framebuffer", ra.x,
                          ra.y, ra.width, ra.height, w, h);
+    /* GL's lower-left origin: rectangles arrive in window coordinates */
+    p->origin_flip = (d->flags & TR_PASS_ORIGIN_LOWER_LEFT) ? (int32_t)h : 0;
+    ra = tr__pass_rect_to_fb(p, ra);
     p->area[0] = ra.x;
     p->area[1] = ra.y;
     p->area[2] = ra.x + (int32_t)ra.width;
@@ -540,8 +543,11 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     p->failed = false;
     p->fail_code = TR_OK;
     p->pipeline = NULL;
-    p->viewport = (tr_viewport){(float)p->area[0], (float)p->area[1], (float)(p->area[2] - p->area[0]),
-                                (float)(p->area[3] - p->area[1]), 0.0f, 1.0f};
+    /* the render area's rectangle (a viewport in the pass's window
+     * coordinates, a scissor in the framebuffer's) */
+    p->viewport = (tr_viewport){(float)p->area[0],
+                                (float)(p->origin_flip ? p->origin_flip - p->area[3] : p->area[1]),
+                                (float)(p->area[2] - p->area[0]), (float)(p->area[3] - p->area[1]), 0.0f, 1.0f};
     p->scissor = (tr_rect){p->area[0], p->area[1], (uint32_t)(p->area[2] - p->area[0]),
                            (uint32_t)(p->area[3] - p->area[1])};
     p->stencil_ref[0] = p->stencil_ref[1] = 0;
@@ -707,7 +713,7 @@ tr_result tr_cmd_set_scissor(tr_context *ctx, const tr_rect *s)
     if (s->x < 0 || s->y < 0)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_scissor: x = %d, y = %d must not be negative",
                          s->x, s->y);
-    ctx->pass->scissor = *s;
+    ctx->pass->scissor = tr__pass_rect_to_fb(ctx->pass, *s);
     return TR_OK;
 }
 
@@ -812,11 +818,21 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->clear_atts = 0;
     d->win_offset[0] = d->win_offset[1] = 0;
     d->viewport = p->viewport;
+    d->flip_y = p->origin_flip;
+    d->flip_sub = p->origin_flip * TR_SUBPIXEL_ONE;
     d->area_scissor[0] = TR_MAX(p->scissor.x, p->area[0]);
     d->area_scissor[1] = TR_MAX(p->scissor.y, p->area[1]);
     d->area_scissor[2] = (int32_t)TR_MIN((int64_t)p->scissor.x + p->scissor.width, (int64_t)p->area[2]);
     d->area_scissor[3] = (int32_t)TR_MIN((int64_t)p->scissor.y + p->scissor.height, (int64_t)p->area[3]);
-    tr__draw_scissor(d->area_scissor, &d->viewport, d->scissor);
+    {
+        /* the viewport's rectangle in image rows */
+        tr_viewport fv = d->viewport;
+        if (d->flip_y) {
+            fv.y = (float)d->flip_y - fv.y;
+            fv.height = -fv.height;
+        }
+        tr__draw_scissor(d->area_scissor, &fv, d->scissor);
+    }
     d->fdm = p->fdm;
     d->samples = (uint8_t)p->samples;
     for (int k = 0; k < 4; k++) {
@@ -914,7 +930,7 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
         }
     }
     for (uint32_t k = 0; k < rect_count; k++) {
-        const tr_rect *r = &rects[k];
+        const tr_rect fr = tr__pass_rect_to_fb(p, rects[k]), *r = &fr;
         if (!r->width || !r->height)
             return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: rects[%u] is empty", fn, k);
         if (r->x < p->area[0] || r->y < p->area[1] || (int64_t)r->x + r->width > p->area[2] ||
@@ -946,10 +962,11 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
                 return tr__pass_fail(ctx, fn);
             p->lrz_cand[p->tri_count] = 0; /* clears write no LRZ (they may invalidate it) */
             memset(t, 0, sizeof(*t) + sizeof(float) * TR_TRI_ATTR_FLOATS(0));
-            t->bbox[0] = rects[k].x;
-            t->bbox[1] = rects[k].y;
-            t->bbox[2] = rects[k].x + (int32_t)rects[k].width;
-            t->bbox[3] = rects[k].y + (int32_t)rects[k].height;
+            const tr_rect r = tr__pass_rect_to_fb(p, rects[k]);
+            t->bbox[0] = r.x;
+            t->bbox[1] = r.y;
+            t->bbox[2] = r.x + (int32_t)r.width;
+            t->bbox[3] = r.y + (int32_t)r.height;
             t->draw = draw_index;
             t->primitive = k;
             t->view = (uint16_t)p->view_ids[vs];

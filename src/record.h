@@ -36,6 +36,12 @@ typedef struct tr__draw {
     float depth_min, depth_max; /* the viewport's depth range, ordered */
     uint8_t lrz_test_dir;      /* tr_lrz_direction the draw is LRZ-tested in; UNKNOWN: none */
     uint8_t lrz_write;         /* its triangles tighten LRZ bounds while binning */
+    /* GL's lower-left origin (TR_PASS_ORIGIN_LOWER_LEFT); both 0 without:
+     * flip_y: the framebuffer height (gl_FragCoord.y = flip_y - row);
+     * flip_sub: set-up's image y = flip_sub (+ win_offset) - the snapped
+     * window y, in subpixels: flip_y * 256, divided by an FDM bin's
+     * fragment height in a scaled bin (exact: a power of two up to 8). */
+    int32_t flip_y, flip_sub;
     uint8_t samples;           /* the pass's sample count: above 1, set-up's box holds every
                                   pixel whose area meets the triangle's (multisample.h) */
     /* tr_cmd_clear_attachments: bit i clears att[i] (GMEM order) with

@@ -64,6 +64,11 @@
  * resolve image gets each pixel's resolve from its coarse fragment.  At
  * density 1 (every byte 255) the pass is the one without a map.
  *
+ * GL's lower-left origin (TR_PASS_ORIGIN_LOWER_LEFT): the standard
+ * positions are in window coordinates, y up, as GL states them, so in image
+ * rows a sample at y lies at 1 - y from the pixel's top (what llvmpipe
+ * rasterizes into a framebuffer object: tests/bench/llvmpipe_identical.sh).
+ *
  * LRZ (lrz.h) works in multisampled passes with turnip's layout, one texel
  * per 8x8 block of the supersampled footprint; alpha to coverage and a
  * partial sample mask keep a draw from writing it.  Images are the same

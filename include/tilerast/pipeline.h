@@ -111,7 +111,8 @@ typedef struct tr_fs_block {
      * tr_fs_write_feedback (feedback.h). */
     struct tr_feedback_map *const *feedback_maps;
     float frag_x[TR_FS_LANES];   /* gl_FragCoord.x: pixel centre, framebuffer space */
-    float frag_y[TR_FS_LANES];   /* gl_FragCoord.y (y down, as Vulkan) */
+    float frag_y[TR_FS_LANES];   /* gl_FragCoord.y (y down, as Vulkan; y up in a pass with
+                                    TR_PASS_ORIGIN_LOWER_LEFT, as GL) */
     float frag_z[TR_FS_LANES];   /* window depth, linear in screen space */
     float frag_w[TR_FS_LANES];   /* gl_FragCoord.w = 1 / clip w, interpolated */
     /* FragSizeEXT: the fragment area of the block's fragments (1, 2 or 4

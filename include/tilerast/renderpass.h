@@ -77,6 +77,24 @@ typedef void (*tr_visibility_fn)(void *user, const tr_visibility_entry *entry);
                                  view (the per-axis minimum over the views), as when a draw's
                                  pipeline writes the viewport index (TR_PIPELINE_WRITES_VIEWPORT_
                                  INDEX, which sets it for the pass) */
+/* OpenGL's window origin, as a GL implementation draws into a framebuffer
+ * object (y up; glClipControl(GL_LOWER_LEFT, ...)).  Every rectangle of the
+ * pass -- render_area, viewport, scissor, tr_cmd_clear_attachments' rects --
+ * is in window coordinates with the origin at the framebuffer's lower-left
+ * corner, as glViewport and glScissor take them.  A vertex's window y is
+ * computed bottom-up, y_w = fma(height / 2, y_ndc, y + height / 2) in float,
+ * snapped to 1/256 pixel, and the snapped integer flipped to image rows
+ * (row = fb_height - y_w, exactly), so coverage is what a GL implementation
+ * computes, float rounding included; images stay top row first.  The front
+ * face is as glFrontFace says in window coordinates, y up (the picture the
+ * image shows, so the same rule as without the flag);
+ * tr_fs_block.frag_y is gl_FragCoord.y (y up); the pipeline's tie rule
+ * applies to the edges in image rows, after the flip; multisampled, each
+ * sample lies at its standard position in window coordinates (so mirrored
+ * in image rows: multisample.h).  With a density map a scaled bin flips
+ * about its scaled height, exactly (fdm.h's transforms stay in image
+ * rows). */
+#define TR_PASS_ORIGIN_LOWER_LEFT 8u
 
 typedef struct tr_render_pass_desc {
     tr_color_attachment color[TR_MAX_COLOR_ATTACHMENTS];

@@ -72,7 +72,9 @@ typedef struct tr_scene_render_options {
  * the scene has TR_SCENE_DEPTH, the depth attachment is a D32_SFLOAT image
  * (CLEAR to clear_depth clamped to [0, 1], DONT_CARE store, stencil
  * DONT_CARE); the render area is the whole image, no multiview; flags and
- * density map from `options`.  The depth image is the caller's `depth`
+ * density map from `options`, plus TR_PASS_ORIGIN_LOWER_LEFT (the scene is
+ * OpenGL's: window y up, computed bottom-up, viewport (0, 0, width,
+ * height)).  The depth image is the caller's `depth`
  * (D32_SFLOAT, scene size) when it is not NULL, else a temporary one; after
  * the pass the caller's holds the pass's LRZ buffer (tr_image_write_lrz_png);
  * its depth texels are not written (DONT_CARE).  A scene without depth

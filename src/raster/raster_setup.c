@@ -56,7 +56,8 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
         /* an FDM bin's integer translation, exact in double: the snap
          * moves by whole pixels, ties included (256 o is even) */
         win[i][0] += (double)draw->win_offset[0];
-        win[i][1] += (double)draw->win_offset[1];
+        if (!draw->flip_sub)
+            win[i][1] += (double)draw->win_offset[1];
         /* Clipping keeps positions inside the guard band; a value outside it
          * can only come from float overflow in extreme inputs: drop the
          * triangle rather than convert an out-of-range float. */
@@ -64,10 +65,16 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
             return TR__SETUP_CULLED;
         X[i] = (int32_t)snap(win[i][0]);
         Y[i] = (int32_t)snap(win[i][1]);
+        /* GL's lower-left origin: window y was computed bottom-up; the
+         * snapped value turns into image rows exactly */
+        if (draw->flip_sub)
+            Y[i] = draw->flip_sub + draw->win_offset[1] * TR_SUBPIXEL_ONE - Y[i];
     }
     uint8_t flags = 0;
     int64_t area = (int64_t)(X[1] - X[0]) * (Y[2] - Y[0]) - (int64_t)(X[2] - X[0]) * (Y[1] - Y[0]);
-    /* Vulkan: a = -area/2 in framebuffer coordinates; a > 0 is counter-clockwise. */
+    /* Vulkan: a = -area/2 in framebuffer coordinates; a > 0 is counter-clockwise.
+     * (GL's lower-left origin judges it in window coordinates, y up, which
+     * show the picture the image rows do: the same answer.) */
     bool ccw = area < 0;
     bool front = pd->front_face == TR_FRONT_FACE_CCW ? ccw : !ccw;
     if (area == 0 || (pd->cull_mode == TR_CULL_FRONT && front) || (pd->cull_mode == TR_CULL_BACK && !front) ||

@@ -364,6 +364,12 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
             }
         }
     }
+    if (d->flip_y && frag_coord && !uniform) {
+        /* GL's lower-left origin: gl_FragCoord.y counts up from the bottom */
+        const float h = (float)d->flip_y;
+        for (uint32_t i = 0; i < fs->count; i++)
+            fs->frag_y[i] = h - fs->frag_y[i];
+    }
     pd->fragment_shader(fs);
 shaded:
     if (rb->fdm) {
@@ -697,6 +703,15 @@ static const int32_t quad_dy[16] = {0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6,
  * floats kept): what coverage and tr__lanes_setup read. */
 #define MOVED_TRI_BYTES TR_ALIGN(sizeof(tr__tri) + 8 * sizeof(float), 16)
 
+/* Sample s's y in the pixel, in sixteenths from the top of its image row:
+ * the standard position, which GL's lower-left origin gives from the
+ * bottom (TR_PASS_ORIGIN_LOWER_LEFT). */
+static inline uint32_t sample_y16(const tr__draw *d, uint32_t log2n, uint32_t s)
+{
+    const uint32_t y = tr__sample_pos16[log2n][s][1];
+    return d->flip_y ? 16u - y : y;
+}
+
 /* rb with every attachment's GMEM at sample s's plane. */
 static void sample_planes(const tr__raster_bin *rb, uint32_t s, tr__raster_bin *out)
 {
@@ -776,7 +791,7 @@ static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
                 continue;
         }
         const float off[2] = {(float)tr__sample_pos16[log2n][s][0] / 16.0f - 0.5f,
-                              (float)tr__sample_pos16[log2n][s][1] / 16.0f - 0.5f};
+                              (float)sample_y16(d, log2n, s) / 16.0f - 0.5f};
         live = run_shader(rb, t, d, pd, fs, st, lns, live, ss, false, (int32_t)s, off);
         uint64_t cov[TR_MAX_SAMPLES];
         shader_coverage(fs, ms, n, live, false, cov);
@@ -875,7 +890,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
         tr__tri *m = (tr__tri *)(void *)moved_bytes[s];
         memcpy(m, t, MOVED_TRI_BYTES);
         const int64_t dx = (int64_t)tr__sample_pos16[log2n][s][0] * (TR_SUBPIXEL_ONE / 16) - TR_SUBPIXEL_HALF;
-        const int64_t dy = (int64_t)tr__sample_pos16[log2n][s][1] * (TR_SUBPIXEL_ONE / 16) - TR_SUBPIXEL_HALF;
+        const int64_t dy = (int64_t)sample_y16(d, log2n, s) * (TR_SUBPIXEL_ONE / 16) - TR_SUBPIXEL_HALF;
         for (int k = 0; k < 3; k++)
             m->edge_c[k] += m->edge_a[k] * dx + m->edge_b[k] * dy;
         m->x0 -= (int32_t)dx;
@@ -1101,7 +1116,12 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
         return;
     }
     if (rb->rp->samples > 1) {
-        raster_triangle_ms(rb, t, d, r);
+        /* the scissor too: with a density map set-up cut the box only to
+         * the widened bin_scissor (the single-sampled path cuts it below) */
+        const int32_t rs[4] = {TR_MAX(r[0], d->scissor[0]), TR_MAX(r[1], d->scissor[1]), TR_MIN(r[2], d->scissor[2]),
+                               TR_MIN(r[3], d->scissor[3])};
+        if (rs[0] < rs[2] && rs[1] < rs[3])
+            raster_triangle_ms(rb, t, d, rs);
         return;
     }
     tr_lrz_direction lrz = rb->lrz && tr__lrz_tests(rb->lrz_pass, d) ? (tr_lrz_direction)d->lrz_test_dir

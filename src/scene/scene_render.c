@@ -112,6 +112,9 @@ tr_render_pass_desc tr_scene_pass_desc(const tr_scene *scene, tr_image *color, t
         rp.flags = options->pass_flags;
         rp.density_map = options->density_map;
     }
+    /* The scene is OpenGL's: window y up, computed bottom-up as a GL
+     * implementation drawing into a framebuffer object does. */
+    rp.flags |= TR_PASS_ORIGIN_LOWER_LEFT;
     rp.color_count = 1;
     rp.color[0].image = color;
     rp.color[0].load_op = TR_LOAD_OP_CLEAR;
@@ -208,10 +211,9 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
      * stays stuck recording; the first error is the one reported. */
     tr_result rec = tr_cmd_bind_pipeline(ctx, pipeline);
     if (rec == TR_OK) {
-        /* GL's window has y up; a negative-height viewport (Vulkan style)
-         * flips it so that image row r is GL window row height-1-r. */
-        tr_viewport vp = { 0.0f, (float)scene->height, (float)scene->width,
-                           -(float)scene->height, 0.0f, 1.0f };
+        /* GL's window, y up (the pass's TR_PASS_ORIGIN_LOWER_LEFT): image
+         * row r is window row height-1-r. */
+        tr_viewport vp = { 0.0f, 0.0f, (float)scene->width, (float)scene->height, 0.0f, 1.0f };
         rec = tr_cmd_set_viewport(ctx, &vp);
     }
     if (rec == TR_OK) {

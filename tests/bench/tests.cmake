@@ -1,9 +1,14 @@
-# With OSMesa (libosmesa6-dev): three standard scenes must come out of
-# tilerast and llvmpipe byte for byte.
+# With OSMesa (libosmesa6-dev): three standard scenes and a perspective
+# scene must come out of tilerast and llvmpipe byte for byte, and at 4x
+# with the same coverage (llvmpipe_identical.sh).
+# The perspective scene's generator (gen_perspective.c) is a test helper.
 if(TARGET tilerast-llvmpipe AND TARGET tilerast-render)
+  add_executable(gen_perspective ${CMAKE_CURRENT_LIST_DIR}/gen_perspective.c)
+  target_link_libraries(gen_perspective PRIVATE tilerast_static)
   add_test(NAME bench_matches_llvmpipe
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/llvmpipe_identical.sh
-      $<TARGET_FILE:tilerast-bench> $<TARGET_FILE:tilerast-render> $<TARGET_FILE:tilerast-llvmpipe>)
+      $<TARGET_FILE:tilerast-bench> $<TARGET_FILE:tilerast-render> $<TARGET_FILE:tilerast-llvmpipe>
+      $<TARGET_FILE:gen_perspective>)
   # Under LeakSanitizer, Mesa's own leak in OSMesa is suppressed (lsan.supp).
   set_tests_properties(bench_matches_llvmpipe PROPERTIES TIMEOUT 600 LABELS bench
     ENVIRONMENT "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/lsan.supp")
