@@ -245,6 +245,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         rp.view_mask = size_val(&r, 4);
         rp.flags = size_val(&r, 4);
+        rp.flags |= u8(&r) & TR_PASS_ORIGIN_LOWER_LEFT; /* GL's origin: rectangles flipped */
         if (u8(&r) & 1)
             rp.render_area = (tr_rect){(int32_t)size_val(&r, 64), (int32_t)size_val(&r, 64), size_val(&r, 64),
                                        size_val(&r, 64)};
