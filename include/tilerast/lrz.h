@@ -117,13 +117,21 @@ typedef enum tr_lrz_direction {
 } tr_lrz_direction;
 
 /* Writes a picture of a depth image's LRZ buffer, as the last pass that
- * rendered to it left it, for view `view`: on the left the bounds as a
- * heatmap (blue near 0, through green, to red near 1; groups still holding
- * the fast-clear value hatched; magenta where the buffer is invalid), on the
- * right where LRZ rejected work (grey levels by the number of fragments
- * rejected in the block, black none).  Each LRZ texel is drawn as a
- * square (at most 8x8 pixels), so a multisampled pass's picture shows the
- * supersampled footprint (2x: stretched vertically).  TR_ERROR_INVALID_STATE if the image has no LRZ buffer yet. */
+ * rendered to it left it, for view `view`.  Each LRZ texel is a square of
+ * at most 8x8 pixels (so a multisampled pass's picture shows the
+ * supersampled footprint: 2x stretched vertically).
+ *   - Left, the bounds: black where a texel still holds the clear value;
+ *     the written bounds coloured by rank among themselves (equalised,
+ *     blue the nearest ... red the farthest under LESS), since a scene's
+ *     depths crowd into a sliver of [0, 1]; groups still fast-cleared
+ *     hatched, an invalid buffer striped magenta.
+ *   - Right, fragments LRZ rejected per texel: black none, then blue (1)
+ *     to red (the most any texel has) on a log scale.
+ *   - Below each half, its legend: a black box with the clear value (left)
+ *     or 0 (right), a colour bar, and the numbers at its ends (left: the
+ *     lowest and highest bound written, and the median between; right: 1
+ *     and the most rejections), in a 3x5-pixel font.
+ * TR_ERROR_INVALID_STATE if the image has no LRZ buffer yet. */
 TR_API tr_result tr_image_write_lrz_png(const tr_image *depth, uint32_t view, const char *path);
 
 #ifdef __cplusplus

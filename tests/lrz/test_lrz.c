@@ -8,6 +8,15 @@
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include "trtest.h"
 
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb/stb_image.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -708,18 +717,34 @@ Test(lrz, debug_picture)
     TRT_OK(tr_image_write_lrz_png(t.depth, 0, path));
     cr_expect_eq(tr_image_write_lrz_png(t.depth, 1, path), TR_ERROR_OUT_OF_RANGE);
     cr_expect_eq(tr_image_write_lrz_png(NULL, 0, path), TR_ERROR_INVALID_ARGUMENT);
-    /* A PNG of (2 * 8 + 1) * 8 x 8 * 8 pixels. */
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f);
-    unsigned char hdr[24];
-    cr_assert_eq(fread(hdr, 1, 24, f), 24);
-    fclose(f);
+    /* (2 * 8 + 1) * 8 x 8 * 8 pixels of texels, then a 19-pixel legend
+     * (bars 6 tall at row 67, numbers below). */
+    int pw = 0, ph = 0, comp = 0;
+    uint8_t *png = stbi_load(path, &pw, &ph, &comp, 4);
     remove(path);
-    cr_expect_eq(memcmp(hdr + 1, "PNG", 3), 0);
-    uint32_t pw = (uint32_t)hdr[16] << 24 | (uint32_t)hdr[17] << 16 | (uint32_t)hdr[18] << 8 | hdr[19];
-    uint32_t ph = (uint32_t)hdr[20] << 24 | (uint32_t)hdr[21] << 16 | (uint32_t)hdr[22] << 8 | hdr[23];
+    cr_assert_not_null(png);
     cr_expect_eq(pw, (2 * 8 + 1) * 8);
-    cr_expect_eq(ph, 8 * 8);
+    cr_expect_eq(ph, 8 * 8 + 19);
+    /* Bounds by rank among the written ones: the 25 texels under the
+     * 40x40 quad at 0.25 rank first (blue), the other 39 at 0.75 rank 25
+     * of 63: heat(25/63) = (0, 202, 53). */
+    const uint8_t *tl = &png[(4 * pw + 4) * 4], *br = &png[(60 * pw + 60) * 4];
+    cr_expect(tl[0] == 0 && tl[1] == 0 && tl[2] == 255, "top-left texel: %u %u %u, want blue", tl[0], tl[1], tl[2]);
+    cr_expect(br[0] == 0 && br[1] == 202 && br[2] == 53, "bottom-right texel: %u %u %u, want 0 202 53", br[0], br[1],
+              br[2]);
+    /* rejections: the full quad's 64 fragments in each texel under the
+     * later occluder (the most: red), none elsewhere (black) */
+    const uint8_t *rj = &png[(30 * pw + 72 + 30) * 4], *rn = &png[(60 * pw + 72 + 60) * 4];
+    cr_expect(rj[0] == 255 && rj[1] == 0 && rj[2] == 0, "rejections under the occluder: %u %u %u, want red", rj[0],
+              rj[1], rj[2]);
+    cr_expect(rn[0] == 0 && rn[1] == 0 && rn[2] == 0, "no rejections: %u %u %u, want black", rn[0], rn[1], rn[2]);
+    /* the legend: the clear value's black box (16 px), then the heat bar
+     * blue to red over the rest of the left half */
+    const uint8_t *b0 = &png[(67 * pw + 17) * 4], *b1 = &png[(67 * pw + 63) * 4], *cl = &png[(67 * pw + 3) * 4];
+    cr_expect(b0[2] == 255 && b0[0] == 0, "the bar starts blue");
+    cr_expect(b1[0] == 255 && b1[2] == 0, "the bar ends red");
+    cr_expect(cl[0] == 0 && cl[1] == 0 && cl[2] == 0, "the clear value's box is black");
+    stbi_image_free(png);
     tr_context_destroy(t.ctx);
 }
 
