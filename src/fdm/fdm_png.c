@@ -5,6 +5,7 @@
  * grid over it and each bin tinted and labelled by its fragment area in one
  * view.  It only calls the public queries (tr_compute_bin_layout,
  * tr_compute_fdm_areas), so it shows what any client would be told. */
+#include "debug_draw.h"
 #include "internal.h"
 
 /* How much of the image's colour is kept (the rest is black), out of 256:
@@ -13,28 +14,6 @@
 #define FDM_PNG_DIM 192u
 /* A tint's weight over the dimmed image, out of 256. */
 #define FDM_PNG_TINT 110u
-
-/* 3x5 glyphs, one row of 3 bits per byte (bit 2 = left column). */
-typedef struct glyph {
-    char c;
-    uint8_t rows[5];
-} glyph;
-
-static const glyph glyphs[] = {
-    {'0', {7, 5, 5, 5, 7}},
-    {'1', {2, 6, 2, 2, 7}},
-    {'2', {7, 1, 7, 4, 7}},
-    {'4', {5, 5, 7, 1, 1}},
-    {'x', {0, 5, 2, 5, 0}},
-};
-
-static const uint8_t *glyph_rows(char c)
-{
-    for (size_t i = 0; i < TR_ARRAY_SIZE(glyphs); i++)
-        if (glyphs[i].c == c)
-            return glyphs[i].rows;
-    return NULL; /* drawn as a blank */
-}
 
 /* The tint of a fragment area: 1x1 none, then by the number of pixels a
  * coarse fragment stands for (2: blue, 4 as 2x2: green, 4 as 4x1: cyan, 8:
@@ -60,33 +39,19 @@ static bool area_tint(tr_extent2d a, uint8_t rgb[3])
     return true;
 }
 
-static void put_px(uint8_t *px, uint32_t W, uint32_t x, uint32_t y, uint8_t r, uint8_t g, uint8_t b)
+/* Writes "WxH" at (x0, y0) in glyphs scaled by s (debug_draw.h), white on
+ * a black box, if it fits in the clip rectangle [x0, x1) x [y0, y1). */
+static void draw_label(uint8_t *px, uint32_t W, uint32_t H, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                       tr_extent2d a, uint32_t s)
 {
-    uint8_t *o = px + ((size_t)y * W + x) * 4;
-    o[0] = r, o[1] = g, o[2] = b, o[3] = 255;
-}
-
-/* Writes "WxH" at (x0, y0) in glyphs scaled by s, white on a black box,
- * if it fits in the clip rectangle [x0, x1) x [y0, y1). */
-static void draw_label(uint8_t *px, uint32_t W, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, tr_extent2d a,
-                       uint32_t s)
-{
-    char text[3] = {(char)('0' + TR_MIN(a.width, 9u)), 'x', (char)('0' + TR_MIN(a.height, 9u))};
-    const uint32_t box_w = (3 * 4 - 1) * s + 2, box_h = 5 * s + 2;
+    const char text[4] = {(char)('0' + TR_MIN(a.width, 9u)), 'x', (char)('0' + TR_MIN(a.height, 9u)), 0};
+    const uint32_t box_w = tr__text_width(text, s) + 2, box_h = 5 * s + 2;
     if (x0 + box_w > x1 || y0 + box_h > y1)
         return;
-    for (uint32_t y = 0; y < box_h; y++)
-        for (uint32_t x = 0; x < box_w; x++)
-            put_px(px, W, x0 + x, y0 + y, 0, 0, 0);
-    for (uint32_t g = 0; g < 3; g++) {
-        const uint8_t *rows = glyph_rows(text[g]);
-        if (!rows)
-            continue;
-        for (uint32_t y = 0; y < 5 * s; y++)
-            for (uint32_t x = 0; x < 3 * s; x++)
-                if (rows[y / s] & (4u >> (x / s)))
-                    put_px(px, W, x0 + 1 + g * 4 * s + x, y0 + 1 + y, 255, 255, 255);
-    }
+    const tr__canvas cv = {px, W, H};
+    static const uint8_t black[3] = {0, 0, 0}, white[3] = {255, 255, 255};
+    tr__canvas_fill(&cv, x0, y0, box_w, box_h, black);
+    tr__canvas_text(&cv, x0 + 1, y0 + 1, s, text, white);
 }
 
 /* The framebuffer's size: the first attachment's level, as the pass takes
@@ -205,7 +170,7 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
                     if (x == x0 || y == y0 || x == ax1 - 1 || y == ay1 - 1)
                         o[0] = o[1] = o[2] = 235;
                 }
-            draw_label(px, W, x0 + 2, y0 + 2, x1, y1, a, scale); /* "0x0" when invisible */
+            draw_label(px, W, H, x0 + 2, y0 + 2, x1, y1, a, scale); /* "0x0" when invisible */
         }
 
     /* Merged tiles (bin merging): a yellow frame, 2 pixels wide, inside
