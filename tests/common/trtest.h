@@ -93,10 +93,10 @@ void trt_begin_color_depth(tr_context *ctx, tr_image *color, tr_image *depth, ui
 
 /* An image with `samples` per pixel (0: left to the default, one). */
 tr_image *trt_image_ms(tr_context *ctx, tr_format format, uint32_t w, uint32_t h, uint32_t samples);
-/* Begins a pass over `color` (CLEAR to 0, STORE) and the D32 `depth`
- * (CLEAR to 1, STORE) with, when density > 0, a 5x4 density map of that
- * value in both axes (fdm.h). */
-void trt_begin_ms(tr_context *ctx, tr_image *color, tr_image *depth, float density);
+/* Begins a pass with render-pass flags `pass_flags` over `color` (CLEAR
+ * to 0, STORE) and the D32 `depth` (CLEAR to 1, STORE; NULL: none) with,
+ * when density > 0, a 5x4 density map of that value in both axes (fdm.h). */
+void trt_begin_ms(tr_context *ctx, tr_image *color, tr_image *depth, float density, uint32_t pass_flags);
 /* CRC of every sample of a colour image and of a D32 depth image, in
  * sample order (images of w x h, at most 160 x 120; n samples). */
 uint32_t trt_crc_samples(const tr_image *color, const tr_image *depth, uint32_t n);

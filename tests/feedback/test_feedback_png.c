@@ -9,14 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#include <stb/stb_image.h>
+#include "trt_stb_image.h"
 
 /* ---- files ---------------------------------------------------------------------------------- */
 

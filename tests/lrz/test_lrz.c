@@ -8,14 +8,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include "trtest.h"
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#include <stb/stb_image.h>
+#include "trt_stb_image.h"
 
 #include <math.h>
 #include <stdlib.h>

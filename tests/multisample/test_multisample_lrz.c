@@ -189,7 +189,7 @@ static uint32_t random_scene(uint32_t n, uint32_t ctx_flags, const scene_cfg *c,
     const uint32_t w = 160, h = 120;
     tr_image *col = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, w, h, n);
     tr_image *dep = trt_image_ms(ctx, TR_FORMAT_D32_SFLOAT, w, h, n);
-    trt_begin_ms(ctx, col, dep, c->density);
+    trt_begin_ms(ctx, col, dep, c->density, 0);
     trt_rng rng = {4242};
     enum { TRIS = 300 };
     static trt_vertex v[TRIS * 3];

@@ -293,7 +293,7 @@ static uint32_t render_scene(const scene_cfg *c, tr_pass_stats *st)
     const uint32_t ns = c->explicit_one || N > 1 ? N : 0;
     tr_image *col = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H, ns);
     tr_image *dep = trt_image_ms(ctx, TR_FORMAT_D32_SFLOAT, W, H, ns);
-    trt_begin_ms(ctx, col, dep, c->density);
+    trt_begin_ms(ctx, col, dep, c->density, 0);
     tr_pipeline_desc pd = {.depth_test = 1, .depth_write = 1, .depth_compare = TR_COMPARE_LESS_OR_EQUAL};
     pd.blend[0] = (tr_blend_state){.enable = 1, .src_color = TR_BLEND_SRC_ALPHA,
                                    .dst_color = TR_BLEND_ONE_MINUS_SRC_ALPHA, .color_op = TR_BLEND_OP_ADD,

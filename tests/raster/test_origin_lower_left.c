@@ -159,12 +159,7 @@ Test(origin_lower_left, front_face_in_window_coordinates)
     for (int reverse = 0; reverse < 2; reverse++) {
         tr_context *ctx = trt_context(1);
         tr_image *img = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 16, 16);
-        tr_render_pass_desc rp;
-        memset(&rp, 0, sizeof rp);
-        rp.color_count = 1;
-        rp.color[0] = (tr_color_attachment){.image = img, .load_op = TR_LOAD_OP_CLEAR};
-        rp.flags = TR_PASS_ORIGIN_LOWER_LEFT;
-        TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+        trt_begin_ms(ctx, img, NULL, 0.0f, TR_PASS_ORIGIN_LOWER_LEFT);
         tr_pipeline_desc pd = {.cull_mode = TR_CULL_BACK, .front_face = TR_FRONT_FACE_CCW};
         TRT_OK(tr_cmd_bind_pipeline(ctx, trt_pipeline(ctx, &pd)));
         const float white[4] = {1, 1, 1, 1};
@@ -202,12 +197,7 @@ Test(origin_lower_left, sample_positions_in_window_coordinates)
     const uint32_t w = 8, h = 4, n = 4;
     tr_context *ctx = trt_context(1);
     tr_image *img = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, w, h, n);
-    tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.color_count = 1;
-    rp.color[0] = (tr_color_attachment){.image = img, .load_op = TR_LOAD_OP_CLEAR};
-    rp.flags = TR_PASS_ORIGIN_LOWER_LEFT;
-    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    trt_begin_ms(ctx, img, NULL, 0.0f, TR_PASS_ORIGIN_LOWER_LEFT);
     tr_pipeline_desc pd = {.multisample.samples = n};
     TRT_OK(tr_cmd_bind_pipeline(ctx, trt_pipeline(ctx, &pd)));
     const float white[4] = {1, 1, 1, 1};
@@ -239,19 +229,7 @@ static uint32_t fdm_scene(uint32_t threads, uint32_t gmem, float density, uint32
     const uint32_t w = 160, h = 120;
     tr_image *col = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, w, h, samples);
     tr_image *dep = trt_image_ms(ctx, TR_FORMAT_D32_SFLOAT, w, h, samples);
-    tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.color_count = 1;
-    rp.color[0] = (tr_color_attachment){.image = col, .load_op = TR_LOAD_OP_CLEAR};
-    rp.depth = (tr_depth_attachment){.image = dep, .depth_load_op = TR_LOAD_OP_CLEAR, .clear_depth = 1.0f};
-    rp.flags = TR_PASS_ORIGIN_LOWER_LEFT;
-    if (density > 0.0f) {
-        tr_image *map = trt_image(ctx, TR_FORMAT_R8G8_UNORM, 5, 4);
-        const float dv[4] = {density, density, 0, 0};
-        TRT_OK(tr_image_fill(map, NULL, dv));
-        rp.density_map.image = map;
-    }
-    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    trt_begin_ms(ctx, col, dep, density, TR_PASS_ORIGIN_LOWER_LEFT);
     tr_pipeline_desc pd = {.depth_test = 1, .depth_write = 1, .depth_compare = TR_COMPARE_LESS};
     pd.multisample.samples = samples;
     TRT_OK(tr_cmd_bind_pipeline(ctx, trt_pipeline(ctx, &pd)));
