@@ -824,15 +824,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->area_scissor[1] = TR_MAX(p->scissor.y, p->area[1]);
     d->area_scissor[2] = (int32_t)TR_MIN((int64_t)p->scissor.x + p->scissor.width, (int64_t)p->area[2]);
     d->area_scissor[3] = (int32_t)TR_MIN((int64_t)p->scissor.y + p->scissor.height, (int64_t)p->area[3]);
-    {
-        /* the viewport's rectangle in image rows */
-        tr_viewport fv = d->viewport;
-        if (d->flip_y) {
-            fv.y = (float)d->flip_y - fv.y;
-            fv.height = -fv.height;
-        }
-        tr__draw_scissor(d->area_scissor, &fv, d->scissor);
-    }
+    tr__draw_scissor(d->area_scissor, &d->viewport, (float)d->flip_y, d->scissor);
     d->fdm = p->fdm;
     d->samples = (uint8_t)p->samples;
     for (int k = 0; k < 4; k++) {

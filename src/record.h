@@ -98,9 +98,12 @@ typedef struct tr__tri_src {
  * edges, but clipping only cuts at the guard band: the viewport rectangle
  * is applied as a scissor, a pixel drawn only if its centre lies in
  * [x, x + width) x [y, y + |height|). */
-static inline void tr__draw_scissor(const int32_t area_scissor[4], const tr_viewport *vp, int32_t out[4])
+static inline void tr__draw_scissor(const int32_t area_scissor[4], const tr_viewport *vp, float flip_h, int32_t out[4])
 {
-    const double vy0 = TR_MIN(vp->y, vp->y + vp->height), vy1 = TR_MAX(vp->y, vp->y + vp->height);
+    /* GL's lower-left origin (flip_h, the height rows flip about; 0 none):
+     * the viewport's window rows [y, y + h) are rows [flip_h - y - h, flip_h - y) */
+    const float y0 = flip_h ? flip_h - vp->y : vp->y, h = flip_h ? -vp->height : vp->height;
+    const double vy0 = TR_MIN(y0, y0 + h), vy1 = TR_MAX(y0, y0 + h);
     const int32_t v[4] = {(int32_t)ceil((double)vp->x - 0.5), (int32_t)ceil(vy0 - 0.5),
                           (int32_t)ceil((double)vp->x + vp->width - 0.5), (int32_t)ceil(vy1 - 0.5)};
     out[0] = TR_MAX(area_scissor[0], v[0]);

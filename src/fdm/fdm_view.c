@@ -57,13 +57,8 @@ void tr__fdm_patch_draw(const tr__fdm_view *v, const tr__draw *d, tr__draw *out)
         out->win_offset[1] = v->o[1];
         /* GL's lower-left origin: rows flip about the scaled height */
         out->flip_sub = d->flip_sub / (int32_t)v->f[1];
-        tr_viewport fv = out->viewport;
-        if (out->flip_sub) {
-            fv.y = (float)d->flip_y / (float)v->f[1] - fv.y;
-            fv.height = -fv.height;
-        }
         const int32_t back[4] = {s[0] - v->o[0], s[1] - v->o[1], s[2] - v->o[0], s[3] - v->o[1]};
-        tr__draw_scissor(back, &fv, out->scissor);
+        tr__draw_scissor(back, &out->viewport, (float)d->flip_y / (float)v->f[1], out->scissor);
         out->scissor[0] += v->o[0];
         out->scissor[1] += v->o[1];
         out->scissor[2] += v->o[0];
