@@ -198,7 +198,7 @@ tr_image *trt_image_ms(tr_context *ctx, tr_format format, uint32_t w, uint32_t h
     return img;
 }
 
-void trt_begin_ms(tr_context *ctx, tr_image *color, tr_image *depth, float density, uint32_t pass_flags)
+tr_render_pass_desc trt_pass_desc(tr_image *color, tr_image *depth)
 {
     tr_render_pass_desc rp;
     memset(&rp, 0, sizeof rp);
@@ -206,6 +206,12 @@ void trt_begin_ms(tr_context *ctx, tr_image *color, tr_image *depth, float densi
     rp.color[0] = (tr_color_attachment){.image = color, .load_op = TR_LOAD_OP_CLEAR};
     if (depth)
         rp.depth = (tr_depth_attachment){.image = depth, .depth_load_op = TR_LOAD_OP_CLEAR, .clear_depth = 1.0f};
+    return rp;
+}
+
+void trt_begin_ms(tr_context *ctx, tr_image *color, tr_image *depth, float density, uint32_t pass_flags)
+{
+    tr_render_pass_desc rp = trt_pass_desc(color, depth);
     rp.flags = pass_flags;
     if (density > 0.0f) {
         tr_image *map = trt_image(ctx, TR_FORMAT_R8G8_UNORM, 5, 4);

@@ -93,6 +93,9 @@ void trt_begin_color_depth(tr_context *ctx, tr_image *color, tr_image *depth, ui
 
 /* An image with `samples` per pixel (0: left to the default, one). */
 tr_image *trt_image_ms(tr_context *ctx, tr_format format, uint32_t w, uint32_t h, uint32_t samples);
+/* A pass over `color` (CLEAR to 0, STORE) and the D32 `depth` (CLEAR to
+ * 1, STORE; NULL: none), nothing else set. */
+tr_render_pass_desc trt_pass_desc(tr_image *color, tr_image *depth);
 /* Begins a pass with render-pass flags `pass_flags` over `color` (CLEAR
  * to 0, STORE) and the D32 `depth` (CLEAR to 1, STORE; NULL: none) with,
  * when density > 0, a 5x4 density map of that value in both axes (fdm.h). */

@@ -277,43 +277,30 @@ Test(multisample, resolve_float_and_depth_stencil)
 
 /* ---- passes and pipelines ----------------------------------------------------------------- */
 
-static tr_render_pass_desc pass_of(tr_image *color, tr_image *depth)
-{
-    tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.color_count = 1;
-    rp.color[0].image = color;
-    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
-    rp.depth.image = depth;
-    rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
-    rp.depth.clear_depth = 1.0f;
-    return rp;
-}
-
 Test(multisample, pass_sample_count_errors)
 {
     tr_context *ctx = trt_context(1);
     tr_image *c4 = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 4);
     tr_image *d1 = trt_image(ctx, TR_FORMAT_D32_SFLOAT, 64, 64);
     tr_image *d4 = ms_image(ctx, TR_FORMAT_D32_SFLOAT, 64, 64, 4);
-    tr_render_pass_desc rp = pass_of(c4, d1);
+    tr_render_pass_desc rp = trt_pass_desc(c4, d1);
     expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "share one sample count");
     tr_bin_layout l;
     expect_error(ctx, tr_compute_bin_layout(ctx, &rp, &l), TR_ERROR_INVALID_DESCRIPTOR, "has 1 sample(s)");
     /* a multisampled density map */
     tr_image *c1 = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 64, 64);
     tr_image *map = ms_image(ctx, TR_FORMAT_R8G8_UNORM, 2, 2, 2);
-    rp = pass_of(c1, NULL);
+    rp = trt_pass_desc(c1, NULL);
     rp.density_map.image = map;
     expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "a density map has one");
     /* a 4x pass with a 1x pipeline */
-    rp = pass_of(c4, d4);
+    rp = trt_pass_desc(c4, d4);
     TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
     TRT_OK(tr_cmd_bind_pipeline(ctx, trt_pipeline(ctx, NULL)));
     expect_error(ctx, tr_cmd_draw(ctx, 3, 1, 0, 0), TR_ERROR_INVALID_STATE, "rasterizes 1 sample(s)");
     TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
     /* a multisampled texture */
-    rp = pass_of(c1, NULL);
+    rp = trt_pass_desc(c1, NULL);
     TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
     tr_image *tex = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 4, 4, 4);
     expect_error(ctx, tr_cmd_bind_texture(ctx, 0, tex, NULL), TR_ERROR_INVALID_DESCRIPTOR, "cannot be sampled");
@@ -326,7 +313,7 @@ Test(multisample, resolve_image_errors)
     tr_context *ctx = trt_context(1);
     tr_image *c4 = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 32, 4);
     tr_image *c1 = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 32);
-    tr_render_pass_desc rp = pass_of(c4, NULL);
+    tr_render_pass_desc rp = trt_pass_desc(c4, NULL);
     rp.color[0].resolve_image = ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 32, 2);
     expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "a resolve image has one");
     rp.color[0].resolve_image = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 16);
@@ -340,23 +327,23 @@ Test(multisample, resolve_image_errors)
     rp.color[0].resolve_image = c4;
     expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "has 4 samples");
     /* a single-sample attachment does not resolve */
-    rp = pass_of(c1, NULL);
+    rp = trt_pass_desc(c1, NULL);
     rp.color[0].resolve_image = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 32, 32);
     expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "only a multisampled");
     /* a resolve image without an image in the slot */
-    rp = pass_of(c4, NULL);
+    rp = trt_pass_desc(c4, NULL);
     rp.color_count = 2;
     rp.color[1].resolve_image = c1;
     expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_DESCRIPTOR, "without an image");
     /* a resolve image that is also the density map */
-    rp = pass_of(c4, NULL);
+    rp = trt_pass_desc(c4, NULL);
     tr_image *rmap = trt_image(ctx, TR_FORMAT_R8G8_UNORM, 32, 32);
     rp.color[0].image = ms_image(ctx, TR_FORMAT_R8G8_UNORM, 32, 32, 4);
     rp.color[0].resolve_image = rmap;
     rp.density_map.image = rmap;
     expect_error(ctx, tr_cmd_begin_render_pass(ctx, &rp), TR_ERROR_INVALID_STATE, "resolve image of the pass");
     /* held by the pass: no upload while it records */
-    rp = pass_of(c4, NULL);
+    rp = trt_pass_desc(c4, NULL);
     rp.color[0].resolve_image = c1;
     TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
     uint8_t px[32 * 32 * 4] = {0};
@@ -374,13 +361,13 @@ Test(multisample, gmem_budget_counts_samples)
 {
     tr_context *ctx = trt_context(1);
     tr_bin_layout l1, l4, l8;
-    tr_render_pass_desc rp = pass_of(trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 1920, 1080),
+    tr_render_pass_desc rp = trt_pass_desc(trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 1920, 1080),
                                      trt_image(ctx, TR_FORMAT_D32_SFLOAT, 1920, 1080));
     TRT_OK(tr_compute_bin_layout(ctx, &rp, &l1));
-    rp = pass_of(ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 4),
+    rp = trt_pass_desc(ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 4),
                  ms_image(ctx, TR_FORMAT_D32_SFLOAT, 1920, 1080, 4));
     TRT_OK(tr_compute_bin_layout(ctx, &rp, &l4));
-    rp = pass_of(ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 8),
+    rp = trt_pass_desc(ms_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 8),
                  ms_image(ctx, TR_FORMAT_D32_SFLOAT, 1920, 1080, 8));
     TRT_OK(tr_compute_bin_layout(ctx, &rp, &l8));
     cr_expect_eq(l1.gmem_pixels, 131072u, "1x: %u pixels", l1.gmem_pixels);
