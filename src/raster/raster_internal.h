@@ -30,6 +30,68 @@ typedef enum tr__setup_status { TR__SETUP_OK, TR__SETUP_CULLED, TR__SETUP_OOM } 
 tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
                                   const float *const v[3], const double *const exact_pos[3], tr__tri **out);
 
+/* Sets up a line (two shaded vertices, flat varyings already the first's)
+ * or a point (one vertex, its size in pixels already clamped) as the
+ * pipeline's rules say (pipeline.h, "lines and points"): one or two
+ * set-up triangles into out[], *made of them.  exact_pos as above. */
+tr__setup_status tr__raster_setup_line(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
+                                       const float *const v[2], const double *const exact_pos[2], tr__tri *out[2],
+                                       int *made);
+tr__setup_status tr__raster_setup_point(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
+                                        const float *v, float size, tr__tri *out[2], int *made);
+
+/* ---- set-up's shared steps (raster_setup.c, raster_prims.c) -------------------------------- */
+
+/* A shaded vertex's window position, as set-up places a triangle's: x, y
+ * snapped to 1/256 pixel in image rows (*X, *Y), z and 1/w in win[2],
+ * win[3].  false outside the guard band (float overflow only). */
+bool tr__raster_snap_vertex(const tr__draw *draw, const float *v, const double *exact_pos, double win[4], int32_t *X,
+                            int32_t *Y);
+
+/* floor(a / 256): an arithmetic shift (GCC and Clang shift signed values
+ * arithmetically; C leaves it to the implementation, so it is checked). */
+static inline int64_t tr__floor_div_subpixel(int64_t a)
+{
+    _Static_assert(TR_SUBPIXEL_ONE == 256, "a shift by the subpixel bits");
+    _Static_assert((-1 >> 1) == -1, "arithmetic right shift");
+    return a >> TR_SUBPIXEL_BITS;
+}
+
+/* Edge k of t: from (xi, yi) to (xj, yj), positive on its left (the side
+ * a triangle of positive twice-area lies on), the tie rule folded into c:
+ * a sample exactly on the edge is inside when the edge owns it. */
+static inline void tr__setup_edge(tr__tri *t, int k, int64_t xi, int64_t yi, int64_t xj, int64_t yj,
+                                  tr_tie_rule rule)
+{
+    const int64_t dx = xj - xi, dy = yj - yi;
+    const int64_t a = -dy, b = dx;
+    const int64_t c = -b * yi - a * xi;
+    const int tie = rule == TR_TIE_TOP_LEFT ? dx > 0 : dx < 0;
+    const int owned = (dy < 0) | ((dy == 0) & tie);
+    t->edge_a[k] = a;
+    t->edge_b[k] = b;
+    t->edge_c[k] = c - 1 + owned;
+}
+
+/* The pixels a primitive spanning [minx, maxx] x [miny, maxy] (1/256
+ * pixel) may cover: those whose centre lies in that box, or with several
+ * samples those whose area meets it; x0, y0 inclusive, x1, y1 exclusive. */
+static inline void tr__setup_pixel_box(int64_t minx, int64_t miny, int64_t maxx, int64_t maxy, bool samples,
+                                       int64_t box[4])
+{
+    if (samples) {
+        box[0] = tr__floor_div_subpixel(minx);
+        box[1] = tr__floor_div_subpixel(miny);
+        box[2] = tr__floor_div_subpixel(maxx) + 1;
+        box[3] = tr__floor_div_subpixel(maxy) + 1;
+    } else {
+        box[0] = -tr__floor_div_subpixel(-(minx - TR_SUBPIXEL_HALF));
+        box[1] = -tr__floor_div_subpixel(-(miny - TR_SUBPIXEL_HALF));
+        box[2] = tr__floor_div_subpixel(maxx - TR_SUBPIXEL_HALF) + 1;
+        box[3] = tr__floor_div_subpixel(maxy - TR_SUBPIXEL_HALF) + 1;
+    }
+}
+
 /* A blend lookup table for blocks whose source colour is uniform
  * (raster_quad.c): each channel's result as a function of that channel's
  * destination byte, for one blend state, source and constant colour. */

@@ -26,13 +26,38 @@ static inline int64_t snap(double w)
     return i;
 }
 
-/* floor(a / 256): an arithmetic shift (GCC and Clang shift signed values
- * arithmetically; C leaves it to the implementation, so it is checked). */
-static inline int64_t floor_div_subpixel(int64_t a)
+/* A vertex's window position (x, y snapped to 1/256 into *X, *Y, in image
+ * rows; z and 1/w in win[2], win[3]).  false when it lies outside the
+ * guard band, which only float overflow in extreme inputs can make:
+ * clipping keeps positions inside it. */
+static inline __attribute__((always_inline)) bool snap_vertex(const tr__draw *draw, const float *v,
+                                                              const double *exact_pos, double win[4], int32_t *X,
+                                                              int32_t *Y)
 {
-    _Static_assert(TR_SUBPIXEL_ONE == 256, "a shift by the subpixel bits");
-    _Static_assert((-1 >> 1) == -1, "arithmetic right shift");
-    return a >> TR_SUBPIXEL_BITS;
+    if (exact_pos)
+        tr__vertex_window_exact(&draw->viewport, exact_pos, win);
+    else
+        tr__vertex_window(&draw->viewport, v, win);
+    /* an FDM bin's integer translation, exact in double: the snap moves by
+     * whole pixels, ties included (256 o is even) */
+    win[0] += (double)draw->win_offset[0];
+    if (!draw->flip_sub)
+        win[1] += (double)draw->win_offset[1];
+    if (!(fabs(win[0]) <= 2.0 * TR_GUARD_BAND) || !(fabs(win[1]) <= 2.0 * TR_GUARD_BAND))
+        return false;
+    *X = (int32_t)snap(win[0]);
+    *Y = (int32_t)snap(win[1]);
+    /* GL's lower-left origin: window y was computed bottom-up; the snapped
+     * value turns into image rows exactly */
+    if (draw->flip_sub)
+        *Y = draw->flip_sub + draw->win_offset[1] * TR_SUBPIXEL_ONE - *Y;
+    return true;
+}
+
+bool tr__raster_snap_vertex(const tr__draw *draw, const float *v, const double *exact_pos, double win[4], int32_t *X,
+                            int32_t *Y)
+{
+    return snap_vertex(draw, v, exact_pos, win, X, Y);
 }
 
 /* The body of both set-up entry points.  into: write the triangle there
@@ -48,28 +73,9 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
     const uint32_t nv = pd->varying_count;
     double win[3][4];
     int32_t X[3], Y[3];
-    for (int i = 0; i < 3; i++) {
-        if (exact_pos[i])
-            tr__vertex_window_exact(&draw->viewport, exact_pos[i], win[i]);
-        else
-            tr__vertex_window(&draw->viewport, v[i], win[i]);
-        /* an FDM bin's integer translation, exact in double: the snap
-         * moves by whole pixels, ties included (256 o is even) */
-        win[i][0] += (double)draw->win_offset[0];
-        if (!draw->flip_sub)
-            win[i][1] += (double)draw->win_offset[1];
-        /* Clipping keeps positions inside the guard band; a value outside it
-         * can only come from float overflow in extreme inputs: drop the
-         * triangle rather than convert an out-of-range float. */
-        if (!(fabs(win[i][0]) <= 2.0 * TR_GUARD_BAND) || !(fabs(win[i][1]) <= 2.0 * TR_GUARD_BAND))
+    for (int i = 0; i < 3; i++)
+        if (!snap_vertex(draw, v[i], exact_pos[i], win[i], &X[i], &Y[i]))
             return TR__SETUP_CULLED;
-        X[i] = (int32_t)snap(win[i][0]);
-        Y[i] = (int32_t)snap(win[i][1]);
-        /* GL's lower-left origin: window y was computed bottom-up; the
-         * snapped value turns into image rows exactly */
-        if (draw->flip_sub)
-            Y[i] = draw->flip_sub + draw->win_offset[1] * TR_SUBPIXEL_ONE - Y[i];
-    }
     uint8_t flags = 0;
     int64_t area = (int64_t)(X[1] - X[0]) * (Y[2] - Y[0]) - (int64_t)(X[2] - X[0]) * (Y[1] - Y[0]);
     /* Vulkan: a = -area/2 in framebuffer coordinates; a > 0 is counter-clockwise.
@@ -95,18 +101,9 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
      * samples lie anywhere inside it). */
     int32_t minx = TR_MIN(x[0], TR_MIN(x[1], x[2])), maxx = TR_MAX(x[0], TR_MAX(x[1], x[2]));
     int32_t miny = TR_MIN(y[0], TR_MIN(y[1], y[2])), maxy = TR_MAX(y[0], TR_MAX(y[1], y[2]));
-    int64_t bx0, by0, bx1, by1;
-    if (draw->samples > 1) {
-        bx0 = floor_div_subpixel(minx);
-        by0 = floor_div_subpixel(miny);
-        bx1 = floor_div_subpixel(maxx) + 1;
-        by1 = floor_div_subpixel(maxy) + 1;
-    } else {
-        bx0 = -floor_div_subpixel(-(int64_t)(minx - TR_SUBPIXEL_HALF));
-        by0 = -floor_div_subpixel(-(int64_t)(miny - TR_SUBPIXEL_HALF));
-        bx1 = floor_div_subpixel(maxx - TR_SUBPIXEL_HALF) + 1;
-        by1 = floor_div_subpixel(maxy - TR_SUBPIXEL_HALF) + 1;
-    }
+    int64_t box[4];
+    tr__setup_pixel_box(minx, miny, maxx, maxy, draw->samples > 1, box);
+    int64_t bx0 = box[0], by0 = box[1], bx1 = box[2], by1 = box[3];
     bx0 = TR_MAX(bx0, draw->scissor[0]);
     by0 = TR_MAX(by0, draw->scissor[1]);
     bx1 = TR_MIN(bx1, draw->scissor[2]);
@@ -119,10 +116,10 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
     if (conservative) {
         /* Every pixel the triangle touches, one more on each side, cut to
          * the widened scissor (record.h). */
-        bx0 = TR_MAX(floor_div_subpixel(minx) - 1, draw->bin_scissor[0]);
-        by0 = TR_MAX(floor_div_subpixel(miny) - 1, draw->bin_scissor[1]);
-        bx1 = TR_MIN(floor_div_subpixel(maxx) + 2, draw->bin_scissor[2]);
-        by1 = TR_MIN(floor_div_subpixel(maxy) + 2, draw->bin_scissor[3]);
+        bx0 = TR_MAX(tr__floor_div_subpixel(minx) - 1, draw->bin_scissor[0]);
+        by0 = TR_MAX(tr__floor_div_subpixel(miny) - 1, draw->bin_scissor[1]);
+        bx1 = TR_MIN(tr__floor_div_subpixel(maxx) + 2, draw->bin_scissor[2]);
+        by1 = TR_MIN(tr__floor_div_subpixel(maxy) + 2, draw->bin_scissor[3]);
         if (bx0 >= bx1 || by0 >= by1)
             return TR__SETUP_CULLED;
         flags |= TR__TRI_CONSERVATIVE;
@@ -143,17 +140,8 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
     t->bbox[2] = (int32_t)bx1;
     t->bbox[3] = (int32_t)by1;
     /* Edge k runs from vertex k+1 to vertex k+2 (opposite vertex k). */
-    for (int k = 0; k < 3; k++) {
-        int i = (k + 1) % 3, j = (k + 2) % 3;
-        int64_t dx = (int64_t)x[j] - x[i], dy = (int64_t)y[j] - y[i];
-        int64_t a = -dy, b = dx;
-        int64_t c = -b * y[i] - a * x[i];
-        const int tie = pd->tie_rule == TR_TIE_TOP_LEFT ? dx > 0 : dx < 0;
-        const int owned = (dy < 0) | ((dy == 0) & tie);
-        t->edge_a[k] = a;
-        t->edge_b[k] = b;
-        t->edge_c[k] = c - 1 + owned;
-    }
+    for (int k = 0; k < 3; k++)
+        tr__setup_edge(t, k, x[(k + 1) % 3], y[(k + 1) % 3], x[(k + 2) % 3], y[(k + 2) % 3], pd->tie_rule);
     t->x0 = x[0];
     t->y0 = y[0];
     /* l1 = E_1 / area, l2 = E_2 / area, as planes in (p - v0). */
