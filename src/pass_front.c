@@ -16,6 +16,13 @@
 #include "raster/raster_internal.h"
 #include "vertex/vertex_internal.h"
 
+/* Vertices per primitive of a topology. */
+static inline uint32_t prim_verts(tr_topology t)
+{
+    return t == TR_TOPOLOGY_POINT_LIST ? 1 : t >= TR_TOPOLOGY_LINE_LIST ? 2 : 3;
+}
+
+/* Stream positions of primitive `i` (Vulkan's ordering; the first is the provoking vertex). */
 static inline void prim_positions(tr_topology t, uint32_t i, uint32_t pos[3])
 {
     switch (t) {
@@ -29,12 +36,30 @@ static inline void prim_positions(tr_topology t, uint32_t i, uint32_t pos[3])
         pos[1] = i + 2;
         pos[2] = 0;
         break;
+    case TR_TOPOLOGY_POINT_LIST:
+        pos[0] = pos[1] = pos[2] = i;
+        break;
+    case TR_TOPOLOGY_LINE_LIST:
+        pos[0] = 2 * i;
+        pos[1] = pos[2] = 2 * i + 1;
+        break;
+    case TR_TOPOLOGY_LINE_STRIP:
+        pos[0] = i;
+        pos[1] = pos[2] = i + 1;
+        break;
     default:
         pos[0] = 3 * i;
         pos[1] = 3 * i + 1;
         pos[2] = 3 * i + 2;
         break;
     }
+}
+
+/* Primitives per chunk: a line or point makes up to two pieces (quad
+ * halves), so its chunks are half as long and a slot holds them all. */
+static inline uint32_t chunk_prims(tr_topology t)
+{
+    return prim_verts(t) == 3 ? TR_FRONT_CHUNK : TR_FRONT_CHUNK / 2;
 }
 
 _Static_assert(TR_FRONT_PIECES == TR_CLIP_MAX_VERTS - 2, "a slot holds every piece clipping can make");
@@ -91,6 +116,64 @@ static int setup_triangle(tr_context *ctx, tr__arena *arena, const tr__draw *d, 
         out[made++] = t;
     }
     /* Culling is decided before binning, so it does not depend on the bins. */
+    if (made == 0)
+        sc->culled++;
+    return made;
+}
+
+/* setup_triangle for a line or a point: culls points outside the view
+ * volume, clips lines, copies the provoking vertex's flat varyings. */
+static int setup_line_or_point(tr_context *ctx, tr__arena *arena, const tr__draw *d, uint32_t draw_index,
+                               const float *v[2], uint32_t instance, uint32_t prim, uint16_t view, float gb_x,
+                               float gb_y, float *clipbuf, float *flatbuf, tr__tri **out, setup_counts *sc)
+{
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const uint32_t stride = tr__vertex_stride(pd);
+    const bool point = pd->topology == TR_TOPOLOGY_POINT_LIST;
+    sc->in++;
+    if (tr__vertex_nonfinite(v[0]) || (!point && tr__vertex_nonfinite(v[1]))) {
+        sc->culled++;
+        sc->nonfinite++;
+        return 0;
+    }
+    tr__setup_status s;
+    int made = 0;
+    if (point) {
+        if (!tr__vertex_point_inside(v[0])) {
+            sc->culled++;
+            return 0;
+        }
+        s = tr__raster_setup_point(ctx, arena, d, draw_index, v[0], v[0][stride - 1], out, &made);
+    } else {
+        const float *in[2] = {v[0], v[1]};
+        if (pd->flat_mask) { /* the first vertex is the provoking one */
+            memcpy(flatbuf, v[1], stride * sizeof(float));
+            for (uint32_t k = 0; k < pd->varying_count; k++)
+                if ((pd->flat_mask >> k) & 1)
+                    memcpy(flatbuf + 4 + 4 * k, v[0] + 4 + 4 * k, 4 * sizeof(float));
+            in[1] = flatbuf;
+        }
+        bool clipped;
+        tr__clip_poly poly;
+        if (!tr__vertex_clip_line(in, stride, gb_x, gb_y, clipbuf, &poly, &clipped)) {
+            sc->culled++;
+            return 0;
+        }
+        if (clipped) {
+            sc->clipped++;
+            in[0] = clipbuf;
+            in[1] = clipbuf + stride;
+        }
+        const double *ex[2] = {poly.exact[0] ? poly.pos[0] : NULL, poly.exact[1] ? poly.pos[1] : NULL};
+        s = tr__raster_setup_line(ctx, arena, d, draw_index, in, ex, out, &made);
+    }
+    if (s == TR__SETUP_OOM)
+        return -1;
+    for (int k = 0; k < made; k++) {
+        out[k]->instance = instance;
+        out[k]->primitive = prim;
+        out[k]->view = view;
+    }
     if (made == 0)
         sc->culled++;
     return made;
@@ -245,17 +328,34 @@ static void add_counts(tr_pass_stats *st, const setup_counts *sc)
 }
 
 /* The range of stream positions primitives [p0, p1) use. */
+/* The range of stream positions primitives [p0, p1) use. */
 static void chunk_positions(tr_topology topo, uint32_t p0, uint32_t p1, uint32_t *lo, uint32_t *hi)
 {
-    if (topo == TR_TOPOLOGY_TRIANGLE_LIST) {
+    switch (topo) {
+    case TR_TOPOLOGY_TRIANGLE_LIST:
         *lo = 3 * p0;
         *hi = 3 * p1;
-    } else if (topo == TR_TOPOLOGY_TRIANGLE_STRIP) {
+        break;
+    case TR_TOPOLOGY_TRIANGLE_STRIP:
         *lo = p0;
         *hi = p1 + 2;
-    } else {
+        break;
+    case TR_TOPOLOGY_POINT_LIST:
+        *lo = p0;
+        *hi = p1;
+        break;
+    case TR_TOPOLOGY_LINE_LIST:
+        *lo = 2 * p0;
+        *hi = 2 * p1;
+        break;
+    case TR_TOPOLOGY_LINE_STRIP:
+        *lo = p0;
+        *hi = p1 + 1;
+        break;
+    default:
         *lo = p0 + 1;
         *hi = p1 + 2;
+        break;
     }
 }
 
@@ -313,8 +413,11 @@ static uint32_t front_chunk(tr_context *ctx, const front_draw *fc, tr__front_slo
         for (int k = 0; k < 3; k++)
             v[k] = pos[k] == 0 && pd->topology == TR_TOPOLOGY_TRIANGLE_FAN ? fc->first_vtx
                                                                              : chunk + (size_t)(pos[k] - lo) * stride;
-        int made = setup_triangle(ctx, &sl->arena, d, fc->draw_index, v, fc->inst, prim, fc->view, fc->gb_x, fc->gb_y,
-                                  clipbuf, flatbuf, sl->tris + sl->count, &sl->counts);
+        int made = prim_verts(pd->topology) == 3
+                       ? setup_triangle(ctx, &sl->arena, d, fc->draw_index, v, fc->inst, prim, fc->view, fc->gb_x,
+                                        fc->gb_y, clipbuf, flatbuf, sl->tris + sl->count, &sl->counts)
+                       : setup_line_or_point(ctx, &sl->arena, d, fc->draw_index, v, fc->inst, prim, fc->view,
+                                             fc->gb_x, fc->gb_y, clipbuf, flatbuf, sl->tris + sl->count, &sl->counts);
         if (made < 0) {
             sl->oom = true; /* cannot happen: the room was checked */
             return prim;
@@ -344,7 +447,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
     const tr_pipeline *pl = d->pipeline;
     const tr_pipeline_desc *pd = &pl->desc;
     tr__vertex_source src = *source;
-    const uint32_t stride = 4 + 4 * pd->varying_count;
+    const uint32_t stride = tr__vertex_stride(pd);
     if (!tr__grow(ctx, (void **)&p->vtx, &p->vtx_cap, stride, sizeof(float)))
         return tr__pass_fail(ctx, fn);
     float *first_vtx = p->vtx; /* fans: stream position 0, shaded once per instance and view */
@@ -365,7 +468,8 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
      * bins a triangle reaches, tr__bin_classify) runs in phase A; phase B
      * only appends the entries to the streams. */
     const uint32_t threads = ctx->desc.threads ? ctx->desc.threads : 1;
-    const uint32_t chunks = (prims + TR_FRONT_CHUNK - 1) / TR_FRONT_CHUNK;
+    const uint32_t per_chunk = chunk_prims(pd->topology);
+    const uint32_t chunks = (prims + per_chunk - 1) / per_chunk;
     const uint32_t wave = TR_MIN(chunks, threads > 1 ? 8 * threads : 1);
     if (wave > p->slot_count) {
         tr__front_slot *ns = tr__calloc(ctx, (size_t)wave * sizeof(tr__front_slot));
@@ -419,7 +523,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
 #endif
                 for (int w = 0; w < (int)nc; w++) {
                     tr__front_slot *sl = &p->slots[w];
-                    const uint32_t p0 = (c0 + (uint32_t)w) * TR_FRONT_CHUNK, p1 = TR_MIN(prims, p0 + TR_FRONT_CHUNK);
+                    const uint32_t p0 = (c0 + (uint32_t)w) * per_chunk, p1 = TR_MIN(prims, p0 + per_chunk);
                     sl->stop = front_chunk(ctx, &fc, sl, p0, p0, p1, true);
                     if (threads > 1 && !sl->deferred && sl->stop == p1)
                         sort_entries(p, sl);
@@ -432,7 +536,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
                     const tr__front_slot *sl = &p->slots[w];
                     if (sl->oom)
                         return tr__pass_fail(ctx, fn);
-                    serial |= sl->deferred != 0 || sl->stop < TR_MIN(prims, (c0 + w + 1) * TR_FRONT_CHUNK);
+                    serial |= sl->deferred != 0 || sl->stop < TR_MIN(prims, (c0 + w + 1) * per_chunk);
                 }
                 if (serial) {
                     /* One thread, or (rare) triangles over many pipes or a
@@ -441,7 +545,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
                      * order) before the next is binned. */
                     for (uint32_t w = 0; w < nc; w++) {
                         tr__front_slot *sl = &p->slots[w];
-                        const uint32_t p0 = (c0 + w) * TR_FRONT_CHUNK, p1 = TR_MIN(prims, p0 + TR_FRONT_CHUNK);
+                        const uint32_t p0 = (c0 + w) * per_chunk, p1 = TR_MIN(prims, p0 + per_chunk);
                         for (;;) {
                             add_counts(&p->stats, &sl->counts);
                             if (!bin_triangles(ctx, p, sl, vs))

@@ -767,12 +767,15 @@ tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size)
 
 static uint32_t prim_count(tr_topology t, uint32_t n)
 {
-    if (t == TR_TOPOLOGY_TRIANGLE_LIST)
-        return n / 3;
-    return n >= 3 ? n - 2 : 0;
+    switch (t) {
+    case TR_TOPOLOGY_TRIANGLE_LIST: return n / 3;
+    case TR_TOPOLOGY_POINT_LIST: return n;
+    case TR_TOPOLOGY_LINE_LIST: return n / 2;
+    case TR_TOPOLOGY_LINE_STRIP: return n >= 2 ? n - 1 : 0;
+    default: return n >= 3 ? n - 2 : 0;
+    }
 }
 
-/* Stream positions of triangle `i` (Vulkan's ordering; the first is the provoking vertex). */
 static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source src, uint32_t count,
                              uint32_t instance_count, uint32_t first_instance)
 {
@@ -795,6 +798,11 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                          "(tr_pipeline_desc.multisample.samples must match)", fn, pl->desc.multisample.samples,
                          p->samples);
     const tr_pipeline_desc *pd = &pl->desc;
+    if (p->fdm && pd->topology >= TR_TOPOLOGY_POINT_LIST)
+        return tr__error(ctx, TR_ERROR_INVALID_STATE,
+                         "%s: the pipeline draws %s, which a pass with a fragment density map cannot bin "
+                         "(its scaled bins set triangles up again; lines and points are not)", fn,
+                         pd->topology == TR_TOPOLOGY_POINT_LIST ? "points" : "lines");
     for (uint32_t m = pd->texture_mask, slot = 0; m; m >>= 1, slot++)
         if ((m & 1u) && !p->textures[slot].image)
             return tr__error(ctx, TR_ERROR_INVALID_STATE,

@@ -96,9 +96,18 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
     if (!d.fragment_shader && (d.fs_flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)))
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.fs_flags: discard or depth writes need a fragment_shader");
-    if ((unsigned)d.topology > TR_TOPOLOGY_TRIANGLE_FAN)
+    if ((unsigned)d.topology > TR_TOPOLOGY_LINE_STRIP)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.topology = %d is not a tr_topology",
                          (int)d.topology);
+    if ((unsigned)d.line_mode > TR_LINE_BRESENHAM)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.line_mode = %d is not a tr_line_mode",
+                         (int)d.line_mode);
+    if (d.line_width == 0.0f)
+        d.line_width = 1.0f;
+    if (!(d.line_width >= 1.0f && d.line_width <= TR_MAX_LINE_WIDTH))
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
+                         "tr_pipeline_desc.line_width = %g is outside [1, TR_MAX_LINE_WIDTH = %g] (0 means 1)",
+                         (double)d.line_width, (double)TR_MAX_LINE_WIDTH);
     if ((unsigned)d.cull_mode > TR_CULL_FRONT_AND_BACK)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.cull_mode = %d is not a tr_cull_mode",
                          (int)d.cull_mode);
@@ -129,6 +138,11 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
     ms->alpha_to_coverage = !!ms->alpha_to_coverage;
     ms->alpha_to_one = !!ms->alpha_to_one;
     ms->sample_shading = !!ms->sample_shading;
+    if (d.line_mode == TR_LINE_BRESENHAM && ms->samples > 1 &&
+        (d.topology == TR_TOPOLOGY_LINE_LIST || d.topology == TR_TOPOLOGY_LINE_STRIP))
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_pipeline_desc.line_mode: BRESENHAM lines are single-sampled only "
+                         "(multisample.samples = %u); use TR_LINE_RECTANGULAR", ms->samples);
     d.depth_test = !!d.depth_test;
     d.depth_write = !!d.depth_write;
     d.stencil_test = !!d.stencil_test;

@@ -82,6 +82,9 @@ typedef struct tr__tri {
 #define TR__TRI_CONSERVATIVE 2u /* set up by an FDM pass's front end: a conservative box (above) */
 #define TR__TRI_SAMPLES 4u      /* set up for a multisampled pass: its samples lie anywhere inside a
                                   pixel, so binning tests pixels' areas, not their centres */
+#define TR__TRI_BOX_CLIP 8u     /* a Bresenham line (raster_prims.c): its box is exact, and the
+                                  raster cuts to it (its ends are not edges) */
+#define TR__TRI_POINT 16u       /* a point: l1, l2 are its point coordinate */
 
 /* The clipped vertices a triangle was set up from (tr__draw.fdm only), in
  * the order set-up received them: 3 * (4 + 4 * varying_count) floats

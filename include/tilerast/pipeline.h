@@ -90,6 +90,9 @@ typedef struct tr_vs_batch {
     /* outputs, written by the shader for lanes [0, count) */
     float position[4][TR_VS_LANES];           /* clip-space x, y, z, w */
     float varyings[TR_MAX_VARYINGS][4][TR_VS_LANES];
+    /* gl_PointSize, in pixels: read for TR_TOPOLOGY_POINT_LIST only, preset
+     * to 1.0, clamped to [1, TR_MAX_POINT_SIZE] (NaN: 1) */
+    float point_size[TR_VS_LANES];
 } tr_vs_batch;
 
 typedef void (*tr_vertex_shader)(tr_vs_batch *batch);
@@ -101,8 +104,8 @@ typedef struct tr_fs_block {
     uint32_t count;              /* lanes in use, a multiple of 4 (whole quads) */
     uint64_t live;               /* bit i: lane i is covered; other lanes are helpers */
     uint32_t view_index;
-    uint32_t primitive_id;       /* index of the triangle within its draw */
-    uint32_t front_facing;       /* 1 if the triangle is front-facing */
+    uint32_t primitive_id;       /* index of the primitive (triangle, line or point) within its draw */
+    uint32_t front_facing;       /* 1 if the triangle is front-facing; lines and points: 1 */
     const void *uniforms;
     /* The draw's texture slots (TR_MAX_TEXTURES of them), for the tr_fs_*
      * sampling calls of texture.h. */
@@ -128,6 +131,14 @@ typedef struct tr_fs_block {
      * interpolated there; -1 when the call shades whole pixels. */
     int32_t sample_index;
     float varyings[TR_MAX_VARYINGS][4][TR_FS_LANES]; /* perspective-correct (or flat) */
+    /* gl_PointCoord of a point's fragments (TR_TOPOLOGY_POINT_LIST; other
+     * topologies leave it unspecified): (x_f - left) / size and
+     * (y_f - top) / size, where left and top are the point square's
+     * snapped edges in the framebuffer (y down: 0 at the top, also with
+     * TR_PASS_ORIGIN_LOWER_LEFT, as GL's default UPPER_LEFT sprite origin),
+     * each a float product with the rounded 1 / size (exact for sizes that
+     * are powers of two) */
+    float point_coord[2][TR_FS_LANES];
     /* outputs */
     float color[TR_MAX_COLOR_ATTACHMENTS][4][TR_FS_LANES]; /* RGBA per colour attachment;
                                   with dual-source blending color[1] is source 1 */
@@ -152,8 +163,58 @@ typedef void (*tr_fragment_shader)(tr_fs_block *block);
 typedef enum tr_topology {
     TR_TOPOLOGY_TRIANGLE_LIST = 0,
     TR_TOPOLOGY_TRIANGLE_STRIP,
-    TR_TOPOLOGY_TRIANGLE_FAN   /* Vulkan order: triangle i is (i+1, i+2, 0) */
+    TR_TOPOLOGY_TRIANGLE_FAN,  /* Vulkan order: triangle i is (i+1, i+2, 0) */
+    TR_TOPOLOGY_POINT_LIST,    /* point i is vertex i; its size is tr_vs_batch.point_size */
+    TR_TOPOLOGY_LINE_LIST,     /* line i is (2i, 2i+1) */
+    TR_TOPOLOGY_LINE_STRIP     /* line i is (i, i+1) */
 } tr_topology;
+
+/* ---- lines and points --------------------------------------------------
+ * Lines and points are rasterized as Vulkan (VK_EXT_line_rasterization)
+ * states, after the same snap to 1/256 pixel as triangles:
+ *
+ * RECTANGULAR lines (the default): the rectangle of the line's width
+ * centred on the segment, its ends through the endpoints.  Its half-width
+ * offset, (width / 2) * (-dy, dx) / length, is snapped to 1/256 and added
+ * to both snapped endpoints, so its four corners lie on the subpixel grid;
+ * the rectangle is drawn as two triangles (the fill rule owns each pixel
+ * centre of the diagonal once).
+ *
+ * BRESENHAM lines: the diamond-exit rule.  An x-major line (|dx| >= |dy|)
+ * produces one fragment per pixel column: the column's pixel whose centre
+ * lies within half a pixel (vertically) of the line at the column's centre,
+ * a centre exactly half a pixel away decided by the pipeline's tie rule
+ * (tr_tie_rule, as for a triangle edge).  The columns are those whose
+ * centre lies on the segment's x extent, closed at both ends, plus the
+ * start's own pixel when the start lies inside that pixel's diamond
+ * (|x - x_c| + |y - y_c| < 1/2), minus the end's own pixel when the end
+ * lies inside its diamond: a strip of lines covers each pixel once.  Y-major
+ * lines swap x and y.  A width above 1 is rounded to the nearest integer
+ * and each fragment becomes a run of that many pixels across the major
+ * axis (as GL's wide non-antialiased lines).  Single-sampled passes only.
+ *
+ * Attributes (both modes) are interpolated with t, the fragment centre's
+ * projection on the snapped segment, perspective-correct; depth is linear
+ * in t.  Flat varyings take the first vertex's values.
+ *
+ * POINT_LIST: the square of side point_size (from the vertex shader,
+ * clamped to [1, TR_MAX_POINT_SIZE]) centred on the snapped vertex, its
+ * half side rounded to 1/256 pixel, drawn as two triangles; every
+ * attribute is the vertex's; tr_fs_block.point_coord says where in the
+ * square a fragment lies.  A point whose vertex lies outside the view
+ * volume is discarded (as Vulkan and GL clip points); lines are clipped as
+ * triangles are.  Lines and points are front-facing, never culled, test
+ * LRZ and never write it (as turnip).  They cannot be drawn in a pass with
+ * a fragment density map: such a draw fails with TR_ERROR_INVALID_STATE
+ * (a scaled bin sets triangles up again from their vertices; a line's or
+ * point's rectangle is not made there). */
+#define TR_MAX_LINE_WIDTH 64.0f
+#define TR_MAX_POINT_SIZE 64.0f
+
+typedef enum tr_line_mode {
+    TR_LINE_RECTANGULAR = 0,   /* VK_LINE_RASTERIZATION_MODE_RECTANGULAR (and DEFAULT) */
+    TR_LINE_BRESENHAM          /* VK_LINE_RASTERIZATION_MODE_BRESENHAM */
+} tr_line_mode;
 
 typedef enum tr_cull_mode {
     TR_CULL_NONE = 0, TR_CULL_FRONT, TR_CULL_BACK, TR_CULL_FRONT_AND_BACK
@@ -298,6 +359,9 @@ typedef struct tr_pipeline_desc {
     tr_vertex_binding bindings[TR_MAX_VERTEX_BINDINGS];
     tr_vertex_attribute attributes[TR_MAX_VERTEX_ATTRIBUTES];
     tr_multisample_state multisample;
+    /* lines (TR_TOPOLOGY_LINE_*; ignored by other topologies) */
+    float line_width;                   /* 0 = 1; else [1, TR_MAX_LINE_WIDTH] */
+    tr_line_mode line_mode;             /* BRESENHAM needs multisample.samples 1 */
 } tr_pipeline_desc;
 
 typedef struct tr_pipeline tr_pipeline;

@@ -340,8 +340,10 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
      * coverage turns the write off for the draw). */
     const uint32_t all = (1u << p->samples) - 1u;
     const bool every_sample = p->samples == 1 || (!ms->alpha_to_coverage && (ms->sample_mask == 0 || (ms->sample_mask & all) == all));
+    /* Lines and points test LRZ and never write it (turnip). */
+    const bool triangles = pd->topology < TR_TOPOLOGY_POINT_LIST;
     d->lrz_write = test && write && !p->lrz.write_off && replaces_colour(p, pd) &&
-                   !(pd->fragment_shader && (flags & TR_FS_MAY_DISCARD)) && !stencil && every_sample;
+                   !(pd->fragment_shader && (flags & TR_FS_MAY_DISCARD)) && !stencil && every_sample && triangles;
 }
 
 bool tr__lrz_tests(const tr__lrz_pass *lz, const tr__draw *d)

@@ -359,6 +359,10 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
     const float *at = t->attr;
     const uint32_t count = 4 * ln->nq;
     const uint32_t all = varying_count ? (uint32_t)((1ull << varying_count) - 1) : 0;
+    if (t->flags & TR__TRI_POINT) { /* the point coordinate: l1, l2 (raster_prims.c) */
+        memcpy(fs->point_coord[0], ln->l1, sizeof(float) * count);
+        memcpy(fs->point_coord[1], ln->l2, sizeof(float) * count);
+    }
     const bool smooth = (flat_mask & all) != all; /* perspective weights needed */
     const bool need_w = frag_coord || smooth;
     float p1[TR_FS_LANES], p2[TR_FS_LANES], w[TR_FS_LANES];

@@ -281,7 +281,9 @@ static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state
     ss->simd = rb->ctx->simd != TR_SIMD_SCALAR;
     ss->frag_coord = pd->fragment_shader && !(flags & TR_FS_NO_FRAG_COORD);
     ss->shader_depth = pd->fragment_shader && (flags & TR_FS_WRITES_DEPTH);
-    ss->smooth = pd->fragment_shader && (pd->flat_mask & all) != all;
+    /* (a point's fragments differ in their point coordinate, made from the
+     * barycentrics: as a smooth varying) */
+    ss->smooth = pd->fragment_shader && ((pd->flat_mask & all) != all || pd->topology == TR_TOPOLOGY_POINT_LIST);
     ss->early = tests_early(pd);
     ss->depth = pd->depth_test && p->depth_att >= 0;
 #if TILERAST_AVX2_KERNELS
@@ -1156,8 +1158,14 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
     const int32_t bx0 = r[0] & ~(BLOCK - 1);
     /* The bounding box (r's other half) holds every pixel the triangle
      * covers: blocks are cut only where they cross the bin or scissor. */
-    const int32_t cut[4] = {TR_MAX(rb->rect[0], d->scissor[0]), TR_MAX(rb->rect[1], d->scissor[1]),
-                            TR_MIN(rb->rect[2], d->scissor[2]), TR_MIN(rb->rect[3], d->scissor[3])};
+    int32_t cut[4] = {TR_MAX(rb->rect[0], d->scissor[0]), TR_MAX(rb->rect[1], d->scissor[1]),
+                      TR_MIN(rb->rect[2], d->scissor[2]), TR_MIN(rb->rect[3], d->scissor[3])};
+    if (t->flags & TR__TRI_BOX_CLIP) { /* a Bresenham line's ends are its box's */
+        cut[0] = TR_MAX(cut[0], t->bbox[0]);
+        cut[1] = TR_MAX(cut[1], t->bbox[1]);
+        cut[2] = TR_MIN(cut[2], t->bbox[2]);
+        cut[3] = TR_MIN(cut[3], t->bbox[3]);
+    }
     /* Covered quads of partly covered blocks are gathered into one batch
      * (up to 16 quads, from any blocks of this triangle) before shading, so
      * that a small triangle straddling blocks is shaded in one go; a whole

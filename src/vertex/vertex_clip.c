@@ -125,6 +125,85 @@ uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_xf,
     return poly->count = n;
 }
 
+/* Lands a clipped vertex exactly on the plane that made it. */
+static void land_on_plane(int plane, double *o, double gb_x, double gb_y)
+{
+    switch (plane) {
+    case PLANE_NEAR: o[2] = 0.0; break;
+    case PLANE_FAR: o[2] = o[3]; break;
+    case PLANE_W: o[3] = (double)TR_W_MIN; break;
+    case PLANE_LEFT: o[0] = -gb_x * o[3]; break;
+    case PLANE_RIGHT: o[0] = gb_x * o[3]; break;
+    case PLANE_TOP: o[1] = -gb_y * o[3]; break;
+    default: o[1] = gb_y * o[3]; break;
+    }
+}
+
+bool tr__vertex_clip_line(const float *const in[2], uint32_t stride, float gb_xf, float gb_yf, float *out,
+                          tr__clip_poly *poly, bool *clipped)
+{
+    const double gb_x = gb_xf, gb_y = gb_yf;
+    const uint32_t c0 = outcode(in[0], gb_x, gb_y), c1 = outcode(in[1], gb_x, gb_y);
+    *clipped = false;
+    poly->count = 2;
+    poly->exact[0] = poly->exact[1] = false;
+    if (c0 & c1)
+        return false;
+    if (!(c0 | c1))
+        return true; /* out untouched: the inputs are the line */
+    *clipped = true;
+    /* Liang-Barsky: the part t in [t0, t1] of a + t (b - a) inside every
+     * plane; each end moved by the last plane that cut it. */
+    double a[4], b[4];
+    for (int k = 0; k < 4; k++)
+        a[k] = in[0][k], b[k] = in[1][k];
+    double t0 = 0.0, t1 = 1.0;
+    int p0 = -1, p1 = -1;
+    for (int plane = 0; plane < PLANE_COUNT; plane++) {
+        if (!((c0 | c1) & (1u << plane)))
+            continue;
+        const double da = plane_dist(plane, a, gb_x, gb_y), db = plane_dist(plane, b, gb_x, gb_y);
+        const double t = da / (da - db);
+        if (da < 0.0 && t > t0)
+            t0 = t, p0 = plane;
+        else if (db < 0.0 && t < t1)
+            t1 = t, p1 = plane;
+    }
+    if (!(t0 < t1))
+        return false;
+    /* each new end from the inside end toward the outside one */
+    const double ts[2] = {t0, t1};
+    const int planes[2] = {p0, p1};
+    for (int e = 0; e < 2; e++) {
+        const float *from = in[e], *to = in[e ^ 1];
+        float *o = out + (size_t)e * stride;
+        if (planes[e] < 0) {
+            memcpy(o, from, sizeof(float) * stride);
+            continue;
+        }
+        const double t = e ? 1.0 - ts[e] : ts[e];
+        double pos[4];
+        for (uint32_t k = 0; k < stride; k++) {
+            const double val = (double)from[k] + t * ((double)to[k] - (double)from[k]);
+            if (k < 4)
+                pos[k] = val;
+            o[k] = (float)val;
+        }
+        land_on_plane(planes[e], pos, gb_x, gb_y);
+        for (int k = 0; k < 4; k++)
+            o[k] = (float)pos[k];
+        poly->exact[e] = true;
+        memcpy(poly->pos[e], pos, sizeof(pos));
+    }
+    return true;
+}
+
+bool tr__vertex_point_inside(const float *v)
+{
+    const double x = v[0], y = v[1], z = v[2], w = v[3];
+    return w > 0.0 && x >= -w && x <= w && y >= -w && y <= w && z >= 0.0 && z <= w;
+}
+
 void tr__vertex_window(const tr_viewport *vp, const float *clip, double win[4])
 {
     /* Vulkan's x_f = (p_x / 2) * x_d + o_x, with the multiply-add fused.

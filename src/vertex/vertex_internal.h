@@ -78,7 +78,14 @@ tr_result tr__vertex_fetch_prepare(tr_context *ctx, const char *fn, const tr_pip
                                    uint32_t count, uint32_t instance_count, uint32_t first_instance,
                                    tr__fetch *out);
 
-/* Shades stream positions [begin, end) into out (stride floats per vertex). */
+/* Floats per shaded vertex: position, varyings and, for points, the
+ * clamped point size last. */
+static inline uint32_t tr__vertex_stride(const tr_pipeline_desc *pd)
+{
+    return 4 + 4 * pd->varying_count + (pd->topology == TR_TOPOLOGY_POINT_LIST);
+}
+
+/* Shades stream positions [begin, end) into out (tr__vertex_stride floats per vertex). */
 void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const void *uniforms,
                       uint32_t begin, uint32_t end, float *out, tr_vs_batch *batch);
 
@@ -105,6 +112,16 @@ typedef struct tr__clip_poly {
  * is left alone (the inputs are the polygon: nothing is copied). */
 uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_x, float gb_y, float *out,
                          tr__clip_poly *poly, bool *clipped);
+
+/* Clips a line (2 pointers to shaded vertices) into out (2 vertices of
+ * stride floats) against the planes triangles are clipped against; exact
+ * positions as for triangles.  false when nothing is left. */
+bool tr__vertex_clip_line(const float *const in[2], uint32_t stride, float gb_x, float gb_y, float *out,
+                          tr__clip_poly *poly, bool *clipped);
+
+/* Does a point's vertex lie in the view volume (-w <= x, y <= w,
+ * 0 <= z <= w, w > 0)?  Points outside it are discarded (Vulkan, GL). */
+bool tr__vertex_point_inside(const float *v);
 
 /* Perspective divide and viewport transform: window x, y, z and 1/w, in
  * float (the rule for every vertex a shader produced) ... */

@@ -54,7 +54,8 @@ void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const 
                       uint32_t begin, uint32_t end, float *out, tr_vs_batch *b)
 {
     const uint32_t nv = p->desc.varying_count;
-    const uint32_t stride = 4 + 4 * nv;
+    const uint32_t stride = tr__vertex_stride(&p->desc);
+    const bool points = p->desc.topology == TR_TOPOLOGY_POINT_LIST;
     b->view_index = src->view_index;
     b->uniforms = uniforms;
     for (uint32_t base = begin; base < end; base += TR_VS_LANES) {
@@ -71,6 +72,8 @@ void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const 
         for (uint32_t l = 0; l < TR_VS_LANES; l++)
             b->position[3][l] = 1.0f;
         memset(b->varyings, 0, sizeof(float) * 4 * TR_VS_LANES * nv);
+        for (uint32_t l = 0; l < TR_VS_LANES; l++)
+            b->point_size[l] = 1.0f;
         p->desc.vertex_shader(b);
         for (uint32_t l = 0; l < n; l++) {
             float *o = out + (size_t)(base - begin + l) * stride;
@@ -79,6 +82,10 @@ void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const 
             for (uint32_t v = 0; v < nv; v++)
                 for (uint32_t c = 0; c < 4; c++)
                     o[4 + v * 4 + c] = b->varyings[v][c][l];
+            if (points) { /* clamped to [1, max], NaN to 1 (selects keep NaN out) */
+                const float ps = b->point_size[l];
+                o[stride - 1] = ps >= 1.0f ? (ps <= TR_MAX_POINT_SIZE ? ps : TR_MAX_POINT_SIZE) : 1.0f;
+            }
         }
     }
 }

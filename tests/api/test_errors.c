@@ -345,7 +345,7 @@ Test(api, pipeline_errors)
     /* a required descriptor field missing */
     EXPECT_PIPE(d_.vertex_shader = NULL, TR_ERROR_INVALID_DESCRIPTOR, "vertex_shader");
     EXPECT_PIPE(d_.varying_count = TR_MAX_VARYINGS + 1, TR_ERROR_LIMIT_EXCEEDED, "varying_count");
-    EXPECT_PIPE(d_.topology = (tr_topology)3, TR_ERROR_INVALID_ARGUMENT, "topology");
+    EXPECT_PIPE(d_.topology = (tr_topology)6, TR_ERROR_INVALID_ARGUMENT, "topology");
     EXPECT_PIPE(d_.cull_mode = (tr_cull_mode)4, TR_ERROR_INVALID_ARGUMENT, "cull_mode");
     EXPECT_PIPE(d_.front_face = (tr_front_face)2, TR_ERROR_INVALID_ARGUMENT, "front_face");
     EXPECT_PIPE(d_.tie_rule = (tr_tie_rule)2, TR_ERROR_INVALID_ARGUMENT, "tie_rule");
