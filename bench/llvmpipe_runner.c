@@ -205,6 +205,13 @@ int main(int argc, char **argv)
         glBlendFunc(GL_ONE, GL_ONE);
     }
     glShadeModel((sc.flags & TR_SCENE_FLAT) ? GL_FLAT : GL_SMOOTH);
+    /* Lines and points (SRSCENE2): GL's aliased lines are its diamond-exit
+     * lines (tilerast's Bresenham), rectangles when multisampled; GL cannot
+     * ask for single-sampled rectangular lines (RECT_LINES) without
+     * smoothing them, so those are drawn aliased (a known difference). */
+    const GLenum mode = (sc.flags & TR_SCENE_POINTS) ? GL_POINTS : (sc.flags & TR_SCENE_LINES) ? GL_LINES : GL_TRIANGLES;
+    glLineWidth(sc.size);
+    glPointSize(sc.size);
     glEnableClientState(GL_VERTEX_ARRAY);
     glEnableClientState(GL_COLOR_ARRAY);
     const unsigned char *v = (const unsigned char *)sc.vertices;
@@ -213,7 +220,7 @@ int main(int argc, char **argv)
     for (unsigned long f = 0; f < warmup + frames; f++) {
         double t0 = tool_now_ms();
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(3 * sc.triangle_count));
+        glDrawArrays(mode, 0, (GLsizei)(tr_scene_prim_vertices(sc.flags) * sc.triangle_count));
         if (ms) {
             /* the resolve */
             glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolved);

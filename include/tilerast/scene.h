@@ -1,6 +1,7 @@
-/* tilerast: the neutral scene file ("SRSCENE1", see bench/SCENES.md).
+/* tilerast: the neutral scene file ("SRSCENE1", and "SRSCENE2" for lines
+ * and points; see bench/SCENES.md).
  *
- * A scene is a list of triangles in clip space with unorm8 colours, drawn
+ * A scene is a list of triangles (or lines, or points) in clip space with unorm8 colours, drawn
  * with OpenGL conventions (y-up window, BOTTOM_LEFT ties, depth range [0,1]).
  * Reading validates everything; rendering draws it with tilerast. */
 #ifndef TILERAST_SCENE_H
@@ -19,6 +20,14 @@ extern "C" {
 #define TR_SCENE_BLEND_ALPHA 2u /* rgb = s*a + d*(1-a), a = a + d.a*(1-a) */
 #define TR_SCENE_BLEND_ADD 4u   /* dst = min(1, src + dst) */
 #define TR_SCENE_FLAT 8u        /* every fragment takes the first vertex's colour */
+/* Version 2 ("SRSCENE2", bench/SCENES.md): lines and points, sized by
+ * tr_scene.size.  GL's aliased lines are Bresenham's (diamond exit). */
+#define TR_SCENE_LINES 16u      /* a line list: vertices 2i, 2i+1; Bresenham lines of width size
+                                   (rounded to an integer, as GL's aliased wide lines);
+                                   rendered multisampled, rectangular (as GL) */
+#define TR_SCENE_POINTS 32u     /* a point list of point size `size` */
+#define TR_SCENE_RECT_LINES 64u /* with LINES: rectangular lines (VK_EXT_line_rasterization's
+                                   RECTANGULAR; GL draws them for multisampled targets) */
 
 #define TR_SCENE_MAX_TRIANGLES (1u << 26)
 
@@ -32,9 +41,13 @@ typedef struct tr_scene {
     uint32_t flags;         /* TR_SCENE_* */
     uint8_t clear_color[4];
     float clear_depth;
-    uint32_t triangle_count;
-    tr_scene_vertex *vertices; /* 3 * triangle_count, owned by the scene */
+    uint32_t triangle_count;   /* primitives: triangles, or lines or points by the flags */
+    tr_scene_vertex *vertices; /* tr_scene_prim_vertices(flags) * triangle_count, owned by the scene */
+    float size;                /* line width or point size in pixels, [1, 64] (version 1: 1) */
 } tr_scene;
+
+/* Vertices per primitive: 3, or 2 with TR_SCENE_LINES, 1 with TR_SCENE_POINTS. */
+TR_API uint32_t tr_scene_prim_vertices(uint32_t flags);
 
 /* Parses a scene from memory.  On error returns TR_ERROR_BAD_FILE (or
  * TR_ERROR_LIMIT_EXCEEDED / TR_ERROR_OUT_OF_MEMORY) and, if msg is not NULL,

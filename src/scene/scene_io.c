@@ -1,4 +1,8 @@
-/* The neutral scene file "SRSCENE1" (bench/SCENES.md): reading, writing.
+/* The neutral scene file "SRSCENE1" / "SRSCENE2" (bench/SCENES.md): reading,
+ * writing.  Version 2 adds lines and points: a 40-byte header (the 32 of
+ * version 1, then the line width or point size and a reserved word) and
+ * the flags LINES, POINTS, RECT_LINES.  A scene of triangles is written as
+ * version 1, so that readers of version 1 still read it.
  *
  * Consumes bytes (a buffer or a file); produces a validated tr_scene.  The
  * file is little-endian whatever the host: every field is assembled from
@@ -19,11 +23,14 @@
 #include "tilerast/scene.h"
 
 #define SCENE_MAGIC "SRSCENE1"
+#define SCENE_MAGIC2 "SRSCENE2"
 #define SCENE_HEADER_BYTES 32u
+#define SCENE_HEADER2_BYTES 40u
 #define SCENE_VERTEX_BYTES 20u
-#define SCENE_TRIANGLE_BYTES (3u * SCENE_VERTEX_BYTES)
 #define SCENE_KNOWN_FLAGS \
     (TR_SCENE_DEPTH | TR_SCENE_BLEND_ALPHA | TR_SCENE_BLEND_ADD | TR_SCENE_FLAT)
+#define SCENE_KNOWN_FLAGS2 (SCENE_KNOWN_FLAGS | TR_SCENE_LINES | TR_SCENE_POINTS | TR_SCENE_RECT_LINES)
+#define SCENE_V2_FLAGS (TR_SCENE_LINES | TR_SCENE_POINTS | TR_SCENE_RECT_LINES)
 
 /* Vertices decoded per chunk when streaming from a file: bounded memory for
  * the raw bytes whatever the scene size (a multiple of 3: whole triangles). */
@@ -68,19 +75,38 @@ static void scene_write_f32(uint8_t *p, float f)
     scene_write_u32(p, bits);
 }
 
-/* The exact file size a triangle count needs.  In 64 bits: 60 * ntris
- * overflows 32 bits from ntris = 71,582,789 on, and a wrapped size could make
- * a short file look right. */
-static uint64_t scene_file_size(uint32_t triangle_count)
+uint32_t tr_scene_prim_vertices(uint32_t flags)
 {
-    return (uint64_t)SCENE_HEADER_BYTES + (uint64_t)SCENE_TRIANGLE_BYTES * triangle_count;
+    return flags & TR_SCENE_POINTS ? 1u : flags & TR_SCENE_LINES ? 2u : 3u;
 }
 
-/* Validates the 32-byte header and fills every field of *out but vertices. */
+/* The header's size: version 2 when it draws lines or points. */
+static uint32_t scene_header_bytes(uint32_t flags)
+{
+    return flags & SCENE_V2_FLAGS ? SCENE_HEADER2_BYTES : SCENE_HEADER_BYTES;
+}
+
+/* The exact file size a primitive count needs.  In 64 bits: 60 * ntris
+ * overflows 32 bits from ntris = 71,582,789 on, and a wrapped size could make
+ * a short file look right. */
+static uint64_t scene_file_size(uint32_t header_bytes, uint32_t flags, uint32_t count)
+{
+    return (uint64_t)header_bytes + (uint64_t)SCENE_VERTEX_BYTES * tr_scene_prim_vertices(flags) * count;
+}
+
+/* The header's size from its magic (the first 8 bytes); 0: not a scene. */
+static uint32_t scene_magic_header_bytes(const uint8_t *h)
+{
+    return memcmp(h, SCENE_MAGIC, 8) == 0 ? SCENE_HEADER_BYTES : memcmp(h, SCENE_MAGIC2, 8) == 0 ? SCENE_HEADER2_BYTES : 0;
+}
+
+/* Validates the header (32 or 40 bytes, by its magic) and fills every
+ * field of *out but vertices. */
 static tr_result scene_parse_header(const uint8_t *h, tr_scene *out, char *msg, size_t msg_size)
 {
-    if (memcmp(h, SCENE_MAGIC, 8) != 0) {
-        scene_message(msg, msg_size, "wrong magic: not an SRSCENE1 scene file");
+    const uint32_t hb = scene_magic_header_bytes(h);
+    if (!hb) {
+        scene_message(msg, msg_size, "wrong magic: not an SRSCENE1 or SRSCENE2 scene file");
         return TR_ERROR_BAD_FILE;
     }
     uint32_t width = scene_read_u32(h + 8);
@@ -99,10 +125,31 @@ static tr_result scene_parse_header(const uint8_t *h, tr_scene *out, char *msg, 
                       width > TR_MAX_IMAGE_SIZE ? width : height, TR_MAX_IMAGE_SIZE);
         return TR_ERROR_LIMIT_EXCEEDED;
     }
-    if (flags & ~SCENE_KNOWN_FLAGS) {
-        scene_message(msg, msg_size, "unknown flag bits 0x%x in flags 0x%x",
-                      flags & ~SCENE_KNOWN_FLAGS, flags);
+    const uint32_t known = hb == SCENE_HEADER2_BYTES ? SCENE_KNOWN_FLAGS2 : SCENE_KNOWN_FLAGS;
+    if (flags & ~known) {
+        scene_message(msg, msg_size, "unknown flag bits 0x%x in flags 0x%x%s", flags & ~known, flags,
+                      hb == SCENE_HEADER_BYTES && (flags & SCENE_V2_FLAGS) ? " (lines and points need SRSCENE2)" : "");
         return TR_ERROR_BAD_FILE;
+    }
+    if ((flags & TR_SCENE_LINES) && (flags & TR_SCENE_POINTS)) {
+        scene_message(msg, msg_size, "flags ask for both LINES and POINTS");
+        return TR_ERROR_BAD_FILE;
+    }
+    if ((flags & TR_SCENE_RECT_LINES) && !(flags & TR_SCENE_LINES)) {
+        scene_message(msg, msg_size, "flags ask for RECT_LINES without LINES");
+        return TR_ERROR_BAD_FILE;
+    }
+    float size = 1.0f;
+    if (hb == SCENE_HEADER2_BYTES) {
+        size = scene_read_f32(h + 32);
+        if (!(size >= 1.0f && size <= 64.0f)) {
+            scene_message(msg, msg_size, "line width / point size %g is outside [1, 64]", (double)size);
+            return TR_ERROR_LIMIT_EXCEEDED;
+        }
+        if (scene_read_u32(h + 36) != 0) {
+            scene_message(msg, msg_size, "reserved header word (offset 36) is not 0");
+            return TR_ERROR_BAD_FILE;
+        }
     }
     if ((flags & TR_SCENE_BLEND_ALPHA) && (flags & TR_SCENE_BLEND_ADD)) {
         scene_message(msg, msg_size, "flags ask for both BLEND_ALPHA and BLEND_ADD");
@@ -124,26 +171,32 @@ static tr_result scene_parse_header(const uint8_t *h, tr_scene *out, char *msg, 
     memcpy(out->clear_color, h + 20, 4);
     out->clear_depth = clear_depth;
     out->triangle_count = triangle_count;
+    out->size = size;
     out->vertices = NULL;
     return TR_OK;
 }
 
 /* Refuses a file whose size does not match its triangle count. */
-static tr_result scene_check_size(uint64_t actual, uint32_t triangle_count, char *msg,
-                                  size_t msg_size)
+/* What the scene's primitives are called in messages. */
+static const char *scene_prim_name(uint32_t flags)
 {
-    uint64_t expected = scene_file_size(triangle_count);
+    return flags & TR_SCENE_POINTS ? "points" : flags & TR_SCENE_LINES ? "lines" : "triangles";
+}
+
+static tr_result scene_check_size(uint64_t actual, const tr_scene *sc, char *msg, size_t msg_size)
+{
+    uint64_t expected = scene_file_size(scene_header_bytes(sc->flags), sc->flags, sc->triangle_count);
     if (actual < expected) {
         scene_message(msg, msg_size,
-                      "truncated: %llu bytes, %u triangles need %llu (%llu missing)",
-                      (unsigned long long)actual, triangle_count,
+                      "truncated: %llu bytes, %u %s need %llu (%llu missing)",
+                      (unsigned long long)actual, sc->triangle_count, scene_prim_name(sc->flags),
                       (unsigned long long)expected, (unsigned long long)(expected - actual));
         return TR_ERROR_BAD_FILE;
     }
     if (actual > expected) {
         scene_message(msg, msg_size,
-                      "trailing bytes: %llu bytes, %u triangles need %llu (%llu extra)",
-                      (unsigned long long)actual, triangle_count,
+                      "trailing bytes: %llu bytes, %u %s need %llu (%llu extra)",
+                      (unsigned long long)actual, sc->triangle_count, scene_prim_name(sc->flags),
                       (unsigned long long)expected, (unsigned long long)(actual - expected));
         return TR_ERROR_BAD_FILE;
     }
@@ -152,17 +205,19 @@ static tr_result scene_check_size(uint64_t actual, uint32_t triangle_count, char
 
 static tr_result scene_alloc_vertices(tr_scene *scene, char *msg, size_t msg_size)
 {
-    uint64_t count = 3u * (uint64_t)scene->triangle_count;
+    uint64_t count = (uint64_t)tr_scene_prim_vertices(scene->flags) * scene->triangle_count;
     if (count == 0)
         return TR_OK;
     /* Only a 32-bit size_t can be too small (TR_SCENE_MAX_TRIANGLES * 60 bytes). */
     if (count > SIZE_MAX / sizeof(tr_scene_vertex)) {
-        scene_message(msg, msg_size, "%u triangles do not fit in memory", scene->triangle_count);
+        scene_message(msg, msg_size, "%u %s do not fit in memory", scene->triangle_count,
+                      scene_prim_name(scene->flags));
         return TR_ERROR_OUT_OF_MEMORY;
     }
     scene->vertices = malloc((size_t)count * sizeof(tr_scene_vertex));
     if (scene->vertices == NULL) {
-        scene_message(msg, msg_size, "out of memory for %u triangles", scene->triangle_count);
+        scene_message(msg, msg_size, "out of memory for %u %s", scene->triangle_count,
+                      scene_prim_name(scene->flags));
         return TR_ERROR_OUT_OF_MEMORY;
     }
     return TR_OK;
@@ -218,18 +273,20 @@ tr_result tr_scene_parse(const void *data, size_t size, tr_scene *out, char *msg
         return scene_short_header(size, msg, msg_size);
 
     const uint8_t *bytes = data;
+    if (scene_magic_header_bytes(bytes) == SCENE_HEADER2_BYTES && size < SCENE_HEADER2_BYTES)
+        return scene_short_header(size, msg, msg_size);
     tr_scene scene;
     tr_result r = scene_parse_header(bytes, &scene, msg, msg_size);
     if (r != TR_OK)
         return r;
-    r = scene_check_size((uint64_t)size, scene.triangle_count, msg, msg_size);
+    r = scene_check_size((uint64_t)size, &scene, msg, msg_size);
     if (r != TR_OK)
         return r;
     r = scene_alloc_vertices(&scene, msg, msg_size);
     if (r != TR_OK)
         return r;
-    scene_decode_vertices(bytes + SCENE_HEADER_BYTES, 3u * (size_t)scene.triangle_count,
-                          scene.vertices);
+    scene_decode_vertices(bytes + scene_header_bytes(scene.flags),
+                          (size_t)tr_scene_prim_vertices(scene.flags) * scene.triangle_count, scene.vertices);
     *out = scene;
     return TR_OK;
 }
@@ -268,17 +325,19 @@ tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_s
 
     tr_scene scene;
     memset(&scene, 0, sizeof scene);
-    uint8_t header[SCENE_HEADER_BYTES];
+    uint8_t header[SCENE_HEADER2_BYTES];
     uint8_t *chunk = NULL;
     tr_result r = TR_OK;
 
-    size_t got = scene_read_fully(f, header, sizeof header);
+    size_t got = scene_read_fully(f, header, SCENE_HEADER_BYTES);
+    if (!ferror(f) && got == SCENE_HEADER_BYTES && scene_magic_header_bytes(header) == SCENE_HEADER2_BYTES)
+        got += scene_read_fully(f, header + SCENE_HEADER_BYTES, SCENE_HEADER2_BYTES - SCENE_HEADER_BYTES);
     if (ferror(f)) {
         scene_message(msg, msg_size, "read error: %s", strerror(errno));
         r = TR_ERROR_IO;
         goto done;
     }
-    if (got < sizeof header) {
+    if (got < SCENE_HEADER_BYTES || (got < SCENE_HEADER2_BYTES && scene_magic_header_bytes(header) == SCENE_HEADER2_BYTES)) {
         r = scene_short_header(got, msg, msg_size);
         goto done;
     }
@@ -289,7 +348,7 @@ tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_s
     if (r != TR_OK)
         goto done;
 
-    size_t total = 3u * (size_t)scene.triangle_count;
+    size_t total = (size_t)tr_scene_prim_vertices(scene.flags) * scene.triangle_count;
     if (total > 0) {
         chunk = malloc((size_t)SCENE_CHUNK_VERTICES * SCENE_VERTEX_BYTES);
         if (chunk == NULL) {
@@ -310,9 +369,9 @@ tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_s
             goto done;
         }
         if (k < want) {
-            uint64_t actual = (uint64_t)SCENE_HEADER_BYTES +
+            uint64_t actual = (uint64_t)scene_header_bytes(scene.flags) +
                               (uint64_t)done_vertices * SCENE_VERTEX_BYTES + k;
-            r = scene_check_size(actual, scene.triangle_count, msg, msg_size);
+            r = scene_check_size(actual, &scene, msg, msg_size);
             goto done;
         }
         scene_decode_vertices(chunk, n, scene.vertices + done_vertices);
@@ -324,15 +383,14 @@ tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_s
         uint64_t extra = 1;
         while (extra < (1u << 20) && fgetc(f) != EOF)
             extra++;
+        const uint64_t need = scene_file_size(scene_header_bytes(scene.flags), scene.flags, scene.triangle_count);
         if (extra >= (1u << 20))
             scene_message(msg, msg_size,
-                          "trailing bytes: %u triangles need %llu bytes, the file has at "
+                          "trailing bytes: %u %s need %llu bytes, the file has at "
                           "least 1 MiB more",
-                          scene.triangle_count,
-                          (unsigned long long)scene_file_size(scene.triangle_count));
+                          scene.triangle_count, scene_prim_name(scene.flags), (unsigned long long)need);
         else
-            (void)scene_check_size(scene_file_size(scene.triangle_count) + extra,
-                                   scene.triangle_count, msg, msg_size);
+            (void)scene_check_size(need + extra, &scene, msg, msg_size);
         r = TR_ERROR_BAD_FILE;
         goto done;
     }
@@ -358,8 +416,12 @@ tr_result tr_scene_save(const tr_scene *scene, const char *path)
     if (scene == NULL || path == NULL)
         return TR_ERROR_INVALID_ARGUMENT;
     /* Write only what tr_scene_parse accepts, so a saved scene always loads. */
-    if (scene->width == 0 || scene->height == 0 || (scene->flags & ~SCENE_KNOWN_FLAGS) ||
-        ((scene->flags & TR_SCENE_BLEND_ALPHA) && (scene->flags & TR_SCENE_BLEND_ADD)) ||
+    const uint32_t fl = scene->flags;
+    if (scene->width == 0 || scene->height == 0 || (fl & ~SCENE_KNOWN_FLAGS2) ||
+        ((fl & TR_SCENE_BLEND_ALPHA) && (fl & TR_SCENE_BLEND_ADD)) ||
+        ((fl & TR_SCENE_LINES) && (fl & TR_SCENE_POINTS)) ||
+        ((fl & TR_SCENE_RECT_LINES) && !(fl & TR_SCENE_LINES)) ||
+        ((fl & SCENE_V2_FLAGS) && !(scene->size >= 1.0f && scene->size <= 64.0f)) ||
         !isfinite(scene->clear_depth) ||
         (scene->triangle_count > 0 && scene->vertices == NULL))
         return TR_ERROR_INVALID_ARGUMENT;
@@ -367,16 +429,19 @@ tr_result tr_scene_save(const tr_scene *scene, const char *path)
         scene->triangle_count > TR_SCENE_MAX_TRIANGLES)
         return TR_ERROR_LIMIT_EXCEEDED;
 
-    uint8_t header[SCENE_HEADER_BYTES];
-    memcpy(header, SCENE_MAGIC, 8);
+    uint8_t header[SCENE_HEADER2_BYTES];
+    const uint32_t hb = scene_header_bytes(fl);
+    memcpy(header, hb == SCENE_HEADER2_BYTES ? SCENE_MAGIC2 : SCENE_MAGIC, 8);
     scene_write_u32(header + 8, scene->width);
     scene_write_u32(header + 12, scene->height);
-    scene_write_u32(header + 16, scene->flags);
+    scene_write_u32(header + 16, fl);
     memcpy(header + 20, scene->clear_color, 4);
     scene_write_f32(header + 24, scene->clear_depth);
     scene_write_u32(header + 28, scene->triangle_count);
+    scene_write_f32(header + 32, scene->size);
+    scene_write_u32(header + 36, 0);
 
-    size_t total = 3u * (size_t)scene->triangle_count;
+    size_t total = (size_t)tr_scene_prim_vertices(fl) * scene->triangle_count;
     uint8_t *chunk = NULL;
     if (total > 0) {
         chunk = malloc((size_t)SCENE_CHUNK_VERTICES * SCENE_VERTEX_BYTES);
@@ -388,7 +453,7 @@ tr_result tr_scene_save(const tr_scene *scene, const char *path)
         free(chunk);
         return TR_ERROR_IO;
     }
-    int ok = fwrite(header, 1, sizeof header, f) == sizeof header;
+    int ok = fwrite(header, 1, hb, f) == hb;
     for (size_t done_vertices = 0; ok && done_vertices < total;) {
         size_t n = total - done_vertices;
         if (n > SCENE_CHUNK_VERTICES)

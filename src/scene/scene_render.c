@@ -16,6 +16,7 @@
  * owns the scene for the whole tr_scene_render call). */
 typedef struct scene_uniforms {
     const tr_scene_vertex *vertices;
+    float point_size;
 } scene_uniforms;
 
 static void scene_vertex_shader(tr_vs_batch *batch)
@@ -37,6 +38,7 @@ static void scene_vertex_shader(tr_vs_batch *batch)
         batch->varyings[0][1][l] = (float)s->g / 255.0f;
         batch->varyings[0][2][l] = (float)s->b / 255.0f;
         batch->varyings[0][3][l] = (float)s->a / 255.0f;
+        batch->point_size[l] = u.point_size; /* (read for points only) */
     }
 }
 
@@ -51,7 +53,7 @@ static void scene_fragment_shader(tr_fs_block *block)
             memcpy(&block->color[0][c][l], &block->varyings[0][c][l], 4 * sizeof(float));
 }
 
-static tr_pipeline_desc scene_pipeline_desc(uint32_t flags)
+static tr_pipeline_desc scene_pipeline_desc(uint32_t flags, float size)
 {
     tr_pipeline_desc d;
     memset(&d, 0, sizeof d);
@@ -61,7 +63,11 @@ static tr_pipeline_desc scene_pipeline_desc(uint32_t flags)
     d.varying_count = 1;
     d.flat_mask = (flags & TR_SCENE_FLAT) ? 1u : 0u; /* provoking vertex = first, as GL's
                                                          first-vertex convention */
-    d.topology = TR_TOPOLOGY_TRIANGLE_LIST;
+    d.topology = flags & TR_SCENE_POINTS  ? TR_TOPOLOGY_POINT_LIST
+                 : flags & TR_SCENE_LINES ? TR_TOPOLOGY_LINE_LIST
+                                          : TR_TOPOLOGY_TRIANGLE_LIST;
+    d.line_mode = flags & TR_SCENE_RECT_LINES ? TR_LINE_RECTANGULAR : TR_LINE_BRESENHAM;
+    d.line_width = flags & TR_SCENE_LINES ? size : 1.0f;
     d.cull_mode = TR_CULL_NONE; /* the format draws both windings */
     d.tie_rule = TR_TIE_BOTTOM_LEFT;
     if (flags & TR_SCENE_DEPTH) {
@@ -145,9 +151,12 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
     if (ctx == NULL || scene == NULL || color == NULL)
         return TR_ERROR_INVALID_ARGUMENT;
     const uint32_t known = TR_SCENE_DEPTH | TR_SCENE_BLEND_ALPHA | TR_SCENE_BLEND_ADD |
-                           TR_SCENE_FLAT;
-    if ((scene->flags & ~known) ||
-        ((scene->flags & TR_SCENE_BLEND_ALPHA) && (scene->flags & TR_SCENE_BLEND_ADD)) ||
+                           TR_SCENE_FLAT | TR_SCENE_LINES | TR_SCENE_POINTS | TR_SCENE_RECT_LINES;
+    const uint32_t fl = scene->flags;
+    if ((fl & ~known) || ((fl & TR_SCENE_BLEND_ALPHA) && (fl & TR_SCENE_BLEND_ADD)) ||
+        ((fl & TR_SCENE_LINES) && (fl & TR_SCENE_POINTS)) ||
+        ((fl & TR_SCENE_RECT_LINES) && !(fl & TR_SCENE_LINES)) ||
+        ((fl & (TR_SCENE_LINES | TR_SCENE_POINTS)) && !(scene->size >= 1.0f && scene->size <= 64.0f)) ||
         (scene->triangle_count > 0 && scene->vertices == NULL) ||
         scene->triangle_count > TR_SCENE_MAX_TRIANGLES || !isfinite(scene->clear_depth))
         return TR_ERROR_INVALID_ARGUMENT;
@@ -192,8 +201,10 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
         if (r != TR_OK)
             goto done;
     }
-    tr_pipeline_desc pd = scene_pipeline_desc(scene->flags);
+    tr_pipeline_desc pd = scene_pipeline_desc(scene->flags, scene->size);
     pd.multisample.samples = samples;
+    if (samples > 1) /* GL's multisampled lines are rectangles (llvmpipe too) */
+        pd.line_mode = TR_LINE_RECTANGULAR;
     r = tr_pipeline_create(ctx, &pd, &pipeline);
     if (r != TR_OK)
         goto done;
@@ -217,11 +228,11 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
         rec = tr_cmd_set_viewport(ctx, &vp);
     }
     if (rec == TR_OK) {
-        scene_uniforms u = { scene->vertices };
+        scene_uniforms u = { scene->vertices, scene->size };
         rec = tr_cmd_set_uniforms(ctx, &u, sizeof u);
     }
     if (rec == TR_OK && scene->triangle_count > 0)
-        rec = tr_cmd_draw(ctx, 3u * scene->triangle_count, 1, 0, 0);
+        rec = tr_cmd_draw(ctx, tr_scene_prim_vertices(fl) * scene->triangle_count, 1, 0, 0);
     r = tr_cmd_end_render_pass(ctx, stats);
     if (rec != TR_OK)
         r = rec;

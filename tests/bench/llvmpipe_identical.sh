@@ -8,6 +8,13 @@
 #   lower-left origin (TR_PASS_ORIGIN_LOWER_LEFT), window y computed
 #   bottom-up as llvmpipe computes it; with the flipped viewport it used
 #   before, 19 of the perspective scene's pixels differed.
+# - points (gen_perspective): 20,000 of size 3 on pixel centres and of size
+#   4 on pixel corners, where GL's legacy points and tilerast's squares
+#   agree, and horizontal Bresenham lines of width 1 and 3 between pixel
+#   centres: identical bytes.  Sloped and vertical lines differ where
+#   llvmpipe approximates the diamond-exit rule (its float end tests; a
+#   downward y-major line loses its first pixel): their differing bytes are
+#   printed, not checked (bench/RESULTS.md, "Lines and points").
 # - tri_small and the perspective scene at 4x: every byte equal or one
 #   above llvmpipe's (the same coverage; llvmpipe's blit resolve truncates
 #   where tilerast's rounds half up, multisample.h).
@@ -18,7 +25,18 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$bench" --export "$dir" >/dev/null 2>&1 || true
 "$gen" "$dir/perspective.scn" 50000 1
-for s in tri_small depth_b2f depth_f2b perspective; do
+"$gen" "$dir/points3.scn" 20000 1 points-centres 3
+"$gen" "$dir/points4.scn" 20000 2 points-corners 4
+"$gen" "$dir/hlines1.scn" 20000 3 hlines-centres 1
+"$gen" "$dir/hlines3.scn" 20000 4 hlines-centres 3
+"$gen" "$dir/lines.scn" 20000 5 lines 1
+"$gen" "$dir/lines_centres.scn" 20000 6 lines-centres 1
+for s in lines lines_centres; do
+    "$render" "$dir/$s.scn" --raw "$dir/$s.tilerast" --threads 2
+    LP_NUM_THREADS=2 "$lp" --frames 1 --warmup 0 --raw "$dir/$s.llvmpipe" "$dir/$s.scn" >/dev/null
+    echo "$s: $(cmp -l "$dir/$s.tilerast" "$dir/$s.llvmpipe" | wc -l) bytes differ (not checked)"
+done
+for s in tri_small depth_b2f depth_f2b perspective points3 points4 hlines1 hlines3; do
     test -f "$dir/$s.scn" || { echo "no $s.scn exported"; exit 1; }
     "$render" "$dir/$s.scn" --raw "$dir/$s.tilerast" --threads 2
     LP_NUM_THREADS=2 "$lp" --frames 1 --warmup 0 --raw "$dir/$s.llvmpipe" "$dir/$s.scn" >/dev/null

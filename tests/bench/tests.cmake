@@ -4,7 +4,7 @@
 # The perspective scene's generator (gen_perspective.c) is a test helper.
 if(TARGET tilerast-llvmpipe AND TARGET tilerast-render)
   add_executable(gen_perspective ${CMAKE_CURRENT_LIST_DIR}/gen_perspective.c)
-  target_link_libraries(gen_perspective PRIVATE tilerast_static)
+  target_link_libraries(gen_perspective PRIVATE tilerast_static m)
   add_test(NAME bench_matches_llvmpipe
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/llvmpipe_identical.sh
       $<TARGET_FILE:tilerast-bench> $<TARGET_FILE:tilerast-render> $<TARGET_FILE:tilerast-llvmpipe>

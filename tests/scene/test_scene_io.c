@@ -219,7 +219,7 @@ Test(scene, rejects_bad_magic)
 {
     uint8_t b[GOOD_SIZE];
     good_scene(b);
-    b[7] = '2'; /* "SRSCENE2" */
+    b[7] = '3'; /* "SRSCENE3": no such version */
     expect_refused(b, sizeof b, TR_ERROR_BAD_FILE, "magic");
 }
 
@@ -423,4 +423,94 @@ Test(scene, save_refuses_invalid_scenes)
     free(back);
     remove(path);
     free(path);
+}
+
+/* ---- version 2: lines and points ------------------------------------------------------------- */
+
+/* A line scene (SRSCENE2): header, size, reserved word, 2 lines. */
+#define V2_HDR 40u
+#define LINES_SIZE (V2_HDR + 4u * VTX)
+static void line_scene(uint8_t b[LINES_SIZE], uint32_t flags, float size)
+{
+    memset(b, 0, LINES_SIZE);
+    put_header(b, 64, 32, flags, 1.0f, 2);
+    memcpy(b, "SRSCENE2", 8);
+    put_f32(b + 32, size);
+    for (uint32_t i = 0; i < 4; i++) {
+        uint8_t *v = b + V2_HDR + VTX * i;
+        put_f32(v + 0, 0.2f * (float)i - 0.4f);
+        put_f32(v + 4, 0.1f * (float)i);
+        put_f32(v + 12, 1.0f);
+        v[16] = (uint8_t)(50 * i);
+        v[19] = 255;
+    }
+}
+
+Test(scene, version2_lines_and_points_parse_and_round_trip)
+{
+    const uint32_t flags[3] = {TR_SCENE_LINES, TR_SCENE_LINES | TR_SCENE_RECT_LINES | TR_SCENE_DEPTH, TR_SCENE_POINTS};
+    for (int k = 0; k < 3; k++) {
+        uint8_t b[LINES_SIZE];
+        line_scene(b, flags[k], 3.5f);
+        /* points: 2 primitives of 1 vertex; the file holds 2 vertices */
+        const size_t n = flags[k] & TR_SCENE_POINTS ? V2_HDR + 2u * VTX : LINES_SIZE;
+        tr_scene s;
+        char msg[256];
+        cr_assert_eq(parse(b, n, &s, msg, sizeof msg), TR_OK, "%s", msg);
+        cr_expect_eq(s.flags, flags[k]);
+        cr_expect_eq(s.size, 3.5f);
+        cr_expect_eq(s.triangle_count, 2u);
+        cr_expect_eq(tr_scene_prim_vertices(s.flags), flags[k] & TR_SCENE_POINTS ? 1u : 2u);
+        cr_expect_eq(s.vertices[1].r, 50);
+        char *path = temp_path();
+        cr_assert_eq(tr_scene_save(&s, path), TR_OK);
+        FILE *f = fopen(path, "rb");
+        uint8_t back[LINES_SIZE + 8];
+        const size_t got = fread(back, 1, sizeof back, f);
+        fclose(f);
+        cr_expect_eq(got, n, "saved %zu bytes, want %zu", got, n);
+        cr_expect_eq(memcmp(back, b, n), 0, "saved bytes differ");
+        tr_scene_free(&s);
+        remove(path);
+        free(path);
+    }
+    /* a triangle scene is still saved as version 1 */
+    uint8_t b[GOOD_SIZE];
+    good_scene(b);
+    tr_scene s;
+    cr_assert_eq(parse(b, sizeof b, &s, NULL, 0), TR_OK);
+    cr_expect_eq(s.size, 1.0f);
+    char *path = temp_path();
+    cr_assert_eq(tr_scene_save(&s, path), TR_OK);
+    FILE *f = fopen(path, "rb");
+    char magic[8];
+    cr_assert_eq(fread(magic, 1, 8, f), 8u);
+    fclose(f);
+    cr_expect_eq(memcmp(magic, "SRSCENE1", 8), 0);
+    tr_scene_free(&s);
+    remove(path);
+    free(path);
+}
+
+Test(scene, version2_rejects_bad_headers)
+{
+    uint8_t b[LINES_SIZE];
+    line_scene(b, TR_SCENE_LINES, 0.5f);
+    expect_refused(b, sizeof b, TR_ERROR_LIMIT_EXCEEDED, "size");
+    line_scene(b, TR_SCENE_LINES, 65);
+    expect_refused(b, sizeof b, TR_ERROR_LIMIT_EXCEEDED, "size");
+    line_scene(b, TR_SCENE_LINES | TR_SCENE_POINTS, 1);
+    expect_refused(b, sizeof b, TR_ERROR_BAD_FILE, "LINES and POINTS");
+    line_scene(b, TR_SCENE_RECT_LINES, 1);
+    expect_refused(b, sizeof b, TR_ERROR_BAD_FILE, "RECT_LINES");
+    line_scene(b, TR_SCENE_LINES, 1);
+    put_u32(b + 36, 1);
+    expect_refused(b, sizeof b, TR_ERROR_BAD_FILE, "reserved");
+    line_scene(b, TR_SCENE_LINES, 1);
+    expect_refused(b, sizeof b - 1, TR_ERROR_BAD_FILE, "lines");
+    expect_refused(b, 36, TR_ERROR_BAD_FILE, "header");
+    /* version 1 does not know the new flags */
+    line_scene(b, TR_SCENE_LINES, 1);
+    memcpy(b, "SRSCENE1", 8);
+    expect_refused(b, sizeof b, TR_ERROR_BAD_FILE, "SRSCENE2");
 }
