@@ -257,8 +257,18 @@ tr_result tr_image_upload(tr_image *img, const tr_subresource *sub, const void *
     size_t row = (size_t)pv.w * pv.texel;
     if (!row_pitch)
         row_pitch = row;
-    for (uint32_t y = 0; y < pv.h; y++)
-        memcpy(pv.base + (size_t)y * pv.stride * pv.texel, (const uint8_t *)data + y * row_pitch, row);
+    const uint32_t dmax = pv.aspect == TR_ASPECT_DEPTH ? img->fmt->depth_max : 0u;
+    for (uint32_t y = 0; y < pv.h; y++) {
+        uint8_t *dst = pv.base + (size_t)y * pv.stride * pv.texel;
+        memcpy(dst, (const uint8_t *)data + y * row_pitch, row);
+        if (dmax) /* D16 / D24: stored quantised (image.h) */
+            for (uint32_t x = 0; x < pv.w; x++) {
+                float z;
+                memcpy(&z, dst + (size_t)x * 4, 4);
+                z = tr__depth_quantise(dmax, z);
+                memcpy(dst + (size_t)x * 4, &z, 4);
+            }
+    }
     img->version++; /* any LRZ describing the old texels is stale */
     return TR_OK;
 }
@@ -362,7 +372,8 @@ tr_result tr_image_fill(tr_image *img, const tr_subresource *sub, const float va
         float v = value[0];
         texel[0] = v != v ? 0 : v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
     } else if (pv.aspect == TR_ASPECT_DEPTH) {
-        memcpy(texel, &value[0], 4);
+        const float z = tr__depth_quantise(img->fmt->depth_max, value[0]);
+        memcpy(texel, &z, 4);
     } else {
         tr__color_encode(img->ctx, img->desc.format, value, texel);
     }
@@ -387,7 +398,27 @@ tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, ui
 void tr__resolve_texel(const tr_context *ctx, tr_format format, const uint8_t *s0, size_t stride, uint32_t n,
                        uint8_t *out)
 {
-    if (format == TR_FORMAT_R8G8B8A8_UNORM || format == TR_FORMAT_R8G8_UNORM) {
+    if (tr__format(format)->is_int) { /* integer formats: sample 0 (multisample.h) */
+        memcpy(out, s0, tr__format(format)->texel);
+        return;
+    }
+    if (format == TR_FORMAT_A2B10G10R10_UNORM_PACK32) { /* per channel, as the 8-bit UNORMs */
+        static const uint32_t shift[4] = {0, 10, 20, 30}, mask[4] = {0x3ffu, 0x3ffu, 0x3ffu, 3u};
+        uint32_t res = 0;
+        for (uint32_t c = 0; c < 4; c++) {
+            uint32_t sum = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t v;
+                memcpy(&v, s0 + i * stride, 4);
+                sum += (v >> shift[c]) & mask[c];
+            }
+            res |= ((sum + n / 2) / n) << shift[c];
+        }
+        memcpy(out, &res, 4);
+        return;
+    }
+    if (format == TR_FORMAT_R8G8B8A8_UNORM || format == TR_FORMAT_R8G8_UNORM || format == TR_FORMAT_R8_UNORM ||
+        format == TR_FORMAT_B8G8R8A8_UNORM) {
         const uint32_t bytes = tr__format(format)->texel;
         for (uint32_t c = 0; c < bytes; c++) {
             uint32_t sum = 0;
@@ -450,6 +481,21 @@ tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, u
             o[1] = t[1];
             o[2] = 0;
             o[3] = 255;
+        } else if (img->desc.format == TR_FORMAT_R8_UNORM) {
+            o[0] = t[0];
+            o[1] = o[2] = 0;
+            o[3] = 255;
+        } else if (img->desc.format == TR_FORMAT_B8G8R8A8_UNORM || img->desc.format == TR_FORMAT_B8G8R8A8_SRGB) {
+            o[0] = t[2]; /* the stored bytes, swizzled to R, G, B, A */
+            o[1] = t[1];
+            o[2] = t[0];
+            o[3] = t[3];
+        } else if (img->fmt->is_int) {
+            /* each integer clamped to 255; R32_UINT as (r, 0, 0, 255) */
+            uint32_t v[4] = {0, 0, 0, 255};
+            memcpy(v, t, img->fmt->texel);
+            for (int k = 0; k < 4; k++)
+                o[k] = (uint8_t)(v[k] > 255u ? 255u : v[k]);
         } else {
             float c[4];
             tr__color_decode(img->ctx, img->desc.format, t, c);

@@ -99,6 +99,9 @@ typedef struct tr__format_info {
     uint32_t texel;      /* bytes of the main plane */
     uint32_t channels;
     bool depth, stencil, srgb, is_float;
+    bool is_int;         /* R32_UINT, R32G32B32A32_UINT: shader outputs are the integers' bits */
+    uint32_t depth_max;  /* UNORM depth: 2^bits - 1 (65535, 16777215), stored as the float
+                            k / depth_max (tr__depth_quantise); 0: float depth or colour */
 } tr__format_info;
 
 const tr__format_info *tr__format(tr_format f);
@@ -116,9 +119,29 @@ void tr__resolve_texel(const tr_context *ctx, tr_format format, const uint8_t *s
                        uint8_t *out);
 uint16_t tr__float_to_half(float f);
 float tr__half_to_float(uint16_t h);
+/* Unsigned 11-bit (mb = 6) and 10-bit (mb = 5) floats (image.h, B10G11R11_UFLOAT_PACK32). */
+uint32_t tr__float_to_ufloat(float f, uint32_t mb);
+float tr__ufloat_to_float(uint32_t v, uint32_t mb);
+/* Where channel c of a colour texel lives (format.c). */
+void tr__format_channel_bits(tr_format f, uint32_t c, uint32_t *byte, uint32_t *bytes, uint32_t *bits);
 uint8_t tr__float_to_unorm8(float f);
 uint8_t tr__linear_to_srgb8(const tr_context *ctx, float f);
 bool tr__compare(tr_compare_op op, float a, float b); /* a <op> b */
+/* A depth value as a depth format stores it: D16 / D24 (depth_max m > 0)
+ * the float nearest k / m, k = floor(clamp(z, 0, 1) * m + 1/2) computed
+ * exactly (in double; NaN -> 0); m = 0 (float depth): z unchanged. */
+static inline double tr__depth_quantise_d(uint32_t m, double z)
+{
+    if (!m)
+        return z;
+    const double c = z > 0.0 ? (z < 1.0 ? z : 1.0) : 0.0; /* NaN -> 0 */
+    const double k = __builtin_floor(c * (double)m + 0.5); /* exact: c has 24 bits, m at most 24 */
+    return (double)(float)(k / (double)m);
+}
+static inline float tr__depth_quantise(uint32_t m, float z)
+{
+    return m ? (float)tr__depth_quantise_d(m, (double)z) : z;
+}
 
 /* ---- objects ------------------------------------------------------------ */
 

@@ -182,7 +182,8 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         a->cpp = 4;
         a->load = ds->depth_load_op;
         a->store = ds->depth_store_op;
-        memcpy(a->clear_texel, &ds->clear_depth, 4);
+        const float cz = tr__depth_quantise(ds->image->fmt->depth_max, ds->clear_depth); /* D16 / D24 */
+        memcpy(a->clear_texel, &cz, 4);
         p->depth_att = (int)p->att_count++;
         if (ds->image->fmt->stencil) {
             a = &p->att[p->att_count];
@@ -614,6 +615,13 @@ tr_result tr_cmd_bind_texture(tr_context *ctx, uint32_t slot, const tr_image *im
             return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT,
                              "tr_cmd_bind_texture: a compare sampler needs a depth image, not %s",
                              image->fmt->name);
+        if (image->fmt->is_int && sampler &&
+            (sampler->desc.mag_filter != TR_FILTER_NEAREST || sampler->desc.min_filter != TR_FILTER_NEAREST ||
+             sampler->desc.mipmap_mode != TR_MIPMAP_NEAREST || sampler->desc.max_anisotropy > 1))
+            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT,
+                             "tr_cmd_bind_texture: %s is an integer format: the sampler must filter NEAREST "
+                             "(mag_filter, min_filter, mipmap_mode) without anisotropy",
+                             image->fmt->name);
         if (image->desc.samples > 1)
             return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                              "tr_cmd_bind_texture: the image has %u samples; a multisampled image cannot be "
@@ -810,6 +818,16 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     const tr_result fbr = check_feedback(ctx, fn, p, pd);
     if (fbr != TR_OK)
         return fbr;
+    /* Integer attachments take no blending (Vulkan: no
+     * VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT); checked here, where
+     * the pipeline meets the pass's formats. */
+    for (uint32_t a = 0; a < p->desc.color_count && a < TR_MAX_COLOR_ATTACHMENTS; a++) {
+        const int ai = p->color_att[a];
+        if (ai >= 0 && pd->blend[a].enable && tr__format(p->att[ai].format)->is_int)
+            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT,
+                             "%s: tr_pipeline_desc.blend[%u].enable: colour attachment %u is %s, an integer "
+                             "format, which cannot be blended", fn, a, a, tr_format_name(p->att[ai].format));
+    }
     uint32_t prims = prim_count(pd->topology, count);
     tr__fetch fetch;
     tr_result fr = tr__vertex_fetch_prepare(ctx, fn, pd, p->vertex_buffers, &src, count, instance_count,
@@ -871,6 +889,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->feedback_maps = p->feedback_copy;
     d->depth_min = TR_MIN(d->viewport.min_depth, d->viewport.max_depth);
     d->depth_max = TR_MAX(d->viewport.min_depth, d->viewport.max_depth);
+    d->depth_qmax = p->depth_att >= 0 ? tr__format(p->att[p->depth_att].format)->depth_max : 0u;
     tr__lrz_draw_state(p, d);
     p->stats.draws++;
     if (!prims || !instance_count)
@@ -920,7 +939,8 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
             if (!(a->depth >= 0.0f && a->depth <= 1.0f))
                 return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: attachments[%u].depth = %g is outside [0, 1]", fn,
                                  i, (double)a->depth);
-            memcpy(texel[p->depth_att], &a->depth, 4);
+            const float cz = tr__depth_quantise(p->att[p->depth_att].image->fmt->depth_max, a->depth);
+            memcpy(texel[p->depth_att], &cz, 4);
             which |= 1u << p->depth_att;
             depth_cleared = true;
         }

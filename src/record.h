@@ -34,6 +34,8 @@ typedef struct tr__draw {
     const tr_texture_binding *textures; /* TR_MAX_TEXTURES slots, in the pass arena */
     tr_feedback_map *const *feedback_maps; /* TR_MAX_FEEDBACK_MAPS slots, in the pass arena */
     float depth_min, depth_max; /* the viewport's depth range, ordered */
+    uint32_t depth_qmax;       /* the pass's depth format is D16 / D24: its 2^n - 1 (fragment
+                                  depths are quantised, tr__depth_quantise); else 0 */
     uint8_t lrz_test_dir;      /* tr_lrz_direction the draw is LRZ-tested in; UNKNOWN: none */
     uint8_t lrz_write;         /* its triangles tighten LRZ bounds while binning */
     /* GL's lower-left origin (TR_PASS_ORIGIN_LOWER_LEFT); both 0 without:

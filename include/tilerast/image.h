@@ -34,6 +34,64 @@ typedef enum tr_format {
     TR_FORMAT_D32_SFLOAT_S8_UINT,
     TR_FORMAT_R8G8_UNORM,         /* two 8-bit channels (blue 0, alpha 1 when read as RGBA); the
                                      format of fragment density maps (fdm.h) */
+    /* Added with issue 20 (values appended: the ones above never change).
+     * 8-bit UNORM channels, here and above: written as
+     * (uint8_t)(clamp(x, 0, 1) * 255.0f + 0.5f) in float (NaN -> 0), read
+     * as c / 255.0f; a missing channel reads 0 (alpha 1). */
+    TR_FORMAT_R8_UNORM,           /* one 8-bit channel: (r, 0, 0, 1) */
+    TR_FORMAT_B8G8R8A8_UNORM,     /* bytes B, G, R, A in memory; shaders, fills, clears and
+                                     sampling see (R, G, B, A); uploads and downloads are the
+                                     stored bytes (B first) */
+    TR_FORMAT_B8G8R8A8_SRGB,      /* as B8G8R8A8_UNORM with R8G8B8A8_SRGB's encoding: B, G, R
+                                     sRGB-encoded to the nearest code, A linear */
+    TR_FORMAT_R16G16_SFLOAT,      /* two IEEE halves (R16G16B16A16_SFLOAT's rules: round to
+                                     nearest even, overflow -> inf, NaN -> 0x7e00); (r, g, 0, 1) */
+    TR_FORMAT_R16_SFLOAT,         /* one half: (r, 0, 0, 1) */
+    TR_FORMAT_R32_UINT,           /* integer formats: shader outputs are float4 in this library,
+                                     so an output's 32 bits ARE the integer (a bit cast, as an
+                                     untyped output register and VkClearColorValue's union:
+                                     write with memcpy of a uint32_t); fills and clear colours
+                                     the same way; no NaN canonicalisation; never clamped.
+                                     Blending on an integer attachment is refused when a draw
+                                     records (TR_ERROR_UNSUPPORTED_FORMAT); a multisample
+                                     resolve takes sample 0 (Vulkan's rule for integer
+                                     resolves, VK_RESOLVE_MODE_SAMPLE_ZERO_BIT); sampling
+                                     returns the bits, nearest filtering only (a sampler with a
+                                     LINEAR filter or mipmap mode is refused at
+                                     tr_cmd_bind_texture); R32_UINT reads (r, 0, 0, 1) with 0 and
+                                     1 the integers' bits; tr_image_generate_mips refuses them */
+    TR_FORMAT_R32G32B32A32_UINT,  /* four 32-bit integers, as R32_UINT */
+    TR_FORMAT_A2B10G10R10_UNORM_PACK32, /* one little-endian 32-bit word: bits 0-9 R, 10-19 G,
+                                     20-29 B, 30-31 A; written as floor(clamp(x, 0, 1) *
+                                     (2^n - 1) + 1/2) computed exactly (in double; NaN -> 0),
+                                     n = 10 or 2; read as k / 1023.0f and k / 3.0f */
+    TR_FORMAT_B10G11R11_UFLOAT_PACK32, /* one 32-bit word: bits 0-10 R, 11-21 G (unsigned
+                                     11-bit floats: 5-bit exponent, bias 15, 6-bit mantissa),
+                                     22-31 B (10-bit: 5-bit mantissa); no alpha (reads 1).
+                                     Written: finite values round to nearest even, denormals
+                                     kept; negative values, -0 and -inf -> 0; +inf -> the inf
+                                     code (exponent 31, mantissa 0); NaN -> exponent 31,
+                                     mantissa 1 (0x7c1 / 0x3e1); a finite value above the
+                                     largest finite (65024 for 11 bits, 64512 for 10) -> that
+                                     largest finite, as GL_EXT_packed_float and Mesa do (Mesa
+                                     truncates the mantissa and flushes denormals; we round).
+                                     Read exactly (every code is a float; NaN reads a quiet
+                                     NaN).  Blending clamps nothing (a float format) */
+    TR_FORMAT_D16_UNORM,          /* UNORM depth: a fragment's depth z (after the viewport
+                                     clamp, or the shader's) is converted to k = floor(clamp(z,
+                                     0, 1) * (2^n - 1) + 1/2), exactly (in double; NaN -> 0),
+                                     n = 16, before the depth test and the write, so the test
+                                     compares codes as a real 16-bit buffer does; clear values,
+                                     tr_image_fill, uploads and LRZ go through the same
+                                     conversion.  The image and GMEM keep each texel as the
+                                     float nearest k / (2^n - 1) (4 bytes a texel: that map is
+                                     injective and increasing in k, so float comparisons are
+                                     the integer comparisons; src/format.c).  The DEPTH aspect
+                                     (tr_aspect) stays a float per texel: downloads return
+                                     k / (2^n - 1) as that float, uploads take floats and
+                                     quantise them.  Shaders' frag_z is the unquantised depth */
+    TR_FORMAT_D24_UNORM_S8_UINT,  /* as D16_UNORM with n = 24, and an 8-bit stencil plane (the
+                                     STENCIL aspect, as D32_SFLOAT_S8_UINT) */
     TR_FORMAT_COUNT
 } tr_format;
 
@@ -95,20 +153,29 @@ TR_API uint32_t tr_image_level_width(const tr_image *image, uint32_t level);
 TR_API uint32_t tr_image_level_height(const tr_image *image, uint32_t level);
 
 /* Copies a whole subresource in or out.  Texels are in the format's own
- * layout (R16G16B16A16_SFLOAT as IEEE half floats); row_pitch is bytes between
- * rows, 0 for tightly packed.  Row 0 is the top row. */
+ * layout (R16G16B16A16_SFLOAT as IEEE half floats, packed formats as one
+ * little-endian 32-bit word); row_pitch is bytes between rows, 0 for
+ * tightly packed.  Row 0 is the top row.  The DEPTH aspect is a float per
+ * texel; a D16 / D24 upload stores each float quantised (as the enum says:
+ * k / (2^n - 1), and any NaN as 0), so the image never holds a value its
+ * format cannot. */
 TR_API tr_result tr_image_upload(tr_image *image, const tr_subresource *sub,
                           const void *data, size_t row_pitch);
 TR_API tr_result tr_image_download(const tr_image *image, const tr_subresource *sub,
                             void *data, size_t row_pitch);
 
-/* Fills a subresource with one value given as floats (colour: RGBA; depth:
- * [0]; stencil: [0] as an integer value). */
+/* Fills a subresource with one value given as floats (colour: RGBA, an
+ * integer format's as the integers' bits; depth: [0], quantised for D16 /
+ * D24; stencil: [0] as an integer value). */
 TR_API tr_result tr_image_fill(tr_image *image, const tr_subresource *sub, const float value[4]);
 
 /* Converts a subresource to RGBA8, top row first: UNORM/SRGB bytes as stored
- * (R8G8 as (r,g,0,255)), float formats clamped to [0,1] and rounded, R32 as
- * (r,0,0,1), depth as grey (d,d,d,1), stencil as grey value.  A
+ * (R8G8 as (r,g,0,255), R8 as (r,0,0,255), B8G8R8A8 swizzled to R,G,B,A),
+ * other colour formats decoded to float (A2B10G10R10: k / 1023.0f, alpha
+ * k / 3.0f), clamped to [0,1] and rounded as UNORM8; R32 as (r,0,0,1);
+ * integer formats: each channel's integer clamped to 255 (R32_UINT as
+ * (min(r, 255), 0, 0, 255)); depth as grey (d,d,d,1) from the stored float
+ * (D16/D24: k / (2^n - 1)), stencil as grey value.  A
  * multisampled image's texels are first resolved (multisample.h; `sample`
  * is ignored).  out holds width*height*4 bytes. */
 TR_API tr_result tr_image_read_rgba8(const tr_image *image, const tr_subresource *sub, uint8_t *out);

@@ -14,9 +14,12 @@
  *   image.
  *
  * Resolve arithmetic, per texel, over samples 0 .. n-1:
- * - UNORM formats (R8G8B8A8_UNORM, R8G8_UNORM): per channel the integer
- *   average of the stored values rounded half up, (sum + n / 2) / n.
- * - R8G8B8A8_SRGB: every channel decoded to float (colour through the sRGB
+ * - UNORM formats (R8G8B8A8_UNORM, R8G8_UNORM, R8_UNORM, B8G8R8A8_UNORM,
+ *   A2B10G10R10_UNORM_PACK32): per channel the integer average of the
+ *   stored values rounded half up, (sum + n / 2) / n.
+ * - Integer formats (R32_UINT, R32G32B32A32_UINT): sample 0 (Vulkan
+ *   allows only VK_RESOLVE_MODE_SAMPLE_ZERO_BIT for them by default).
+ * - R8G8B8A8_SRGB, B8G8R8A8_SRGB: every channel decoded to float (colour through the sRGB
  *   curve, alpha linear), summed in sample order in float, times 1 / n
  *   (exact: n is a power of two), encoded as a write encodes it.
  * - Float formats: summed in sample order in float, times 1 / n, rounded

@@ -246,10 +246,13 @@ TR_API void tr_fs_query_lod(const tr_fs_block *block, uint32_t slot, const float
  *    the context's table (the same one blending uses): the EOTF of IEC
  *    61966-2-1 evaluated in double and rounded to float, alpha as
  *    UNORM; half floats exactly; R32_SFLOAT as (r, 0, 0, 1); R8G8_UNORM
- *    as (r, g, 0, 1), r and g as UNORM; depth as (d, 0, 0, 1).  Compare
- *    samplers replace each texel (border texels included) by 1.0f if
- *    dref <op> d, else 0.0f, before filtering (dref is not clamped: the
- *    depth formats are float).
+ *    as (r, g, 0, 1), r and g as UNORM; the formats of issue 20 as
+ *    image.h's enum states (B8G8R8A8 swizzled to RGBA, A2B10G10R10 k /
+ *    1023.0f, B10G11R11 exactly, integer formats as their bits, nearest
+ *    filtering only); depth as (d, 0, 0, 1), D16 / D24 d the stored
+ *    k / (2^n - 1).  Compare samplers replace each texel (border texels
+ *    included) by 1.0f if dref <op> d, else 0.0f, before filtering (dref is
+ *    not clamped or quantised).
  *
  * 10. Bilinear, per channel, with integer weights w00 = (256-a)(256-b),
  *    w10 = a(256-b), w01 = (256-a)b, w11 = ab (converted to float exactly):

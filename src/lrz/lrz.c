@@ -391,6 +391,7 @@ static void plane_of(const tr__tri *t, const tr__draw *d, const int32_t region[4
     pl->margin = 0x1p-19 * (fabs(a0) + 2.0 * (mag1 * fabs(a1) + mag2 * fabs(a2))) + 0x1p-126;
     pl->zmin_clamp = d->depth_min;
     pl->zmax_clamp = d->depth_max;
+    pl->qmax = d->depth_qmax;
     pl->finite = isfinite(pl->a) && isfinite(pl->bx) && isfinite(pl->by) && isfinite(pl->margin);
 }
 

@@ -122,8 +122,29 @@ bool tr__lrz_tests(const tr__lrz_pass *lz, const tr__draw *d);
 typedef struct tr__lrz_plane_t {
     double a, bx, by, margin;
     double zmin_clamp, zmax_clamp;
+    uint32_t qmax;   /* a D16 / D24 pass (tr__draw.depth_qmax): the ranges below are quantised */
     bool finite;
 } tr__lrz_plane_t;
+
+/* D16 / D24 (tr__lrz_plane_t.qmax): LRZ stays conservative under the
+ * quantised depth test because everything it compares is quantised the
+ * same way.  The depth and LRZ tests see a fragment's depth z as q(z)
+ * (tr__depth_quantise), q monotonic non-decreasing and q(q(z)) = q(z).
+ * The ranges below bound every fragment's float z by [zmin, zmax], so
+ * [q(zmin), q(zmax)] bounds every q(z): a bound written from q(zmax) (LESS)
+ * is at least every depth stored where the triangle wrote, the clear value
+ * is stored quantised (so is every bound), and a rejection - q(zmin) > bound
+ * for the block and triangle tests, q(z) > bound per fragment - implies
+ * q(z) > every stored depth the bound covers: LESS and LESS_OR_EQUAL fail
+ * (GREATER mirrored).  Comparing the unquantised z would not do: z > d can
+ * hold with q(z) = d, which passes LESS_OR_EQUAL. */
+static inline void tr__lrz_quantise_range(const tr__lrz_plane_t *pl, double *zmin, double *zmax)
+{
+    if (pl->qmax) {
+        *zmin = tr__depth_quantise_d(pl->qmax, *zmin);
+        *zmax = tr__depth_quantise_d(pl->qmax, *zmax);
+    }
+}
 void tr__lrz_plane(const tr__tri *t, const tr__draw *d, const int32_t region[4], tr__lrz_plane_t *out);
 
 /* The rest is inline: the renderer calls it for every block. */
@@ -182,6 +203,7 @@ static inline void tr__lrz_plane_block_range(const tr__lrz_plane_t *pl, int32_t 
     hi = hi > pl->zmin_clamp ? hi : pl->zmin_clamp;
     *zmin = lo < pl->zmax_clamp ? lo : pl->zmax_clamp;
     *zmax = hi < pl->zmax_clamp ? hi : pl->zmax_clamp;
+    tr__lrz_quantise_range(pl, zmin, zmax);
 }
 
 /* Bounds on the depth of every sample of a multisampled pass in the
@@ -203,6 +225,7 @@ static inline void tr__lrz_plane_area_range(const tr__lrz_plane_t *pl, int32_t x
     hi = hi > pl->zmin_clamp ? hi : pl->zmin_clamp;
     *zmin = lo < pl->zmax_clamp ? lo : pl->zmax_clamp;
     *zmax = hi < pl->zmax_clamp ? hi : pl->zmax_clamp;
+    tr__lrz_quantise_range(pl, zmin, zmax);
 }
 
 /* Bounds on the depth of every fragment in every block of the region r

@@ -388,8 +388,27 @@ typedef struct tr__lanes {
     uint8_t lrz_test[TR_FS_LANES / 4];            /* test this quad's fragments against lrz_bound */
     float lrz_bound[TR_FS_LANES / 4];             /* its block's LRZ bound */
     float l1[TR_FS_LANES], l2[TR_FS_LANES];       /* barycentrics */
-    float z[TR_FS_LANES];                         /* depth, clamped to the viewport's range */
+    float z[TR_FS_LANES];                         /* depth, clamped to the viewport's range (and
+                                                     quantised to a D16 / D24 attachment once zq) */
+    bool zq;                                      /* z is quantised, zraw holds it before */
+    float zraw[TR_FS_LANES];                      /* (zq) the unquantised depth: the shader's frag_z */
 } tr__lanes;
+
+/* Quantises the depths of ln's lanes to a UNORM depth attachment's codes
+ * (tr__depth_quantise; depth_max 0: a float format, nothing to do), once:
+ * the depth and LRZ tests compare these, as a 16- or 24-bit buffer does.
+ * tr__lanes_setup and every other write of z clears zq. */
+static inline void tr__lanes_quantise(tr__lanes *ln, uint32_t depth_max)
+{
+    if (!depth_max || ln->zq)
+        return;
+    const uint32_t n = 4 * ln->nq;
+    for (uint32_t i = 0; i < n; i++) {
+        ln->zraw[i] = ln->z[i];
+        ln->z[i] = tr__depth_quantise(depth_max, ln->z[i]);
+    }
+    ln->zq = true;
+}
 
 /* An 8-bit row mask of a block (bit c: column c) spread to the lane order
  * of a row of quads (lane 4 (c / 2) + (c & 1)): bits 0-1, 4-5, 8-9, 12-13;

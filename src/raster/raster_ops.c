@@ -73,7 +73,10 @@ void tr__blend_write(const tr_context *ctx, tr_format fmt, const tr_blend_state 
     if (!mask)
         return;
     float s[4], out[4];
-    bool fixed = !fi->is_float; /* UNORM and SRGB clamp sources and constants (Vulkan 28.1) */
+    /* UNORM and SRGB clamp sources and constants (Vulkan 28.1); integer
+     * outputs are bits, never clamped (and never blended: refused when a
+     * draw records) */
+    bool fixed = !fi->is_float && !fi->is_int;
     for (int c = 0; c < 4; c++)
         s[c] = fixed ? clamp01(src_in[c]) : src_in[c];
     if (bs->enable) {
@@ -95,11 +98,23 @@ void tr__blend_write(const tr_context *ctx, tr_format fmt, const tr_blend_state 
         tr__color_encode(ctx, fmt, out, texel);
         return;
     }
-    /* Partial mask: encode, then keep only the written channels' bytes. */
+    /* Partial mask: encode, then keep only the written channels' bytes
+     * (or bits, in a packed format). */
     uint8_t tmp[16];
     tr__color_encode(ctx, fmt, out, tmp);
-    uint32_t cb = fi->texel / fi->channels;
-    for (uint32_t c = 0; c < fi->channels; c++)
-        if (mask & (1u << c))
-            memcpy(texel + c * cb, tmp + c * cb, cb);
+    for (uint32_t c = 0; c < fi->channels; c++) {
+        if (!(mask & (1u << c)))
+            continue;
+        uint32_t byte, bytes, bits;
+        tr__format_channel_bits(fmt, c, &byte, &bytes, &bits);
+        if (!bits) {
+            memcpy(texel + byte, tmp + byte, bytes);
+            continue;
+        }
+        uint32_t w, n;
+        memcpy(&w, texel, 4);
+        memcpy(&n, tmp, 4);
+        w = (w & ~bits) | (n & bits);
+        memcpy(texel, &w, 4);
+    }
 }

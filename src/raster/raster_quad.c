@@ -82,6 +82,7 @@ static inline v4f clamp_depth4(v4f z, v4f lo, v4f hi)
 void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what,
                      tr_simd_level level)
 {
+    ln->zq = false;
     const float *at = t->attr;
     bool simd = level >= TR_SIMD_SSE;
     /* The vector path computes pixel offsets from vertex 0 in int32; the

@@ -176,7 +176,7 @@ static inline bool tests_early(const tr_pipeline_desc *pd)
 }
 
 static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, uint64_t live,
-                              const tr__lanes *ln)
+                              tr__lanes *ln)
 {
     const tr__raster_pass *p = rb->rp;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
@@ -184,6 +184,8 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
     bool stest = pd->stencil_test && p->stencil_att >= 0;
     if (!dtest && !stest)
         return live;
+    if (dtest)
+        tr__lanes_quantise(ln, d->depth_qmax); /* D16 / D24: test and write the codes */
     tr_pass_stats *st = &rb->worker->stats;
     if (!stest && rb->ctx->simd != TR_SIMD_SCALAR) {
         /* Depth only: a quad at a time (raster_quad.c). */
@@ -291,8 +293,9 @@ static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state
 #else
     const bool avx2 = false;
 #endif
+    /* (not for D16 / D24: the block kernel compares unquantised depths) */
     ss->block_depth = avx2 && ss->early && ss->depth && !(pd->stencil_test && p->stencil_att >= 0) &&
-                      !ss->frag_coord && !ss->shader_depth && !ss->smooth;
+                      !ss->frag_coord && !ss->shader_depth && !ss->smooth && !d->depth_qmax;
     ss->uniform = ss->simd && !ss->smooth && !ss->frag_coord && !ss->shader_depth && !(flags & TR_FS_SIDE_EFFECTS);
     ss->shaded = false;
     ss->uni_known = ss->uni_value = 0;
@@ -348,6 +351,13 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
         uniform_inputs(t, pd->varying_count, fs);
     else
         tr__fs_inputs(t, pd->varying_count, pd->flat_mask, ln, fs, frag_coord, frag_coord || shader_depth, simd);
+    if (!uniform && ln->zq && (frag_coord || shader_depth))
+        for (uint32_t i = 0; i < fs->count; i++) {
+            /* frag_z (and the depth output's preset) unquantised, as Vulkan's FragCoord.z */
+            if (frag_coord)
+                fs->frag_z[i] = ln->zraw[i];
+            fs->depth[i] = ln->zraw[i];
+        }
     fs->sample_index = sample_index;
     if (frag_offset && frag_coord && !uniform)
         for (uint32_t i = 0; i < fs->count; i++) {
@@ -495,8 +505,10 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
                         rb->ctx->simd);
 
     /* LRZ, per fragment: strictly beyond the block's bound (exact: the same z
-     * the depth test would see).  Before stencil, depth and shading. */
+     * the depth test would see, quantised for D16 / D24 as the bounds are,
+     * lrz_internal.h).  Before stencil, depth and shading. */
     if (lrz_dir != TR_LRZ_DIRECTION_UNKNOWN) {
+        tr__lanes_quantise(ln, d->depth_qmax);
         uint64_t rej = tr__lanes_lrz_reject(ln, live, lrz_dir, simd);
         if (rej) {
             st->fragments_lrz_rejected += tr__popcount64(rej);
@@ -524,9 +536,11 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const bool uniform = ss->uniform && nq > 1;
     live = run_shader(rb, t, d, pd, fs, st, ln, live, ss, uniform, -1, NULL);
     if (!early) {
-        if (flags & TR_FS_WRITES_DEPTH)
+        if (flags & TR_FS_WRITES_DEPTH) {
             for (uint32_t i = 0; i < fs->count; i++)
                 ln->z[i] = tr__clamp_depth(fs->depth[i], d->depth_min, d->depth_max);
+            ln->zq = false;
+        }
         live = depth_stencil(rb, t, d, live, ln);
     }
     if (!live)
@@ -761,9 +775,11 @@ static void shader_coverage(tr_fs_block *fs, const tr_multisample_state *ms, uin
 static uint64_t sample_late_tests(tr__raster_bin *rbs, const tr__tri *t, const tr__draw *d, const shade_state *ss,
                                   const tr_fs_block *fs, tr__lanes *lns, uint64_t live)
 {
-    if (ss->shader_depth)
+    if (ss->shader_depth) {
         for (uint32_t i = 0; i < fs->count; i++)
             lns->z[i] = tr__clamp_depth(fs->depth[i], d->depth_min, d->depth_max);
+        lns->zq = false;
+    }
     return depth_stencil(rbs, t, d, live, lns);
 }
 
@@ -912,7 +928,8 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
         ss.uniform = false; /* sample_index may differ where the inputs do not */
     /* the AVX2 block depth test for whole blocks of a sample (the shading
      * lanes are the pixel centres', so smooth varyings do not matter) */
-    const bool block_depth = simd >= TR_SIMD_AVX2 && early && ss.depth && !(pd->stencil_test && p->stencil_att >= 0);
+    const bool block_depth = simd >= TR_SIMD_AVX2 && early && ss.depth && !(pd->stencil_test && p->stencil_att >= 0) &&
+                             !d->depth_qmax;
     const bool need_z = ss.frag_coord || ss.shader_depth;
     /* LRZ, per texel of each block (ms_lrz_rejects); the depth plane made
      * on first use, over the triangle's blocks and half a pixel around */

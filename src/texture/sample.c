@@ -177,6 +177,8 @@ static inline void decode(const tex_state *ts, const uint8_t *p, float out[4])
     }
     case TR_FORMAT_D32_SFLOAT:
     case TR_FORMAT_D32_SFLOAT_S8_UINT:
+    case TR_FORMAT_D16_UNORM:        /* (the stored k / (2^n - 1)) */
+    case TR_FORMAT_D24_UNORM_S8_UINT:
         memcpy(&out[0], p, 4);
         out[1] = out[2] = 0.0f;
         out[3] = 1.0f;

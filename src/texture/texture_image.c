@@ -57,9 +57,9 @@ tr_result tr_image_generate_mips(tr_image *img)
     if (!img)
         return TR_ERROR_INVALID_ARGUMENT;
     tr_context *ctx = img->ctx;
-    if (img->fmt->depth)
-        return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "tr_image_generate_mips: %s is not a colour format",
-                         img->fmt->name);
+    if (img->fmt->depth || img->fmt->is_int)
+        return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "tr_image_generate_mips: %s is not a %s format",
+                         img->fmt->name, img->fmt->depth ? "colour" : "filterable (non-integer)");
     if ((img->pass_uses || img->texture_uses) && ctx->in_pass)
         return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_image_generate_mips: image is used by the recording pass");
     const size_t tb = img->fmt->texel;

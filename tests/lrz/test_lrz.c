@@ -179,6 +179,9 @@ static void begin(tr_context *ctx, tr_image *color, tr_image *depth, tr_load_op 
     TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
 }
 
+/* The depth format render() uses (the D16 / D24 test changes it). */
+static tr_format depth_format = TR_FORMAT_D32_SFLOAT_S8_UINT;
+
 static void render(const scene *sc, uint32_t ctx_flags, result *out)
 {
     tr_context_desc cd = {0};
@@ -187,7 +190,7 @@ static void render(const scene *sc, uint32_t ctx_flags, result *out)
     cd.flags = ctx_flags;
     tr_context *ctx = trt_context_desc(&cd);
     tr_image *color = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H);
-    tr_image *depth = trt_image(ctx, TR_FORMAT_D32_SFLOAT_S8_UINT, W, H);
+    tr_image *depth = trt_image(ctx, depth_format, W, H);
     tr_pipeline *pipes[P_COUNT];
     create_pipelines(ctx, pipes);
     out->invocations = 0;
@@ -196,7 +199,10 @@ static void render(const scene *sc, uint32_t ctx_flags, result *out)
     TRT_OK(tr_cmd_end_render_pass(ctx, &out->st));
     trt_download(color, 0, 0, TR_ASPECT_DEFAULT, out->color);
     trt_download(depth, 0, 0, TR_ASPECT_DEPTH, out->depth);
-    trt_download(depth, 0, 0, TR_ASPECT_STENCIL, out->stencil);
+    if (tr_format_has_stencil(depth_format))
+        trt_download(depth, 0, 0, TR_ASPECT_STENCIL, out->stencil);
+    else
+        memset(out->stencil, 0, sizeof out->stencil);
     tr_context_destroy(ctx);
 }
 
@@ -518,6 +524,63 @@ Test(lrz, random_scenes_with_every_rule)
         rejected += on->st.fragments_lrz_rejected;
     }
     cr_expect_gt(rejected, 0, "LRZ never rejected anything: the test proves little");
+    free(q);
+    free(on);
+    free(off);
+}
+
+/* D16 and D24: depth tested as codes (image.h).  Scenes whose depths sit
+ * within a few codes of each other - many exactly on a code, many within
+ * half a code of one - so that a depth z with z > bound but the same code
+ * as the bound is common: LRZ must compare codes as the depth test does.
+ * LESS, LESS_OR_EQUAL, GREATER and GREATER_OR_EQUAL scenes, sloped and flat
+ * quads, several thread counts and bin sizes; LRZ on and off must give the
+ * same bytes, and LRZ must reject something. */
+Test(lrz, random_scenes_d16_d24_quantised)
+{
+    static const tr_format fmts[2] = {TR_FORMAT_D16_UNORM, TR_FORMAT_D24_UNORM_S8_UINT};
+    enum { QUADS = 48, SCENES = 24 };
+    quad *q = malloc(QUADS * sizeof *q);
+    cr_assert_not_null(q);
+    result *on = alloc_result(), *off = alloc_result();
+    for (int f = 0; f < 2; f++) {
+        depth_format = fmts[f];
+        const double step = f ? 1.0 / 16777215.0 : 1.0 / 65535.0;
+        trt_rng rng = {777u + (uint64_t)f};
+        uint64_t rejected = 0;
+        for (int s = 0; s < SCENES; s++) {
+            const bool greater = s % 4 >= 2;
+            const double base = trt_rand_range(&rng, 0.2, 0.8);
+            for (int i = 0; i < QUADS; i++) {
+                const uint32_t r = trt_rand_u32(&rng) % 8;
+                int p = greater ? (r < 4 ? P_GREATER : P_GREATER_NOWRITE) : (r < 3 ? P_LESS : r < 6 ? P_LEQUAL : P_LESS_NOWRITE);
+                /* GREATER_OR_EQUAL has no pipeline of its own: GREATER with half a code of slack below */
+                float zl, zr;
+                {
+                    const double k = floor(base / step) + (double)(trt_rand_u32(&rng) % 5) - 2.0;
+                    const uint32_t kind = trt_rand_u32(&rng) % 3;
+                    const double off1 = kind == 0 ? 0.0 : kind == 1 ? trt_rand_range(&rng, -0.49, 0.49)
+                                                                    : trt_rand_range(&rng, -2.0, 2.0);
+                    zl = (float)((k + off1) * step);
+                    zr = trt_rand_u32(&rng) % 2 ? zl : (float)((k + trt_rand_range(&rng, -3.0, 3.0)) * step);
+                }
+                float x0 = trt_rand_coord(&rng, -8, 56), y0 = trt_rand_coord(&rng, -8, 56);
+                float x1 = x0 + trt_rand_coord(&rng, 8, 64), y1 = y0 + trt_rand_coord(&rng, 8, 64);
+                quad qq = {p, x0, y0, x1, y1, zl, zr,
+                           {(float)trt_rand_range(&rng, 0, 1), (float)trt_rand_range(&rng, 0, 1),
+                            (float)trt_rand_range(&rng, 0, 1), 1},
+                           1, 0};
+                q[i] = qq;
+            }
+            /* the clear value near the scene's depths too (a bound of its own) */
+            const float clear = greater ? (float)(base - 3 * step) : (float)(base + 3 * step);
+            scene sc = {q, QUADS, clear, 1 + (uint32_t)s % 3, s % 2 ? 16384u : 0u};
+            render_both(&sc, on, off, f ? "D24 scene" : "D16 scene");
+            rejected += on->st.fragments_lrz_rejected;
+        }
+        cr_expect_gt(rejected, 0, "%s: LRZ never rejected anything", tr_format_name(fmts[f]));
+    }
+    depth_format = TR_FORMAT_D32_SFLOAT_S8_UINT;
     free(q);
     free(on);
     free(off);
