@@ -15,28 +15,47 @@
 /* A tint's weight over the dimmed image, out of 256. */
 #define FDM_PNG_TINT 110u
 
-/* The tint of a fragment area: 1x1 none, then by the number of pixels a
- * coarse fragment stands for (2: blue, 4 as 2x2: green, 4 as 4x1: cyan, 8:
- * yellow, 16: red).  Returns false for no tint. */
-static bool area_tint(tr_extent2d a, uint8_t rgb[3])
+/* The legend's entries (debug_draw.h): the areas drawn in the view, from
+ * the fewest pixels per fragment to the most (ties: the wider first), then
+ * the invisible bins and the merged tiles, each with its count. */
+#define FDM_PNG_ENTRIES 12
+
+static size_t legend_entries(const tr_extent2d *seen, const uint32_t *bins, size_t kinds, uint32_t invisible,
+                             uint32_t merged, tr__legend_entry *e)
 {
-    static const struct {
-        uint32_t w, h;
-        uint8_t rgb[3];
-    } tints[] = {
-        {2, 1, {70, 130, 255}}, {1, 2, {70, 130, 255}}, {2, 2, {40, 200, 60}},
-        {4, 1, {0, 210, 230}},  {1, 4, {0, 210, 230}},  {4, 2, {250, 220, 0}},
-        {2, 4, {250, 220, 0}},  {4, 4, {240, 40, 30}},
-    };
-    for (size_t i = 0; i < TR_ARRAY_SIZE(tints); i++)
-        if (tints[i].w == a.width && tints[i].h == a.height) {
-            memcpy(rgb, tints[i].rgb, 3);
-            return true;
+    size_t order[FDM_PNG_ENTRIES], n = 0;
+    for (size_t i = 0; i < kinds; i++) {
+        size_t j = n++;
+        const uint64_t pi = (uint64_t)seen[i].width * seen[i].height;
+        for (; j > 0; j--) {
+            const tr_extent2d o = seen[order[j - 1]];
+            const uint64_t po = (uint64_t)o.width * o.height;
+            if (po < pi || (po == pi && o.width > seen[i].width))
+                break;
+            order[j] = order[j - 1];
         }
-    if (a.width == 1 && a.height == 1)
-        return false;
-    rgb[0] = rgb[1] = rgb[2] = 160; /* an area fdm.h does not produce */
-    return true;
+        order[j] = i;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const tr_extent2d a = seen[order[k]];
+        const bool tinted = tr__area_rgb(a.width, a.height, e[k].rgb);
+        /* 1x1: no tint, only the grid (235) */
+        e[k].swatch = tinted ? TR__SWATCH_FILL : TR__SWATCH_FRAME;
+        if (!tinted)
+            e[k].rgb[0] = e[k].rgb[1] = e[k].rgb[2] = 235;
+        tr__legend_area_count(&e[k], a.width, a.height, bins[order[k]], "bin");
+    }
+    if (invisible) {
+        e[n] = (tr__legend_entry){{255, 0, 255}, TR__SWATCH_HATCH, ""};
+        tr__legend_area_count(&e[n], 0, 0, invisible, "bin");
+        n++;
+    }
+    if (merged) {
+        e[n] = (tr__legend_entry){{255, 220, 0}, TR__SWATCH_FRAME, ""};
+        tr__legend_count(&e[n], "merged", merged, "tile");
+        n++;
+    }
+    return n;
 }
 
 /* Writes "WxH" at (x0, y0) in glyphs scaled by s (debug_draw.h), white on
@@ -137,6 +156,10 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
     /* Labels up to 4 times as large as bins leave room: at least 64 x 32
      * pixels of bin per step (the a630's smallest bins, 32 x 16, get 1). */
     const uint32_t scale = TR_MAX(1u, TR_MIN(4u, TR_MIN(l.bin_w / 64u, l.bin_h / 32u)));
+    /* what the legend counts */
+    tr_extent2d seen[FDM_PNG_ENTRIES];
+    uint32_t seen_bins[FDM_PNG_ENTRIES] = {0}, invisible_bins = 0, merged_tiles = 0;
+    size_t kinds = 0;
 
     for (uint32_t by = 0; by < l.bins_y; by++)
         for (uint32_t bx = 0; bx < l.bins_x; bx++) {
@@ -151,7 +174,18 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
             const tr_extent2d a = areas[((size_t)by * l.bins_x + bx) * l.views + view_slot];
             const bool invisible = a.width == 0 || a.height == 0;
             uint8_t tint[3] = {0, 0, 0};
-            const bool tinted = !invisible && area_tint(a, tint);
+            const bool tinted = !invisible && tr__area_rgb(a.width, a.height, tint);
+            if (invisible) {
+                invisible_bins++;
+            } else {
+                size_t k = 0;
+                while (k < kinds && (seen[k].width != a.width || seen[k].height != a.height))
+                    k++;
+                if (k == kinds && kinds < FDM_PNG_ENTRIES - 2)
+                    seen[kinds++] = a;
+                if (k < kinds)
+                    seen_bins[k]++;
+            }
             for (uint32_t y = y0; y < y1; y++)
                 for (uint32_t x = x0; x < x1; x++) {
                     uint8_t *o = px + ((size_t)y * W + x) * 4;
@@ -179,6 +213,7 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
         const tr_fdm_tile *t = &tiles[i];
         if ((t->bins_w == 1 && t->bins_h == 1) || !(t->visible_views & (1u << view_slot)))
             continue;
+        merged_tiles++;
         const int64_t tx0 = (int64_t)l.origin_x + (int64_t)t->bin_x * l.bin_w - bo[view_slot].x;
         const int64_t ty0 = (int64_t)l.origin_y + (int64_t)t->bin_y * l.bin_h - bo[view_slot].y;
         const int64_t x0 = TR_MAX(tx0, (int64_t)ax0), y0 = TR_MAX(ty0, (int64_t)ay0);
@@ -192,9 +227,9 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
                 }
     }
 
-    r = tr__write_png_rgba8(path, W, H, px);
-    if (r != TR_OK)
-        r = tr__error(ctx, r, "tr_fdm_write_png: cannot write %s", path);
+    tr__legend_entry entries[FDM_PNG_ENTRIES];
+    const size_t n = legend_entries(seen, seen_bins, kinds, invisible_bins, merged_tiles, entries);
+    r = tr__write_png_legend(ctx, "tr_fdm_write_png", path, px, W, H, &(tr__legend){entries, n, NULL, 0});
 done:
     tr__free(ctx, areas);
     tr__free(ctx, tiles);
