@@ -134,6 +134,43 @@ void tr__legend_area_count(tr__legend_entry *e, uint32_t w, uint32_t h, uint32_t
     tr__legend_count(e, what, count, unit);
 }
 
+void tr__area_count_add(tr__area_count *list, size_t *n, size_t cap, uint32_t w, uint32_t h)
+{
+    size_t k = 0;
+    while (k < *n && (list[k].w != w || list[k].h != h))
+        k++;
+    if (k == *n) {
+        if (*n == cap)
+            return;
+        list[(*n)++] = (tr__area_count){w, h, 0};
+    }
+    list[k].count++;
+}
+
+static bool area_before(const tr__area_count *a, const tr__area_count *b)
+{
+    const uint64_t pa = (uint64_t)a->w * a->h, pb = (uint64_t)b->w * b->h;
+    return pa < pb || (pa == pb && a->w > b->w);
+}
+
+size_t tr__legend_areas(tr__legend_entry *e, tr__area_count *list, size_t n, tr__swatch swatch,
+                        const uint8_t one_rgb[3])
+{
+    for (size_t i = 1; i < n; i++) /* insertion sort: a handful of areas */
+        for (size_t j = i; j > 0 && area_before(&list[j], &list[j - 1]); j--) {
+            const tr__area_count t = list[j];
+            list[j] = list[j - 1];
+            list[j - 1] = t;
+        }
+    for (size_t k = 0; k < n; k++) {
+        e[k].swatch = tr__area_rgb(list[k].w, list[k].h, e[k].rgb) ? swatch : TR__SWATCH_FRAME;
+        if (e[k].swatch == TR__SWATCH_FRAME && list[k].w == 1 && list[k].h == 1)
+            memcpy(e[k].rgb, one_rgb, 3);
+        tr__legend_area_count(&e[k], list[k].w, list[k].h, list[k].count, "bin");
+    }
+    return n;
+}
+
 static uint32_t entry_width(const tr__legend_entry *e, uint32_t s)
 {
     return 9 * s + tr__text_width(e->label, s);

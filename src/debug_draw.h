@@ -69,6 +69,20 @@ typedef struct tr__legend_entry {
 void tr__legend_count(tr__legend_entry *e, const char *what, uint32_t count, const char *unit);
 void tr__legend_area_count(tr__legend_entry *e, uint32_t w, uint32_t h, uint32_t count, const char *unit);
 
+/* Bins counted per fragment area, for a legend. */
+typedef struct tr__area_count {
+    uint32_t w, h, count;
+} tr__area_count;
+
+/* Counts one of area w x h in list[0 .. *n) (a new area appended while
+ * *n < cap). */
+void tr__area_count_add(tr__area_count *list, size_t *n, size_t cap, uint32_t w, uint32_t h);
+/* Sorts the areas, fewest pixels per fragment first (ties: the wider
+ * first), and writes an entry for each to e: "<w>x<h>: <count> bins", a
+ * `swatch` in tr__area_rgb's colour, 1x1 a frame in one_rgb.  Returns n. */
+size_t tr__legend_areas(tr__legend_entry *e, tr__area_count *list, size_t n, tr__swatch swatch,
+                        const uint8_t one_rgb[3]);
+
 /* A label under the picture at x (drawn only where it ends before the next
  * mark and inside the picture). */
 typedef struct tr__legend_mark {

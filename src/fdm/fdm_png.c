@@ -15,48 +15,10 @@
 /* A tint's weight over the dimmed image, out of 256. */
 #define FDM_PNG_TINT 110u
 
-/* The legend's entries (debug_draw.h): the areas drawn in the view, from
- * the fewest pixels per fragment to the most (ties: the wider first), then
- * the invisible bins and the merged tiles, each with its count. */
+/* The legend's entries (debug_draw.h): the areas drawn in the view (at
+ * most the 9 fdm.h produces and one other), then the invisible bins and
+ * the merged tiles. */
 #define FDM_PNG_ENTRIES 12
-
-static size_t legend_entries(const tr_extent2d *seen, const uint32_t *bins, size_t kinds, uint32_t invisible,
-                             uint32_t merged, tr__legend_entry *e)
-{
-    size_t order[FDM_PNG_ENTRIES], n = 0;
-    for (size_t i = 0; i < kinds; i++) {
-        size_t j = n++;
-        const uint64_t pi = (uint64_t)seen[i].width * seen[i].height;
-        for (; j > 0; j--) {
-            const tr_extent2d o = seen[order[j - 1]];
-            const uint64_t po = (uint64_t)o.width * o.height;
-            if (po < pi || (po == pi && o.width > seen[i].width))
-                break;
-            order[j] = order[j - 1];
-        }
-        order[j] = i;
-    }
-    for (size_t k = 0; k < n; k++) {
-        const tr_extent2d a = seen[order[k]];
-        const bool tinted = tr__area_rgb(a.width, a.height, e[k].rgb);
-        /* 1x1: no tint, only the grid (235) */
-        e[k].swatch = tinted ? TR__SWATCH_FILL : TR__SWATCH_FRAME;
-        if (!tinted)
-            e[k].rgb[0] = e[k].rgb[1] = e[k].rgb[2] = 235;
-        tr__legend_area_count(&e[k], a.width, a.height, bins[order[k]], "bin");
-    }
-    if (invisible) {
-        e[n] = (tr__legend_entry){{255, 0, 255}, TR__SWATCH_HATCH, ""};
-        tr__legend_area_count(&e[n], 0, 0, invisible, "bin");
-        n++;
-    }
-    if (merged) {
-        e[n] = (tr__legend_entry){{255, 220, 0}, TR__SWATCH_FRAME, ""};
-        tr__legend_count(&e[n], "merged", merged, "tile");
-        n++;
-    }
-    return n;
-}
 
 /* Writes "WxH" at (x0, y0) in glyphs scaled by s (debug_draw.h), white on
  * a black box, if it fits in the clip rectangle [x0, x1) x [y0, y1). */
@@ -157,8 +119,8 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
      * pixels of bin per step (the a630's smallest bins, 32 x 16, get 1). */
     const uint32_t scale = TR_MAX(1u, TR_MIN(4u, TR_MIN(l.bin_w / 64u, l.bin_h / 32u)));
     /* what the legend counts */
-    tr_extent2d seen[FDM_PNG_ENTRIES];
-    uint32_t seen_bins[FDM_PNG_ENTRIES] = {0}, invisible_bins = 0, merged_tiles = 0;
+    tr__area_count seen[FDM_PNG_ENTRIES - 2];
+    uint32_t invisible_bins = 0, merged_tiles = 0;
     size_t kinds = 0;
 
     for (uint32_t by = 0; by < l.bins_y; by++)
@@ -175,17 +137,10 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
             const bool invisible = a.width == 0 || a.height == 0;
             uint8_t tint[3] = {0, 0, 0};
             const bool tinted = !invisible && tr__area_rgb(a.width, a.height, tint);
-            if (invisible) {
+            if (invisible)
                 invisible_bins++;
-            } else {
-                size_t k = 0;
-                while (k < kinds && (seen[k].width != a.width || seen[k].height != a.height))
-                    k++;
-                if (k == kinds && kinds < FDM_PNG_ENTRIES - 2)
-                    seen[kinds++] = a;
-                if (k < kinds)
-                    seen_bins[k]++;
-            }
+            else
+                tr__area_count_add(seen, &kinds, TR_ARRAY_SIZE(seen), a.width, a.height);
             for (uint32_t y = y0; y < y1; y++)
                 for (uint32_t x = x0; x < x1; x++) {
                     uint8_t *o = px + ((size_t)y * W + x) * 4;
@@ -227,8 +182,17 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
                 }
     }
 
+    /* 1x1 has no tint: a frame in the grid's colour */
     tr__legend_entry entries[FDM_PNG_ENTRIES];
-    const size_t n = legend_entries(seen, seen_bins, kinds, invisible_bins, merged_tiles, entries);
+    size_t n = tr__legend_areas(entries, seen, kinds, TR__SWATCH_FILL, (const uint8_t[3]){235, 235, 235});
+    if (invisible_bins) {
+        entries[n] = (tr__legend_entry){{255, 0, 255}, TR__SWATCH_HATCH, ""};
+        tr__legend_area_count(&entries[n++], 0, 0, invisible_bins, "bin");
+    }
+    if (merged_tiles) {
+        entries[n] = (tr__legend_entry){{255, 220, 0}, TR__SWATCH_FRAME, ""};
+        tr__legend_count(&entries[n++], "merged", merged_tiles, "tile");
+    }
     r = tr__write_png_legend(ctx, "tr_fdm_write_png", path, px, W, H, &(tr__legend){entries, n, NULL, 0});
 done:
     tr__free(ctx, areas);
