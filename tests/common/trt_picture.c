@@ -1,8 +1,10 @@
 /* Test helpers for the debug pictures: see trt_picture.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "trt_picture.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "debug_draw.h"
 #include "trt_stb_image.h"
@@ -13,6 +15,20 @@ uint8_t *trt_png_load(const char *path, int *w, int *h)
     int n = 0;
     uint8_t *px = stbi_load(path, w, h, &n, 4);
     cr_assert_not_null(px, "%s: %s", path, stbi_failure_reason());
+    return px;
+}
+
+void trt_temp_file(char *tmpl)
+{
+    const int fd = mkstemp(tmpl);
+    cr_assert_geq(fd, 0, "mkstemp(%s)", tmpl);
+    close(fd);
+}
+
+uint8_t *trt_png_take(const char *path, int *w, int *h)
+{
+    uint8_t *px = trt_png_load(path, w, h);
+    unlink(path);
     return px;
 }
 

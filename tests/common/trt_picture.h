@@ -13,6 +13,12 @@
 uint8_t *trt_png_load(const char *path, int *w, int *h);
 void trt_png_free(uint8_t *px);
 
+/* Makes the file named by a mkstemp template ("/tmp/name_XXXXXX") and
+ * closes it (asserts), for a picture to be written to. */
+void trt_temp_file(char *tmpl);
+/* trt_png_load, then removes the file. */
+uint8_t *trt_png_take(const char *path, int *w, int *h);
+
 /* Expects pixel (x, y) of a w-wide RGBA8 picture to be (r, g, b, 255). */
 void trt_expect_px(const uint8_t *px, int w, int x, int y, uint8_t r, uint8_t g, uint8_t b, const char *what);
 

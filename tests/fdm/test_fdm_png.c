@@ -3,12 +3,10 @@
  * read back from the
  * PNG: the tints and hatching in the bins, and the legend below (a swatch
  * and "<area>: <n> bins" per kind present, exactly where fdm.h says). */
-#define _POSIX_C_SOURCE 200809L
 #include "trtest.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "trt_picture.h"
 
@@ -56,13 +54,9 @@ static void make_pass(fdm_pass *p, tr_device device, uint32_t flags)
 static uint8_t *picture(const fdm_pass *p, int *w, int *h)
 {
     char path[] = "/tmp/tilerast_fdm_png_XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
+    trt_temp_file(path);
     TRT_OK(tr_fdm_write_png(p->ctx, &p->rp, 0, p->color, 0, path));
-    uint8_t *px = trt_png_load(path, w, h);
-    unlink(path);
-    return px;
+    return trt_png_take(path, w, h);
 }
 
 /* A pixel inside a bin: the image's 128 dimmed to 128 * 192 / 256 = 96

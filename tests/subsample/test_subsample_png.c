@@ -4,12 +4,10 @@
  * scale's colour, the aprons in magenta, and the legend below ("<scale>:
  * <n> bins" per scale, "apron: 2 px") exactly where subsample.h says; a new
  * image (the identity metadata) as one full-size bin; the errors. */
-#define _POSIX_C_SOURCE 200809L
 #include "trtest.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "trt_picture.h"
 
@@ -58,13 +56,9 @@ static void store(tr_context *ctx, tr_image *color)
 static uint8_t *picture(const tr_image *img, int *w, int *h)
 {
     char path[] = "/tmp/tilerast_subsampled_png_XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
+    trt_temp_file(path);
     TRT_OK(tr_subsampled_write_png(img, 0, path));
-    uint8_t *px = trt_png_load(path, w, h);
-    unlink(path);
-    return px;
+    return trt_png_take(path, w, h);
 }
 
 Test(subsample_png, bins_per_scale_and_apron)
