@@ -3,7 +3,7 @@
  * Consumes: a pass descriptor with a density map, an image of the
  * framebuffer's size.  Produces: a PNG of the image, dimmed, with the bin
  * grid over it and each bin tinted and labelled by its fragment area in one
- * view.  It only calls the public queries (tr_compute_bin_layout,
+ * view, and a legend below (debug_draw.h) counting the bins per area.  It only calls the public queries (tr_compute_bin_layout,
  * tr_compute_fdm_areas), so it shows what any client would be told. */
 #include "debug_draw.h"
 #include "internal.h"
