@@ -333,19 +333,26 @@ static tr_result render(tr_context *ctx, const tr_render_pass_desc *desc, tr_pip
     return rec != TR_OK ? rec : r;
 }
 
-/* Puts layer layers[v] of images[v] (each WIDTH x HEIGHT) side by side
- * into one RGBA8 picture, v = 0 on the left. */
-static tr_result side_by_side(const tr_image *const images[VIEWS], const uint32_t layers[VIEWS], uint8_t *out)
+/* Puts layer layers[v] of images[v] side by side into one RGBA8 picture
+ * of VIEWS * w x h pixels, v = 0 on the left, each image at most w x h
+ * (the FDM pictures carry their legend below the framebuffer's pixels, so
+ * they may differ in height); what no image covers is black. */
+static tr_result side_by_side(const tr_image *const images[VIEWS], const uint32_t layers[VIEWS], uint32_t w,
+                              uint32_t h, uint8_t *out)
 {
-    const size_t row = (size_t)WIDTH * 4;
-    uint8_t *one = malloc(row * HEIGHT);
+    uint8_t *one = malloc((size_t)w * h * 4);
     if (!one)
         return TR_ERROR_OUT_OF_MEMORY;
+    memset(out, 0, (size_t)w * VIEWS * h * 4);
+    for (size_t i = 3; i < (size_t)w * VIEWS * h * 4; i += 4)
+        out[i] = 255;
     tr_result r = TR_OK;
     for (uint32_t v = 0; v < VIEWS && r == TR_OK; v++) {
+        const tr_image_desc d = tr_image_get_desc(images[v]);
         r = tr_image_read_rgba8(images[v], &(tr_subresource){.layer = layers[v]}, one);
-        for (uint32_t y = 0; y < HEIGHT && r == TR_OK; y++)
-            memcpy(out + ((size_t)y * VIEWS + v) * row, one + (size_t)y * row, row);
+        for (uint32_t y = 0; y < d.height && r == TR_OK; y++)
+            memcpy(out + ((size_t)y * VIEWS * w + (size_t)v * w) * 4, one + (size_t)y * d.width * 4,
+                   (size_t)d.width * 4);
     }
     free(one);
     return r;
@@ -372,7 +379,8 @@ int main(int argc, char **argv)
 
     tr_context *ctx = NULL;
     tr_image *color_fdm = NULL, *color_full = NULL, *depth = NULL, *texture = NULL, *map = NULL;
-    tr_image *picture = NULL, *overlay[VIEWS] = {NULL, NULL};
+    tr_image *picture = NULL, *overlay[VIEWS] = {NULL, NULL}, *overlay_picture = NULL;
+    uint8_t *overlay_px = NULL;
     tr_image *color_gaze = NULL, *depth_gaze = NULL, *map_gaze = NULL;
     tr_sampler *sampler = NULL;
     tr_pipeline *pipeline = NULL;
@@ -445,7 +453,8 @@ int main(int argc, char **argv)
     /* The FDM render, both eyes side by side. */
     CHECK(tr_image_create(ctx, &(tr_image_desc){
         .format = TR_FORMAT_R8G8B8A8_SRGB, .width = WIDTH * VIEWS, .height = HEIGHT }, &picture));
-    CHECK(side_by_side((const tr_image *[VIEWS]){color_fdm, color_fdm}, (const uint32_t[VIEWS]){0, 1}, pixels));
+    CHECK(side_by_side((const tr_image *[VIEWS]){color_fdm, color_fdm}, (const uint32_t[VIEWS]){0, 1}, WIDTH, HEIGHT,
+                       pixels));
     CHECK(tr_image_upload(picture, NULL, pixels, 0));
     CHECK(tr_image_write_png(picture, NULL, path));
 
@@ -456,9 +465,26 @@ int main(int argc, char **argv)
         CHECK(tr_fdm_write_png(ctx, &desc, v, color_fdm, v, overlay_path));
         CHECK(tr_image_load(ctx, overlay_path, TR_FORMAT_R8G8B8A8_UNORM, 1, &overlay[v]));
     }
-    CHECK(side_by_side((const tr_image *[VIEWS]){overlay[0], overlay[1]}, (const uint32_t[VIEWS]){0, 0}, pixels));
-    CHECK(tr_image_upload(picture, NULL, pixels, 0));
-    CHECK(tr_image_write_png(picture, NULL, overlay_path));
+    {
+        /* each overlay is the framebuffer's size plus its legend below */
+        uint32_t ow = 0, oh = 0;
+        for (uint32_t v = 0; v < VIEWS; v++) {
+            const tr_image_desc d = tr_image_get_desc(overlay[v]);
+            ow = d.width > ow ? d.width : ow;
+            oh = d.height > oh ? d.height : oh;
+        }
+        overlay_px = malloc((size_t)ow * VIEWS * oh * 4);
+        if (!overlay_px) {
+            fprintf(stderr, "fdm_foveated: out of memory\n");
+            goto fail;
+        }
+        CHECK(tr_image_create(ctx, &(tr_image_desc){.format = TR_FORMAT_R8G8B8A8_UNORM, .width = ow * VIEWS,
+                                                    .height = oh}, &overlay_picture));
+        CHECK(side_by_side((const tr_image *[VIEWS]){overlay[0], overlay[1]}, (const uint32_t[VIEWS]){0, 0}, ow, oh,
+                           overlay_px));
+        CHECK(tr_image_upload(overlay_picture, NULL, overlay_px, 0));
+        CHECK(tr_image_write_png(overlay_picture, NULL, overlay_path));
+    }
 
     /* How far the FDM image is from the full-rate one. */
     uint64_t differing = 0;
@@ -527,6 +553,7 @@ int main(int argc, char **argv)
     status = EXIT_SUCCESS;
 fail:
     free(pixels);
+    free(overlay_px);
     if (ctx) tr_context_destroy(ctx); /* frees the images, sampler and pipeline too */
     return status;
 }

@@ -274,11 +274,23 @@ TR_API tr_result tr_compute_fdm_tiles(tr_context *ctx, const struct tr_render_pa
 /* A debugging picture of a pass's fragment areas, as a PNG: `image`
  * (level 0, layer `layer`, as tr_image_read_rgba8 converts it; it must be
  * the framebuffer's size) with the bin grid drawn over it and each bin
- * tinted by its fragment area in view slot `view_slot`, the area written in
- * the bin's corner; invisible bins are hatched; with an FDM offset the
- * view's bins are drawn shifted, and merged tiles get a yellow frame.  The
- * areas, offsets and tiles are those tr_compute_fdm_areas,
- * tr_compute_fdm_bin_offsets and tr_compute_fdm_tiles give for desc. */
+ * tinted by its fragment area in view slot `view_slot` (1x1 none; 2x1 and
+ * 1x2 blue, 2x2 green, 4x1 and 1x4 cyan, 4x2 and 2x4 yellow, 4x4 red), the
+ * area written in the bin's corner; invisible bins are hatched magenta;
+ * with an FDM offset the view's bins are drawn shifted, and merged tiles
+ * get a yellow frame.  The areas, offsets and tiles are those
+ * tr_compute_fdm_areas, tr_compute_fdm_bin_offsets and tr_compute_fdm_tiles
+ * give for desc.
+ * Below the image, a legend on black, in a 3x5-pixel font scaled by
+ * s = max(1, min(4, width / 256)): one entry per area the view's bins have,
+ * fewest pixels per fragment first, then invisible bins and merged tiles,
+ * each a 7s-square swatch (the tint; for 1x1 a frame in the grid's colour;
+ * hatched for invisible; a yellow frame for merged tiles) and a label such
+ * as "2x2: 12 bins", "0x0: 3 bins" or "merged: 2 tiles".  Entries are laid
+ * out left to right in rows 9s tall (the first swatch at (2s, height + 2s),
+ * each label 9s right of its swatch and s lower, 6s between entries), so
+ * the PNG is the framebuffer's width (wider only when one entry would not
+ * fit) and height + 2s + 9s * rows tall. */
 TR_API tr_result tr_fdm_write_png(tr_context *ctx, const struct tr_render_pass_desc *desc, uint32_t view_slot,
                                   const tr_image *image, uint32_t layer, const char *path);
 

@@ -227,12 +227,28 @@ TR_API void tr_fs_write_feedback(const tr_fs_block *block, uint32_t feedback_slo
 /* ---- pictures ------------------------------------------------------------------------ */
 
 /* A PNG of one layer, at the texture's resolution so that each region is
- * its texels' size.  MinMip: level 0's texels coloured by the region's
- * decoded level (level 0 red, 1 orange, 2 yellow, 3 green, 4 cyan, 5 blue,
- * 6 violet, 7 and beyond magenta shading to white), black for nothing
- * requested, with region borders darkened.  MipRegionUsed: the levels side
- * by side, left to right, each level's used regions white and the rest
- * dark grey.  TR_ERROR_IO if the file cannot be written. */
+ * its texels' size, with a legend below.
+ *   - MinMip: level 0's texels coloured by the region's decoded level,
+ *     stretched over the levels present in the layer: the k-th of n levels
+ *     present (finest first) gets the heat colour of k / (n - 1) (blue
+ *     {0, 0, 255}, cyan, green, yellow, red {255, 0, 0}; one level alone
+ *     green {0, 255, 0}); black for nothing requested; each region's first
+ *     column and row at half the colour (the grid).  Legend: per level
+ *     present, a swatch of its colour and "mip <level>", then "none" with a
+ *     black swatch when a region asked for nothing.
+ *   - MipRegionUsed: the levels side by side, left to right, each level's
+ *     used regions white and the rest dark grey {64, 64, 64}, black below a
+ *     level shorter than level 0.  Under the picture a row 7s tall with
+ *     each level's number at its strip's left edge (where it fits before
+ *     the next strip); then the legend: "used" (white) and "unused" (grey).
+ * The legend (on black; s = max(1, min(4, picture width / 256)) scales the
+ * 3x5-pixel font): entries left to right in rows 9s tall, each a 7s-square
+ * swatch (a grey border s wide around the colour) and its label 9s right
+ * and s lower; the first swatch 2s from the left and 2s below the picture
+ * (and the number row); 6s between entries; 2s below the last row.  The PNG
+ * is the picture's width (wider, black beside the picture, only when an
+ * entry would not fit) by its height + 2s + 9s * rows (+ 7s for the number
+ * row).  TR_ERROR_IO if the file cannot be written. */
 TR_API tr_result tr_feedback_map_write_png(const tr_feedback_map *map, uint32_t layer, const char *path);
 
 #ifdef __cplusplus

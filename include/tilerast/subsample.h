@@ -175,10 +175,24 @@ TR_API tr_result tr_image_get_subsampled_metadata(const tr_image *image, uint32_
 
 /* A debugging picture of layer `layer` of a subsampled image, as a PNG:
  * the stored texels as they lie (converted as tr_image_read_rgba8 converts
- * them), each bin's rectangle outlined (white at full size, cyan
- * subsampled) and a subsampled bin's apron outlined in yellow.  Bins of
- * merged tiles share a rectangle.  TR_ERROR_INVALID_STATE for an image
- * that is not subsampled. */
+ * them; the stored extent, padding included), each bin's rectangle
+ * outlined in the colour of the scale f it is stored at (f from its
+ * metadata scale; fdm.h's area colours: 1x1 white, 2x1 and 1x2 blue, 2x2
+ * green, 4x1 and 1x4 cyan, 4x2 and 2x4 yellow, 4x4 red) and a subsampled
+ * bin's apron outlined in magenta, TR_SUBSAMPLED_APRON texels outside it.
+ * Bins of merged tiles share a rectangle; the identity metadata (a layer no
+ * pass has stored, or above TR_SUBSAMPLED_MAX_BINS bins) is one full-size
+ * bin around the image.
+ * Below, a legend on black in a 3x5-pixel font scaled by s = max(1, min(4,
+ * stored width / 256)): per scale present, fewest pixels first, a 7s-square
+ * framed swatch in its colour and "<f>: <n> bins" (the metadata's bins,
+ * merged ones each counted); "0x0: <n> bins" for invisible bins (a black
+ * swatch: nothing drawn); "apron: 2 px" when a bin is subsampled.  Entries
+ * run left to right in rows 9s tall (the first swatch at (2s, stored
+ * height + 2s), labels 9s right of their swatch and s lower, 6s between
+ * entries), so the PNG is the stored width (wider only when one entry
+ * would not fit) by stored height + 2s + 9s * rows.
+ * TR_ERROR_INVALID_STATE for an image that is not subsampled. */
 TR_API tr_result tr_subsampled_write_png(const tr_image *image, uint32_t layer, const char *path);
 
 #ifdef __cplusplus

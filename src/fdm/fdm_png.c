@@ -3,7 +3,7 @@
  * Consumes: a pass descriptor with a density map, an image of the
  * framebuffer's size.  Produces: a PNG of the image, dimmed, with the bin
  * grid over it and each bin tinted and labelled by its fragment area in one
- * view.  It only calls the public queries (tr_compute_bin_layout,
+ * view, and a legend below (debug_draw.h) counting the bins per area.  It only calls the public queries (tr_compute_bin_layout,
  * tr_compute_fdm_areas), so it shows what any client would be told. */
 #include "debug_draw.h"
 #include "internal.h"
@@ -15,29 +15,10 @@
 /* A tint's weight over the dimmed image, out of 256. */
 #define FDM_PNG_TINT 110u
 
-/* The tint of a fragment area: 1x1 none, then by the number of pixels a
- * coarse fragment stands for (2: blue, 4 as 2x2: green, 4 as 4x1: cyan, 8:
- * yellow, 16: red).  Returns false for no tint. */
-static bool area_tint(tr_extent2d a, uint8_t rgb[3])
-{
-    static const struct {
-        uint32_t w, h;
-        uint8_t rgb[3];
-    } tints[] = {
-        {2, 1, {70, 130, 255}}, {1, 2, {70, 130, 255}}, {2, 2, {40, 200, 60}},
-        {4, 1, {0, 210, 230}},  {1, 4, {0, 210, 230}},  {4, 2, {250, 220, 0}},
-        {2, 4, {250, 220, 0}},  {4, 4, {240, 40, 30}},
-    };
-    for (size_t i = 0; i < TR_ARRAY_SIZE(tints); i++)
-        if (tints[i].w == a.width && tints[i].h == a.height) {
-            memcpy(rgb, tints[i].rgb, 3);
-            return true;
-        }
-    if (a.width == 1 && a.height == 1)
-        return false;
-    rgb[0] = rgb[1] = rgb[2] = 160; /* an area fdm.h does not produce */
-    return true;
-}
+/* The legend's entries (debug_draw.h): the areas drawn in the view (at
+ * most the 9 fdm.h produces and one other), then the invisible bins and
+ * the merged tiles. */
+#define FDM_PNG_ENTRIES 12
 
 /* Writes "WxH" at (x0, y0) in glyphs scaled by s (debug_draw.h), white on
  * a black box, if it fits in the clip rectangle [x0, x1) x [y0, y1). */
@@ -137,6 +118,10 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
     /* Labels up to 4 times as large as bins leave room: at least 64 x 32
      * pixels of bin per step (the a630's smallest bins, 32 x 16, get 1). */
     const uint32_t scale = TR_MAX(1u, TR_MIN(4u, TR_MIN(l.bin_w / 64u, l.bin_h / 32u)));
+    /* what the legend counts */
+    tr__area_count seen[FDM_PNG_ENTRIES - 2];
+    uint32_t invisible_bins = 0, merged_tiles = 0;
+    size_t kinds = 0;
 
     for (uint32_t by = 0; by < l.bins_y; by++)
         for (uint32_t bx = 0; bx < l.bins_x; bx++) {
@@ -151,7 +136,11 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
             const tr_extent2d a = areas[((size_t)by * l.bins_x + bx) * l.views + view_slot];
             const bool invisible = a.width == 0 || a.height == 0;
             uint8_t tint[3] = {0, 0, 0};
-            const bool tinted = !invisible && area_tint(a, tint);
+            const bool tinted = !invisible && tr__area_rgb(a.width, a.height, tint);
+            if (invisible)
+                invisible_bins++;
+            else
+                tr__area_count_add(seen, &kinds, TR_ARRAY_SIZE(seen), a.width, a.height);
             for (uint32_t y = y0; y < y1; y++)
                 for (uint32_t x = x0; x < x1; x++) {
                     uint8_t *o = px + ((size_t)y * W + x) * 4;
@@ -179,6 +168,7 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
         const tr_fdm_tile *t = &tiles[i];
         if ((t->bins_w == 1 && t->bins_h == 1) || !(t->visible_views & (1u << view_slot)))
             continue;
+        merged_tiles++;
         const int64_t tx0 = (int64_t)l.origin_x + (int64_t)t->bin_x * l.bin_w - bo[view_slot].x;
         const int64_t ty0 = (int64_t)l.origin_y + (int64_t)t->bin_y * l.bin_h - bo[view_slot].y;
         const int64_t x0 = TR_MAX(tx0, (int64_t)ax0), y0 = TR_MAX(ty0, (int64_t)ay0);
@@ -192,9 +182,18 @@ TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *de
                 }
     }
 
-    r = tr__write_png_rgba8(path, W, H, px);
-    if (r != TR_OK)
-        r = tr__error(ctx, r, "tr_fdm_write_png: cannot write %s", path);
+    /* 1x1 has no tint: a frame in the grid's colour */
+    tr__legend_entry entries[FDM_PNG_ENTRIES];
+    size_t n = tr__legend_areas(entries, seen, kinds, TR__SWATCH_FILL, (const uint8_t[3]){235, 235, 235});
+    if (invisible_bins) {
+        entries[n] = (tr__legend_entry){{255, 0, 255}, TR__SWATCH_HATCH, ""};
+        tr__legend_area_count(&entries[n++], 0, 0, invisible_bins, "bin");
+    }
+    if (merged_tiles) {
+        entries[n] = (tr__legend_entry){{255, 220, 0}, TR__SWATCH_FRAME, ""};
+        tr__legend_count(&entries[n++], "merged", merged_tiles, "tile");
+    }
+    r = tr__write_png_legend(ctx, "tr_fdm_write_png", path, px, W, H, &(tr__legend){entries, n, NULL, 0});
 done:
     tr__free(ctx, areas);
     tr__free(ctx, tiles);

@@ -4,33 +4,47 @@
  * PNG at the paired texture's resolution, one pixel per texel, each region
  * painted as its decoded byte says.  It only calls the public decode, so it
  * shows what any client would be told. */
+#include <stdio.h>
+
+#include "debug_draw.h"
 #include "feedback/feedback_internal.h"
 
-/* MinMip: one colour per decoded level, the rainbow of examples/mip_levels.c
- * at full saturation, so that a level can be told from the picture alone. */
-static const uint8_t level_rgb[7][3] = {
-    {255, 0, 0},   /* 0 red */
-    {255, 128, 0}, /* 1 orange */
-    {255, 255, 0}, /* 2 yellow */
-    {0, 255, 0},   /* 3 green */
-    {0, 255, 255}, /* 4 cyan */
-    {0, 0, 255},   /* 5 blue */
-    {128, 0, 255}, /* 6 violet */
-};
+/* MinMip: the levels present in the layer coloured by rank among
+ * themselves on debug_draw.h's heat scale (blue the finest ... red the
+ * coarsest; one level alone green), so that neighbouring levels differ
+ * however few or many there are; nothing requested black. */
+typedef struct level_colours {
+    uint8_t rgb[TR_MAX_IMAGE_LEVELS][3];
+    bool present[TR_MAX_IMAGE_LEVELS];
+    bool none;   /* a region with nothing requested */
+    uint32_t count;
+} level_colours;
 
-/* Levels 7 .. TR_MAX_IMAGE_LEVELS - 1 shade from magenta to white. */
-static void level_colour(uint8_t level, uint8_t rgb[3])
+static void rank_levels(const uint8_t *codes, size_t n, level_colours *lc)
 {
-    if (level == TR_FEEDBACK_NONE) {
-        rgb[0] = rgb[1] = rgb[2] = 0; /* nothing requested: black */
-    } else if (level < TR_ARRAY_SIZE(level_rgb)) {
-        memcpy(rgb, level_rgb[level], 3);
-    } else {
-        const uint32_t first = TR_ARRAY_SIZE(level_rgb), last = TR_MAX_IMAGE_LEVELS - 1;
-        const uint32_t k = TR_MIN((uint32_t)level, last) - first;
-        rgb[0] = 255, rgb[2] = 255;
-        rgb[1] = (uint8_t)(k * 255u / (last - first));
+    memset(lc, 0, sizeof *lc);
+    for (size_t i = 0; i < n; i++) {
+        if (codes[i] == TR_FEEDBACK_NONE)
+            lc->none = true;
+        else
+            lc->present[TR_MIN(codes[i], TR_MAX_IMAGE_LEVELS - 1)] = true; /* decode gives levels < the map's */
     }
+    for (uint32_t l = 0; l < TR_MAX_IMAGE_LEVELS; l++)
+        lc->count += lc->present[l];
+    uint32_t rank = 0;
+    for (uint32_t l = 0; l < TR_MAX_IMAGE_LEVELS; l++)
+        if (lc->present[l]) {
+            tr__heat(lc->count > 1 ? (float)rank / (float)(lc->count - 1) : 0.5f, lc->rgb[l]);
+            rank++;
+        }
+}
+
+static void level_colour(const level_colours *lc, uint8_t level, uint8_t rgb[3])
+{
+    if (level == TR_FEEDBACK_NONE)
+        rgb[0] = rgb[1] = rgb[2] = 0;
+    else
+        memcpy(rgb, lc->rgb[TR_MIN(level, TR_MAX_IMAGE_LEVELS - 1)], 3);
 }
 
 /* MipRegionUsed: used regions white, the others dark grey; pixels of the
@@ -94,6 +108,8 @@ tr_result tr_feedback_map_write_png(const tr_feedback_map *m, uint32_t layer, co
     for (size_t i = 3; i < px_bytes; i += 4)
         px[i] = 255; /* opaque black where nothing is painted */
 
+    level_colours lc;
+    rank_levels(codes, bytes, &lc);
     for (uint32_t l = 0; l < levels; l++) {
         const uint32_t lw = tr__feedback_level_w(m, l), lh = tr__feedback_level_h(m, l);
         const uint8_t *code = codes + offset[l];
@@ -103,7 +119,7 @@ tr_result tr_feedback_map_write_png(const tr_feedback_map *m, uint32_t layer, co
                 const uint8_t c = code[(size_t)(y / rh) * gw[l] + x / rw];
                 uint8_t rgb[3];
                 if (min_mip) {
-                    level_colour(c, rgb);
+                    level_colour(&lc, c, rgb);
                     if (x % rw == 0 || y % rh == 0) /* a region's first column and row: the grid */
                         rgb[0] >>= 1, rgb[1] >>= 1, rgb[2] >>= 1;
                 } else {
@@ -112,9 +128,31 @@ tr_result tr_feedback_map_write_png(const tr_feedback_map *m, uint32_t layer, co
                 put_px(px, W, x0[l] + x, y, rgb);
             }
     }
-    tr_result r = tr__write_png_rgba8(path, W, H, px);
-    if (r != TR_OK)
-        r = tr__error(ctx, r, "tr_feedback_map_write_png: cannot write %s", path);
+    /* The legend: MinMip, each level present ("mip <n>") and nothing
+     * requested ("none"); MipRegionUsed, the two shades and each level's
+     * number under its strip. */
+    tr__legend_entry e[TR_MAX_IMAGE_LEVELS + 1];
+    tr__legend_mark marks[TR_MAX_IMAGE_LEVELS];
+    size_t n = 0;
+    if (min_mip) {
+        for (uint32_t l = 0; l < TR_MAX_IMAGE_LEVELS; l++)
+            if (lc.present[l]) {
+                e[n] = (tr__legend_entry){{lc.rgb[l][0], lc.rgb[l][1], lc.rgb[l][2]}, TR__SWATCH_FILL, ""};
+                snprintf(e[n++].label, sizeof e[0].label, "mip %u", l);
+            }
+        if (lc.none)
+            e[n++] = (tr__legend_entry){{0, 0, 0}, TR__SWATCH_FILL, "none"};
+    } else {
+        e[n++] = (tr__legend_entry){{255, 255, 255}, TR__SWATCH_FILL, "used"};
+        e[n++] = (tr__legend_entry){{FEEDBACK_PNG_UNUSED, FEEDBACK_PNG_UNUSED, FEEDBACK_PNG_UNUSED}, TR__SWATCH_FILL,
+                                    "unused"};
+        for (uint32_t l = 0; l < levels; l++) {
+            marks[l].x = x0[l];
+            snprintf(marks[l].label, sizeof marks[l].label, "%u", l);
+        }
+    }
+    tr_result r = tr__write_png_legend(ctx, "tr_feedback_map_write_png", path, px, W, H,
+                                       &(tr__legend){e, n, marks, min_mip ? 0 : levels});
     tr__free(ctx, px);
     tr__free(ctx, codes);
     return r;

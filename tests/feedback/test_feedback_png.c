@@ -1,7 +1,10 @@
 /* Sampler feedback's picture (tr_feedback_map_write_png): MinMip maps
- * coloured by level with the region grid darkened, MipRegionUsed maps as
- * their levels side by side, both read back from the PNG with stb_image and
- * checked pixel by pixel; a map written by a draw; and the errors. */
+ * coloured by the rank of each level among those present (the heat scale)
+ * with the region grid darkened, MipRegionUsed maps as their levels side by
+ * side, both read back from the PNG with stb_image and checked pixel by
+ * pixel, legends included (a swatch and "mip <n>" per level present and
+ * "none"; "used", "unused" and each level's number under its strip); a map
+ * written by a draw; and the errors. */
 #define _POSIX_C_SOURCE 200809L
 #include "trtest.h"
 
@@ -9,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trt_stb_image.h"
+#include "trt_picture.h"
 
 /* ---- files ---------------------------------------------------------------------------------- */
 
@@ -46,19 +49,13 @@ static uint8_t *write_and_read(const tr_feedback_map *m, uint32_t layer, const c
 {
     const char *path = file(name);
     TRT_OK(tr_feedback_map_write_png(m, layer, path));
-    int w = 0, h = 0, n = 0;
-    uint8_t *px = stbi_load(path, &w, &h, &n, 4);
-    cr_assert_not_null(px, "%s: %s", path, stbi_failure_reason());
+    int w = 0, h = 0;
+    uint8_t *px = trt_png_load(path, &w, &h);
     cr_assert(w == want_w && h == want_h, "%s is %dx%d, want %dx%d", name, w, h, want_w, want_h);
     return px;
 }
 
-static void expect_px(const uint8_t *px, int w, int x, int y, uint8_t r, uint8_t g, uint8_t b, const char *what)
-{
-    const uint8_t *p = px + ((size_t)y * (size_t)w + (size_t)x) * 4;
-    cr_expect(p[0] == r && p[1] == g && p[2] == b && p[3] == 255, "%s (%d,%d): %u %u %u %u, want %u %u %u 255", what, x,
-              y, p[0], p[1], p[2], p[3], r, g, b);
-}
+#define expect_px trt_expect_px
 
 static tr_feedback_map *make_map(tr_context *ctx, tr_feedback_kind kind, uint32_t w, uint32_t h, uint32_t levels,
                                  uint32_t layers, uint32_t rw, uint32_t rh)
@@ -81,33 +78,47 @@ Test(feedback_png, min_mip_colours_and_grid)
     for (uint32_t l = 0; l < 9; l++)
         enc[l] = (uint8_t)l;
     TRT_OK(tr_feedback_map_encode(m, 0, 0, enc, 32));
-    uint8_t *px = write_and_read(m, 0, "min_mip.png", 256, 256);
+    /* 256 x 256, then the legend at scale 1: "mip 0" .. "mip 6" on the
+     * first row (each entry 28 wide, 34 apart), "mip 7", "mip 8" and
+     * "none" on the second: 2 + 2 * 9 rows. */
+    uint8_t *px = write_and_read(m, 0, "min_mip.png", 256, 256 + 20);
 
-    static const uint8_t rgb[8][3] = {
-        {255, 0, 0}, {255, 128, 0}, {255, 255, 0}, {0, 255, 0}, {0, 255, 255}, {0, 0, 255}, {128, 0, 255}, {255, 0, 255},
+    /* Nine levels present: level l at heat(l / 8), blue to red. */
+    static const uint8_t rgb[9][3] = {
+        {0, 0, 255},  {0, 64, 191},  {0, 128, 128}, {0, 191, 64}, {0, 255, 0},
+        {64, 191, 0}, {128, 128, 0}, {191, 64, 0},  {255, 0, 0},
     };
-    static const char *const names[8] = {"red", "orange", "yellow", "green", "cyan", "blue", "violet", "magenta"};
-    for (int l = 0; l < 8; l++) {
+    for (int l = 0; l < 9; l++) {
         const uint8_t *c = rgb[l];
         /* inside the region: the level's colour; on its first column and row: half of it */
         for (int y = 1; y < 8; y++)
             for (int x = 8 * l + 1; x < 8 * l + 8; x++)
-                expect_px(px, 256, x, y, c[0], c[1], c[2], names[l]);
+                expect_px(px, 256, x, y, c[0], c[1], c[2], "a level's colour");
         expect_px(px, 256, 8 * l, 4, c[0] >> 1, c[1] >> 1, c[2] >> 1, "left border");
         expect_px(px, 256, 8 * l + 4, 0, c[0] >> 1, c[1] >> 1, c[2] >> 1, "top border");
         expect_px(px, 256, 8 * l, 0, c[0] >> 1, c[1] >> 1, c[2] >> 1, "corner");
     }
-    /* Level 8 shades from magenta towards white. */
-    const uint8_t *p8 = px + (3 * 256 + 8 * 8 + 3) * 4;
-    cr_expect(p8[0] == 255 && p8[2] == 255 && p8[1] > 0 && p8[1] < 255, "level 8: %u %u %u", p8[0], p8[1], p8[2]);
+    trt_legend_want want[10];
+    char labels[9][8];
+    for (int l = 0; l < 9; l++) {
+        snprintf(labels[l], sizeof labels[l], "mip %d", l);
+        want[l] = (trt_legend_want){{rgb[l][0], rgb[l][1], rgb[l][2]}, TRT_SWATCH_FILL, labels[l]};
+    }
+    want[9] = (trt_legend_want){{0, 0, 0}, TRT_SWATCH_FILL, "none"};
+    cr_expect_eq(trt_expect_legend(px, 256, 276, 256, 1, want, 10), 2);
+    /* spelled out: "mip 4"'s swatch at x = 2 + 4 * 34, "none" third on the second row */
+    expect_px(px, 256, 2 + 4 * 34 + 3, 256 + 5, 0, 255, 0, "mip 4's swatch");
+    expect_px(px, 256, 2 + 2 * 34, 256 + 11, 96, 96, 96, "none's swatch: grey border");
+    expect_px(px, 256, 2 + 2 * 34 + 3, 256 + 14, 0, 0, 0, "none's swatch: black");
+    trt_expect_text(px, 256, 2 + 2 * 34 + 9, 256 + 12, 1, "none", "none's label");
     /* Nothing requested: black, borders included. */
-    for (int y = 0; y < 256; y += 5)
+    for (int y = 0; y < 8; y += 5)
         for (int x = 9 * 8; x < 256; x += 3)
             expect_px(px, 256, x, y, 0, 0, 0, "nothing requested (row 0)");
     for (int y = 8; y < 256; y += 3)
         for (int x = 0; x < 256; x += 7)
             expect_px(px, 256, x, y, 0, 0, 0, "nothing requested");
-    stbi_image_free(px);
+    trt_png_free(px);
     tr_context_destroy(ctx);
 }
 
@@ -119,16 +130,26 @@ Test(feedback_png, min_mip_odd_size)
     tr_feedback_map *m = make_map(ctx, TR_FEEDBACK_MIN_MIP, 20, 12, 3, 1, 8, 4);
     const uint8_t enc[9] = {0xFF, 0xFF, 0xFF, 0xFF, 2, 0xFF, 0xFF, 0xFF, 1};
     TRT_OK(tr_feedback_map_encode(m, 0, 0, enc, 3));
-    uint8_t *px = write_and_read(m, 0, "odd.png", 20, 12);
-    expect_px(px, 20, 9, 5, 255, 255, 0, "region (1,1) yellow");
-    expect_px(px, 20, 15, 7, 255, 255, 0, "region (1,1) yellow, last texel");
-    expect_px(px, 20, 8, 5, 127, 127, 0, "region (1,1) left border");
-    expect_px(px, 20, 16, 8, 127, 64, 0, "region (2,2) corner");
-    expect_px(px, 20, 19, 11, 255, 128, 0, "region (2,2) orange, the picture's last pixel");
-    expect_px(px, 20, 17, 9, 255, 128, 0, "region (2,2) orange");
-    expect_px(px, 20, 3, 10, 0, 0, 0, "region (0,2) black");
-    expect_px(px, 20, 19, 1, 0, 0, 0, "region (2,0) black");
-    stbi_image_free(px);
+    /* The legend's entries ("mip 1" is 28 + 4 wide) widen the picture to
+     * 32, one per row: 12 + 2 + 3 * 9 tall. */
+    uint8_t *px = write_and_read(m, 0, "odd.png", 32, 41);
+    /* two levels present: 1 blue (heat 0), 2 red (heat 1) */
+    expect_px(px, 32, 9, 5, 255, 0, 0, "region (1,1) level 2, red");
+    expect_px(px, 32, 15, 7, 255, 0, 0, "region (1,1) red, last texel");
+    expect_px(px, 32, 8, 5, 127, 0, 0, "region (1,1) left border");
+    expect_px(px, 32, 16, 8, 0, 0, 127, "region (2,2) corner");
+    expect_px(px, 32, 19, 11, 0, 0, 255, "region (2,2) level 1, blue, the picture's last pixel");
+    expect_px(px, 32, 17, 9, 0, 0, 255, "region (2,2) blue");
+    expect_px(px, 32, 3, 10, 0, 0, 0, "region (0,2) black");
+    expect_px(px, 32, 19, 1, 0, 0, 0, "region (2,0) black");
+    expect_px(px, 32, 25, 5, 0, 0, 0, "beside the picture: black");
+    static const trt_legend_want want[] = {
+        {{0, 0, 255}, TRT_SWATCH_FILL, "mip 1"},
+        {{255, 0, 0}, TRT_SWATCH_FILL, "mip 2"},
+        {{0, 0, 0}, TRT_SWATCH_FILL, "none"},
+    };
+    cr_expect_eq(trt_expect_legend(px, 32, 41, 12, 1, want, 3), 3);
+    trt_png_free(px);
     tr_context_destroy(ctx);
 }
 
@@ -155,7 +176,7 @@ Test(feedback_png, min_mip_from_a_draw)
     tr_context *ctx = trt_context(1);
     tr_image *rt = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 16, 16);
     tr_image *tex = NULL;
-    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, 64, 64, 1, 3, 0}, &tex));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){.format = TR_FORMAT_R8G8B8A8_UNORM, .width = 64, .height = 64, .layers = 1, .levels = 3}, &tex));
     tr_feedback_map *m = make_map(ctx, TR_FEEDBACK_MIN_MIP, 64, 64, 3, 1, 8, 8);
     tr_pipeline *pl = trt_pipeline(ctx, &(tr_pipeline_desc){.fragment_shader = fs_feedback, .texture_mask = 1,
                                                             .feedback_mask = 1});
@@ -173,7 +194,7 @@ Test(feedback_png, min_mip_from_a_draw)
     cr_expect(access(file("drawn.png"), F_OK) != 0, "nothing written while bound");
     TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
 
-    uint8_t *px = write_and_read(m, 0, "drawn.png", 64, 64);
+    uint8_t *px = write_and_read(m, 0, "drawn.png", 64, 64 + 11);
     for (int y = 0; y < 64; y++)
         for (int x = 0; x < 64; x++) {
             const int rx = x / 8, ry = y / 8;
@@ -181,11 +202,13 @@ Test(feedback_png, min_mip_from_a_draw)
             if (!asked)
                 expect_px(px, 64, x, y, 0, 0, 0, "not requested");
             else if (border)
-                expect_px(px, 64, x, y, 127, 64, 0, "level 1, border");
+                expect_px(px, 64, x, y, 0, 127, 0, "level 1, border");
             else
-                expect_px(px, 64, x, y, 255, 128, 0, "level 1");
+                expect_px(px, 64, x, y, 0, 255, 0, "level 1 alone: green (heat 0.5)");
         }
-    stbi_image_free(px);
+    static const trt_legend_want want[] = {{{0, 255, 0}, TRT_SWATCH_FILL, "mip 1"}, {{0, 0, 0}, TRT_SWATCH_FILL, "none"}};
+    cr_expect_eq(trt_expect_legend(px, 64, 75, 64, 1, want, 2), 1);
+    trt_png_free(px);
     tr_context_destroy(ctx);
 }
 
@@ -210,7 +233,9 @@ Test(feedback_png, mip_region_used_strip)
     const uint8_t l2b[2] = {0xFF, 0};
     TRT_OK(tr_feedback_map_encode(m, 1, 2, l2b, 2));
 
-    uint8_t *px = write_and_read(m, 0, "used0.png", 56, 16);
+    /* 16 rows, the level numbers' row (7), then "used" and "unused" on
+     * two rows (2 + 2 * 9) */
+    uint8_t *px = write_and_read(m, 0, "used0.png", 56, 16 + 7 + 20);
     for (int y = 0; y < 16; y++)
         for (int x = 0; x < 56; x++) {
             /* which level's strip x is in, and the level's height */
@@ -236,16 +261,24 @@ Test(feedback_png, mip_region_used_strip)
             else
                 expect_px(px, 56, x, y, 64, 64, 64, "unused");
         }
-    stbi_image_free(px);
+    trt_expect_text(px, 56, 0, 18, 1, "0", "level 0's number");
+    trt_expect_text(px, 56, 32, 18, 1, "1", "level 1's number");
+    trt_expect_text(px, 56, 48, 18, 1, "2", "level 2's number");
+    static const trt_legend_want want[] = {
+        {{255, 255, 255}, TRT_SWATCH_FILL, "used"},
+        {{64, 64, 64}, TRT_SWATCH_FILL, "unused"},
+    };
+    cr_expect_eq(trt_expect_legend(px, 56, 43, 16 + 7, 1, want, 2), 2);
+    trt_png_free(px);
 
-    px = write_and_read(m, 1, "used1.png", 56, 16);
+    px = write_and_read(m, 1, "used1.png", 56, 43);
     expect_px(px, 56, 48, 0, 255, 255, 255, "layer 1, level 2 region (0, 0)");
     expect_px(px, 56, 51, 3, 255, 255, 255, "layer 1, level 2 region (0, 0)");
     expect_px(px, 56, 52, 0, 64, 64, 64, "layer 1, level 2 region (1, 0)");
     expect_px(px, 56, 5, 1, 64, 64, 64, "layer 1, level 0 region (1, 0)");
     expect_px(px, 56, 47, 7, 64, 64, 64, "layer 1, level 1 region (3, 1)");
     expect_px(px, 56, 40, 12, 0, 0, 0, "layer 1, below level 1");
-    stbi_image_free(px);
+    trt_png_free(px);
     tr_context_destroy(ctx);
 }
 
