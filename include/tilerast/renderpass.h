@@ -152,11 +152,12 @@ typedef struct tr_pass_stats {
     uint64_t draws;
     uint64_t vertex_linear_ids;       /* linear ids the vertex jobs dispatched, padding slots
                                          included: padded count x instances x views per draw */
-    uint64_t primitives_in;           /* triangles assembled (per view, per instance) */
-    uint64_t primitives_culled;       /* facing, zero area, outside the clip volume, non-finite */
+    uint64_t primitives_in;           /* triangles, lines and points assembled (per view, per instance) */
+    uint64_t primitives_culled;       /* facing, zero area or length, outside the clip volume, non-finite */
     uint64_t primitives_nonfinite;    /* of those culled: a NaN or infinite position component */
     uint64_t primitives_clipped;      /* triangles that needed clipping */
-    uint64_t primitives_binned;       /* triangles written to visibility streams (depends on the bins) */
+    uint64_t primitives_binned;       /* set-up triangles written to visibility streams (depends on the
+                                         bins; a rectangular line or a point is two, its quad's halves) */
     uint64_t bin_primitive_refs;      /* sum over bins of the triangles each bin draws */
     uint64_t visibility_stream_bytes; /* size of all visibility streams */
     uint64_t fragments_rasterized;    /* covered pixels */
