@@ -565,48 +565,18 @@ static void write_triangle_ms(const tr__lrz_pass *lz, const tr__draw *d, const t
     bw->stale |= written != 0;
 }
 
-void tr__lrz_write_triangle(const tr__lrz_pass *lz, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
-                            const int32_t rect[4], tr__lrz_bin_write *bw, uint64_t *blocks_written)
+/* tr__lrz_write_triangle's walk over the bin's blocks; returns the texels
+ * written.  Inlined twice: with and without the D16 / D24 quantisation. */
+static inline __attribute__((always_inline)) uint64_t
+write_blocks(const tr__lrz_pass *lz, const tr__tri *t, uint32_t view_slot, const int32_t r[4], const int32_t q[4],
+             const depth_plane pl_in, bool less, bool unions, bool quantised)
 {
-    if (lz->invalid || !tr__lrz_may_write(d, t))
-        return;
-    if (d->samples > 1) {
-        write_triangle_ms(lz, d, t, view_slot, rect, bw, blocks_written);
-        return;
-    }
+    /* a copy whose qmax is a constant in each inlined copy: without
+     * D16 / D24 the blocks skip the quantisation's test */
+    depth_plane pl = pl_in;
+    if (!quantised)
+        pl.qmax = 0;
     tr__lrz_buffer *b = lz->buf;
-    /* Pixels inside the triangle, the scissor and the render area. */
-    int32_t r[4] = {TR_MAX(t->bbox[0], d->scissor[0]), TR_MAX(t->bbox[1], d->scissor[1]),
-                    TR_MIN(t->bbox[2], d->scissor[2]), TR_MIN(t->bbox[3], d->scissor[3])};
-    const bool unions = r[2] - r[0] >= TR_LRZ_UNION_MIN && r[3] - r[1] >= TR_LRZ_UNION_MIN;
-    const bool less = lz->dir != TR_LRZ_DIRECTION_GREATER;
-    depth_plane pl_out;
-    plane_of(t, d, r, &pl_out);
-    if (!pl_out.finite)
-        return;
-    const depth_plane pl = pl_out; /* a copy no call can reach: stays in registers */
-    /* The blocks of this bin (blocks never straddle bins).  The plane, its
-     * margin and the size rules above use the whole triangle, so the
-     * bounds do not depend on the bins. */
-    const int32_t q[4] = {TR_MAX(r[0], rect[0]), TR_MAX(r[1], rect[1]), TR_MIN(r[2], rect[2]),
-                          TR_MIN(r[3], rect[3])};
-    if (q[0] >= q[2] || q[1] >= q[3])
-        return;
-    /* Nothing to tighten when every block's depth range lies at or beyond
-     * the bin's farthest bound (each block tightens only if its range is
-     * strictly nearer than its own bound).  The range over the bin is
-     * taken at the corner blocks, widened far beyond the rounding between
-     * blocks. */
-    {
-        if (bw->stale) {
-            bw->far = tr__lrz_far_bound(lz, view_slot, rect);
-            bw->stale = false;
-        }
-        double lo, hi;
-        tr__lrz_plane_region_range(&pl, q, &lo, &hi);
-        if (less ? lo >= (double)bw->far : hi <= (double)bw->far)
-            return;
-    }
     uint64_t written = 0;
     tr__block_walk walk;
     tr__block_walk_begin(t, &walk);
@@ -688,6 +658,52 @@ void tr__lrz_write_triangle(const tr__lrz_pass *lz, const tr__draw *d, const tr_
             tighten(b, view_slot, tx, ty, cur, z, less, &written);
         }
     }
+    return written;
+}
+
+void tr__lrz_write_triangle(const tr__lrz_pass *lz, const tr__draw *d, const tr__tri *t, uint32_t view_slot,
+                            const int32_t rect[4], tr__lrz_bin_write *bw, uint64_t *blocks_written)
+{
+    if (lz->invalid || !tr__lrz_may_write(d, t))
+        return;
+    if (d->samples > 1) {
+        write_triangle_ms(lz, d, t, view_slot, rect, bw, blocks_written);
+        return;
+    }
+    /* Pixels inside the triangle, the scissor and the render area. */
+    int32_t r[4] = {TR_MAX(t->bbox[0], d->scissor[0]), TR_MAX(t->bbox[1], d->scissor[1]),
+                    TR_MIN(t->bbox[2], d->scissor[2]), TR_MIN(t->bbox[3], d->scissor[3])};
+    const bool unions = r[2] - r[0] >= TR_LRZ_UNION_MIN && r[3] - r[1] >= TR_LRZ_UNION_MIN;
+    const bool less = lz->dir != TR_LRZ_DIRECTION_GREATER;
+    depth_plane pl_out;
+    plane_of(t, d, r, &pl_out);
+    if (!pl_out.finite)
+        return;
+    const depth_plane pl = pl_out; /* a copy no call can reach: stays in registers */
+    /* The blocks of this bin (blocks never straddle bins).  The plane, its
+     * margin and the size rules above use the whole triangle, so the
+     * bounds do not depend on the bins. */
+    const int32_t q[4] = {TR_MAX(r[0], rect[0]), TR_MAX(r[1], rect[1]), TR_MIN(r[2], rect[2]),
+                          TR_MIN(r[3], rect[3])};
+    if (q[0] >= q[2] || q[1] >= q[3])
+        return;
+    /* Nothing to tighten when every block's depth range lies at or beyond
+     * the bin's farthest bound (each block tightens only if its range is
+     * strictly nearer than its own bound).  The range over the bin is
+     * taken at the corner blocks, widened far beyond the rounding between
+     * blocks. */
+    {
+        if (bw->stale) {
+            bw->far = tr__lrz_far_bound(lz, view_slot, rect);
+            bw->stale = false;
+        }
+        double lo, hi;
+        tr__lrz_plane_region_range(&pl, q, &lo, &hi);
+        if (less ? lo >= (double)bw->far : hi <= (double)bw->far)
+            return;
+    }
+    const uint64_t written = pl.qmax ? write_blocks(lz, t, view_slot, r, q, pl, less, unions, true)
+                                     : write_blocks(lz, t, view_slot, r, q, pl, less, unions, false);
     *blocks_written += written;
     bw->stale |= written != 0;
 }

@@ -140,7 +140,7 @@ typedef struct tr__lrz_plane_t {
  * hold with q(z) = d, which passes LESS_OR_EQUAL. */
 static inline void tr__lrz_quantise_range(const tr__lrz_plane_t *pl, double *zmin, double *zmax)
 {
-    if (pl->qmax) {
+    if (__builtin_expect(pl->qmax != 0, 0)) {
         *zmin = tr__depth_quantise_d(pl->qmax, *zmin);
         *zmax = tr__depth_quantise_d(pl->qmax, *zmax);
     }
