@@ -51,6 +51,20 @@ void tr__vertex_guard_band(const tr_viewport *vp, float *gb_x, float *gb_y)
     *gb_y = (TR_GUARD_BAND - cy) / hh;
 }
 
+/* Lands a clipped vertex exactly on the plane that made it. */
+static void land_on_plane(int plane, double *o, double gb_x, double gb_y)
+{
+    switch (plane) {
+    case PLANE_NEAR: o[2] = 0.0; break;
+    case PLANE_FAR: o[2] = o[3]; break;
+    case PLANE_W: o[3] = (double)TR_W_MIN; break;
+    case PLANE_LEFT: o[0] = -gb_x * o[3]; break;
+    case PLANE_RIGHT: o[0] = gb_x * o[3]; break;
+    case PLANE_TOP: o[1] = -gb_y * o[3]; break;
+    default: o[1] = gb_y * o[3]; break;
+    }
+}
+
 uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_xf, float gb_yf, float *out,
                          tr__clip_poly *poly, bool *clipped)
 {
@@ -98,16 +112,7 @@ uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_xf,
                 for (uint32_t k = 0; k < stride; k++)
                     o[k] = vin[k] + t * (vout[k] - vin[k]);
                 o[stride] = 1.0;
-                /* Land exactly on the plane that was crossed. */
-                switch (plane) {
-                case PLANE_NEAR: o[2] = 0.0; break;
-                case PLANE_FAR: o[2] = o[3]; break;
-                case PLANE_W: o[3] = (double)TR_W_MIN; break;
-                case PLANE_LEFT: o[0] = -gb_x * o[3]; break;
-                case PLANE_RIGHT: o[0] = gb_x * o[3]; break;
-                case PLANE_TOP: o[1] = -gb_y * o[3]; break;
-                default: o[1] = gb_y * o[3]; break;
-                }
+                land_on_plane(plane, o, gb_x, gb_y);
             }
         }
         n = m;
@@ -123,20 +128,6 @@ uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_xf,
         memcpy(poly->pos[i], v, sizeof(poly->pos[i]));
     }
     return poly->count = n;
-}
-
-/* Lands a clipped vertex exactly on the plane that made it. */
-static void land_on_plane(int plane, double *o, double gb_x, double gb_y)
-{
-    switch (plane) {
-    case PLANE_NEAR: o[2] = 0.0; break;
-    case PLANE_FAR: o[2] = o[3]; break;
-    case PLANE_W: o[3] = (double)TR_W_MIN; break;
-    case PLANE_LEFT: o[0] = -gb_x * o[3]; break;
-    case PLANE_RIGHT: o[0] = gb_x * o[3]; break;
-    case PLANE_TOP: o[1] = -gb_y * o[3]; break;
-    default: o[1] = gb_y * o[3]; break;
-    }
 }
 
 bool tr__vertex_clip_line(const float *const in[2], uint32_t stride, float gb_xf, float gb_yf, float *out,

@@ -98,6 +98,7 @@ static void vs(tr_vs_batch *b)
             for (int k = 0; k < 2; k++)
                 b->varyings[k][c][l] = u ? u->var[v][c] * (float)(k + 1) : 0.0f;
         }
+        b->point_size[l] = u ? u->var[v][3] * 16.0f : 1.0f; /* any float, NaN and infinities too */
     }
 }
 
@@ -196,6 +197,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d.varying_count = size_val(&r, 3);
         d.flat_mask = size_val(&r, 4);
         d.topology = (tr_topology)size_val(&r, 4);
+        if (d.topology == TR_TOPOLOGY_POINT_LIST && u8(&r) > 100) { /* lines too, width and mode */
+            d.topology = (tr_topology)(TR_TOPOLOGY_POINT_LIST + size_val(&r, 4));
+            d.line_width = (float)size_val(&r, 70) * 0.5f;
+            d.line_mode = (tr_line_mode)size_val(&r, 3);
+        }
         d.cull_mode = (tr_cull_mode)size_val(&r, 5);
         d.front_face = (tr_front_face)size_val(&r, 3);
         d.tie_rule = (tr_tie_rule)size_val(&r, 3);
