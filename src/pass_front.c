@@ -143,7 +143,13 @@ static int setup_line_or_point(tr_context *ctx, tr__arena *arena, const tr__draw
             sc->culled++;
             return 0;
         }
-        s = tr__raster_setup_point(ctx, arena, d, draw_index, v[0], v[0][stride - 1], out, &made);
+        const double *ex[2] = {NULL, NULL};
+        if (d->fdm) { /* set up again in every bin (raster_prims.c) */
+            s = tr__raster_setup_prim_proxy(ctx, arena, d, draw_index, v, ex, &out[0]);
+            made = s == TR__SETUP_OK;
+        } else {
+            s = tr__raster_setup_point(ctx, arena, d, draw_index, v[0], v[0][stride - 1], out, &made);
+        }
     } else {
         const float *in[2] = {v[0], v[1]};
         if (pd->flat_mask) { /* the first vertex is the provoking one */
@@ -165,7 +171,12 @@ static int setup_line_or_point(tr_context *ctx, tr__arena *arena, const tr__draw
             in[1] = clipbuf + stride;
         }
         const double *ex[2] = {poly.exact[0] ? poly.pos[0] : NULL, poly.exact[1] ? poly.pos[1] : NULL};
-        s = tr__raster_setup_line(ctx, arena, d, draw_index, in, ex, out, &made);
+        if (d->fdm) {
+            s = tr__raster_setup_prim_proxy(ctx, arena, d, draw_index, in, ex, &out[0]);
+            made = s == TR__SETUP_OK;
+        } else {
+            s = tr__raster_setup_line(ctx, arena, d, draw_index, in, ex, out, &made);
+        }
     }
     if (s == TR__SETUP_OOM)
         return -1;

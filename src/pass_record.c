@@ -806,11 +806,6 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                          "(tr_pipeline_desc.multisample.samples must match)", fn, pl->desc.multisample.samples,
                          p->samples);
     const tr_pipeline_desc *pd = &pl->desc;
-    if (p->fdm && pd->topology >= TR_TOPOLOGY_POINT_LIST)
-        return tr__error(ctx, TR_ERROR_INVALID_STATE,
-                         "%s: the pipeline draws %s, which a pass with a fragment density map cannot bin "
-                         "(its scaled bins set triangles up again; lines and points are not)", fn,
-                         pd->topology == TR_TOPOLOGY_POINT_LIST ? "points" : "lines");
     for (uint32_t m = pd->texture_mask, slot = 0; m; m >>= 1, slot++)
         if ((m & 1u) && !p->textures[slot].image)
             return tr__error(ctx, TR_ERROR_INVALID_STATE,

@@ -37,6 +37,9 @@ static tr_result prepare_workers(tr_context *ctx, uint32_t threads, size_t tile_
         tr__worker *w = &ctx->workers[i];
         if (!w->fs && !(w->fs = tr__calloc(ctx, sizeof(tr_fs_block))))
             return TR_ERROR_OUT_OF_MEMORY;
+        for (int k = 0; k < 2; k++)
+            if (!w->scratch_piece[k] && !(w->scratch_piece[k] = tr__alloc(ctx, tr__tri_bytes(TR_MAX_VARYINGS))))
+                return TR_ERROR_OUT_OF_MEMORY;
         if (!w->scratch_tri && !(w->scratch_tri = tr__alloc(ctx, tr__tri_bytes(TR_MAX_VARYINGS))))
             return TR_ERROR_OUT_OF_MEMORY;
         if (w->tile_cap < tile_bytes) {
@@ -60,6 +63,8 @@ void tr__pass_release_workers(tr_context *ctx)
         tr__free(ctx, ctx->workers[i].zvalid);
         tr__free(ctx, ctx->workers[i].fs);
         tr__free(ctx, ctx->workers[i].scratch_tri);
+        tr__free(ctx, ctx->workers[i].scratch_piece[0]);
+        tr__free(ctx, ctx->workers[i].scratch_piece[1]);
     }
     tr__free(ctx, ctx->workers);
     ctx->workers = NULL;
@@ -343,6 +348,19 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
                     t->ew == 1 && t->eh == 1 ? 1u : (uint32_t)__builtin_popcount(s->words[e + 1] & t->slot_mask);
             const tr__tri *tri = p->tris[s->words[e]];
             const tr__draw *d = &p->draws[tri->draw];
+            if (tri->flags & TR__TRI_PROXY) {
+                /* a line or point of a pass with a density map: set up
+                 * again in every bin, with the draw patched when scaled */
+                if (scaled && tri->draw != patched_for) {
+                    tr__fdm_patch_draw(&fv, d, &patched);
+                    patched_for = tri->draw;
+                }
+                const tr__draw *dd = scaled ? &patched : d;
+                const int n = tr__raster_setup_prim_again(dd, tri, w->scratch_piece);
+                for (int k = 0; k < n; k++)
+                    tr__raster_triangle(&rb, w->scratch_piece[k], dd);
+                continue;
+            }
             if (!scaled) {
                 if (!(tri->flags & TR__TRI_FB_CULLED))
                     tr__raster_triangle(&rb, tri, d);

@@ -87,6 +87,8 @@ typedef struct tr__tri {
 #define TR__TRI_BOX_CLIP 8u     /* a Bresenham line (raster_prims.c): its box is exact, and the
                                   raster cuts to it (its ends are not edges) */
 #define TR__TRI_POINT 16u       /* a point: l1, l2 are its point coordinate */
+#define TR__TRI_PROXY 32u       /* a line or point of a pass with a density map: only its box and
+                                  source vertices; every bin sets it up again (raster_prims.c) */
 
 /* The clipped vertices a triangle was set up from (tr__draw.fdm only), in
  * the order set-up received them: 3 * (4 + 4 * varying_count) floats

@@ -204,10 +204,12 @@ typedef enum tr_topology {
  * square a fragment lies.  A point whose vertex lies outside the view
  * volume is discarded (as Vulkan and GL clip points); lines are clipped as
  * triangles are.  Lines and points are front-facing, never culled, test
- * LRZ and never write it (as turnip).  They cannot be drawn in a pass with
- * a fragment density map: such a draw fails with TR_ERROR_INVALID_STATE
- * (a scaled bin sets triangles up again from their vertices; a line's or
- * point's rectangle is not made there). */
+ * LRZ and never write it (as turnip).  In a pass with a fragment density
+ * map every bin sets a line or point up again with its patched viewport
+ * (fdm.h), so a bin of fragment area w x h draws widths and sizes in its
+ * coarse fragments, as the hardware rasterizes the patched state: a line
+ * of width 1 in 2x2 fragments is two framebuffer pixels wide; density 1.0
+ * everywhere draws what no map draws. */
 #define TR_MAX_LINE_WIDTH 64.0f
 #define TR_MAX_POINT_SIZE 64.0f
 

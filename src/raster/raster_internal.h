@@ -40,6 +40,16 @@ tr__setup_status tr__raster_setup_line(tr_context *ctx, tr__arena *arena, const 
 tr__setup_status tr__raster_setup_point(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
                                         const float *v, float size, tr__tri *out[2], int *made);
 
+/* A pass with a density map keeps a line or point as a proxy
+ * (TR__TRI_PROXY): its source vertices and a box that holds what any bin,
+ * of any fragment area, may draw of it; every bin, scaled or not, sets it
+ * up again with its (patched) draw into `into` (two scratch triangles),
+ * returning the pieces made. */
+tr__setup_status tr__raster_setup_prim_proxy(tr_context *ctx, tr__arena *arena, const tr__draw *draw,
+                                             uint32_t draw_index, const float *const v[2],
+                                             const double *const exact_pos[2], tr__tri **out);
+int tr__raster_setup_prim_again(const tr__draw *draw, const tr__tri *proxy, tr__tri *const into[2]);
+
 /* ---- set-up's shared steps (raster_setup.c, raster_prims.c) -------------------------------- */
 
 /* A shaded vertex's window position, as set-up places a triangle's: x, y
@@ -129,6 +139,7 @@ struct tr__worker {
     size_t tile_cap;
     tr_fs_block *fs;
     tr__tri *scratch_tri;   /* a triangle set up again for a scaled bin (tr__tri_bytes(TR_MAX_VARYINGS)) */
+    tr__tri *scratch_piece[2]; /* a line's or point's pieces set up again (tr__raster_setup_prim_again) */
     tr__lrz_scratch lrz_scratch; /* LRZ of a scaled bin in rendering space (a7xx bin scaling) */
     tr_pass_stats stats;
     tr__blend_lut lut;

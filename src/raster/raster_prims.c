@@ -19,16 +19,26 @@
 #include <stdlib.h>
 
 #include "raster/raster_internal.h"
+#include "vertex/vertex_internal.h"
 
 /* Room for a proto triangle of any draw (its planes, before its edges). */
 #define PROTO_BYTES (sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(TR_MAX_VARYINGS) + 16)
 
-/* A piece: a copy of the proto's planes, facing front. */
-static tr__tri *new_piece(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
+/* Where set-up puts its pieces: allocated from an arena (the front end),
+ * or into a tile worker's scratch triangles (a pass with a density map
+ * sets a line or point up again in every bin: tr__raster_setup_prim_again). */
+typedef struct piece_sink {
+    tr_context *ctx;
+    tr__arena *arena;
+    tr__tri *const *into;  /* [2], or NULL: allocate */
+} piece_sink;
+
+/* Piece k: a copy of the proto's planes, facing front. */
+static tr__tri *new_piece(const piece_sink *sink, int k, const tr__draw *draw, uint32_t draw_index,
                           const tr__tri *proto, uint8_t flags)
 {
     const size_t bytes = tr__tri_bytes(draw->pipeline->desc.varying_count);
-    tr__tri *t = tr__arena_alloc(ctx, arena, bytes);
+    tr__tri *t = sink->into ? sink->into[k] : tr__arena_alloc(sink->ctx, sink->arena, bytes);
     if (!t)
         return NULL;
     memcpy(t, proto, bytes);
@@ -75,7 +85,7 @@ static void line_planes(tr__tri *t, uint32_t nv, const double wa[4], const doubl
 
 /* Two triangles of the quad q[0..3] (corners in order around it), which
  * share everything but their edges and boxes; out[*made] on. */
-static tr__setup_status quad_tris(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
+static tr__setup_status quad_tris(const piece_sink *sink, const tr__draw *draw, uint32_t draw_index,
                                   const tr__tri *proto, const int64_t qx[4], const int64_t qy[4], uint8_t flags,
                                   tr__tri *out[2], int *made)
 {
@@ -90,7 +100,7 @@ static tr__setup_status quad_tris(tr_context *ctx, tr__arena *arena, const tr__d
         tr__setup_pixel_box(TR_MIN(x[0], TR_MIN(x[1], x[2])), TR_MIN(y[0], TR_MIN(y[1], y[2])),
                             TR_MAX(x[0], TR_MAX(x[1], x[2])), TR_MAX(y[0], TR_MAX(y[1], y[2])), draw->samples > 1,
                             box);
-        tr__tri *t = new_piece(ctx, arena, draw, draw_index, proto, flags);
+        tr__tri *t = new_piece(sink, *made, draw, draw_index, proto, flags);
         if (!t)
             return TR__SETUP_OOM;
         if (!cut_box(draw, box, t))
@@ -133,9 +143,9 @@ static void diamond_exit_range(int64_t a, int64_t b, bool a_inside, bool b_insid
     *hi = k1 + 1;
 }
 
-tr__setup_status tr__raster_setup_line(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
-                                       const float *const v[2], const double *const exact_pos[2], tr__tri *out[2],
-                                       int *made)
+static tr__setup_status setup_line(const piece_sink *sink, const tr__draw *draw, uint32_t draw_index,
+                                   const float *const v[2], const double *const exact_pos[2], tr__tri *out[2],
+                                   int *made)
 {
     const tr_pipeline_desc *pd = &draw->pipeline->desc;
     *made = 0;
@@ -166,7 +176,7 @@ tr__setup_status tr__raster_setup_line(tr_context *ctx, tr__arena *arena, const 
         const double s = (double)pd->line_width * 0.5 * TR_SUBPIXEL_ONE / sqrt(len2);
         const int64_t tx = (int64_t)floor(-(double)dy * s + 0.5), ty = (int64_t)floor((double)dx * s + 0.5);
         const int64_t qx[4] = {xa - tx, xb - tx, xb + tx, xa + tx}, qy[4] = {ya - ty, yb - ty, yb + ty, ya + ty};
-        tr__setup_status st = quad_tris(ctx, arena, draw, draw_index, proto, qx, qy, 0, out, made);
+        tr__setup_status st = quad_tris(sink, draw, draw_index, proto, qx, qy, 0, out, made);
         return st != TR__SETUP_OK ? st : *made ? TR__SETUP_OK : TR__SETUP_CULLED;
     }
 
@@ -188,7 +198,7 @@ tr__setup_status tr__raster_setup_line(tr_context *ctx, tr__arena *arena, const 
     const int64_t across0 = tr__floor_div_subpixel(c0 - h) - 1, across1 = tr__floor_div_subpixel(c1 + h) + 2;
     const int64_t box[4] = {xmajor ? lo : across0, xmajor ? across0 : lo, xmajor ? hi : across1,
                             xmajor ? across1 : hi};
-    tr__tri *t = new_piece(ctx, arena, draw, draw_index, proto, TR__TRI_BOX_CLIP);
+    tr__tri *t = new_piece(sink, 0, draw, draw_index, proto, TR__TRI_BOX_CLIP);
     if (!t)
         return TR__SETUP_OOM;
     if (!cut_box(draw, box, t))
@@ -208,8 +218,8 @@ tr__setup_status tr__raster_setup_line(tr_context *ctx, tr__arena *arena, const 
     return TR__SETUP_OK;
 }
 
-tr__setup_status tr__raster_setup_point(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
-                                        const float *v, float size, tr__tri *out[2], int *made)
+static tr__setup_status setup_point(const piece_sink *sink, const tr__draw *draw, uint32_t draw_index,
+                                    const float *v, float size, tr__tri *out[2], int *made)
 {
     const tr_pipeline_desc *pd = &draw->pipeline->desc;
     *made = 0;
@@ -233,6 +243,98 @@ tr__setup_status tr__raster_setup_point(tr_context *ctx, tr__arena *arena, const
     proto->instance = proto->primitive = 0;
     proto->view = 0;
     line_planes(proto, pd->varying_count, w, w, v, v);
-    tr__setup_status st = quad_tris(ctx, arena, draw, draw_index, proto, qx, qy, TR__TRI_POINT, out, made);
+    tr__setup_status st = quad_tris(sink, draw, draw_index, proto, qx, qy, TR__TRI_POINT, out, made);
     return st != TR__SETUP_OK ? st : *made ? TR__SETUP_OK : TR__SETUP_CULLED;
+}
+
+tr__setup_status tr__raster_setup_line(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
+                                       const float *const v[2], const double *const exact_pos[2], tr__tri *out[2],
+                                       int *made)
+{
+    const piece_sink sink = {ctx, arena, NULL};
+    return setup_line(&sink, draw, draw_index, v, exact_pos, out, made);
+}
+
+tr__setup_status tr__raster_setup_point(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
+                                        const float *v, float size, tr__tri *out[2], int *made)
+{
+    const piece_sink sink = {ctx, arena, NULL};
+    return setup_point(&sink, draw, draw_index, v, size, out, made);
+}
+
+/* ---- passes with a density map -------------------------------------------------------------- */
+
+tr__setup_status tr__raster_setup_prim_proxy(tr_context *ctx, tr__arena *arena, const tr__draw *draw,
+                                             uint32_t draw_index, const float *const v[2],
+                                             const double *const exact_pos[2], tr__tri **out)
+{
+    const tr_pipeline_desc *pd = &draw->pipeline->desc;
+    const uint32_t nv = pd->varying_count, stride = tr__vertex_stride(pd);
+    const bool point = pd->topology == TR_TOPOLOGY_POINT_LIST;
+    const int n = point ? 1 : 2;
+    /* the vertices' box at full scale */
+    int64_t mn[2] = {INT64_MAX, INT64_MAX}, mx[2] = {INT64_MIN, INT64_MIN};
+    for (int i = 0; i < n; i++) {
+        double w[4];
+        int32_t x, y;
+        if (!tr__raster_snap_vertex(draw, v[i], exact_pos[i], w, &x, &y))
+            return TR__SETUP_CULLED;
+        mn[0] = TR_MIN(mn[0], x), mn[1] = TR_MIN(mn[1], y);
+        mx[0] = TR_MAX(mx[0], x), mx[1] = TR_MAX(mx[1], y);
+    }
+    /* A bin of fragment area f draws the width (or size) in its own
+     * pixels, f framebuffer pixels each: up to TR_FDM_MAX_FRAGMENT_AREA
+     * times the half width, plus the rounding of the widths and a
+     * Bresenham line's pixel past an end, plus the pixel every set-up
+     * triangle of such a pass is widened by (record.h). */
+    const double half = point ? 0.5 * (double)v[0][stride - 1] : 0.5 * floor((double)pd->line_width + 1.0);
+    const int64_t m = (int64_t)ceil(half * TR_FDM_MAX_FRAGMENT_AREA * TR_SUBPIXEL_ONE) + 2 * TR_SUBPIXEL_ONE;
+    const int64_t box[4] = {TR_MAX(tr__floor_div_subpixel(mn[0] - m) - 1, draw->bin_scissor[0]),
+                            TR_MAX(tr__floor_div_subpixel(mn[1] - m) - 1, draw->bin_scissor[1]),
+                            TR_MIN(tr__floor_div_subpixel(mx[0] + m) + 2, draw->bin_scissor[2]),
+                            TR_MIN(tr__floor_div_subpixel(mx[1] + m) + 2, draw->bin_scissor[3])};
+    if (box[0] >= box[2] || box[1] >= box[3])
+        return TR__SETUP_CULLED;
+    tr__tri *t = tr__arena_alloc(ctx, arena, tr__tri_bytes(nv) + tr__tri_src_bytes(nv));
+    if (!t)
+        return TR__SETUP_OOM;
+    memset(t, 0, sizeof *t);
+    for (int i = 0; i < 4; i++)
+        t->bbox[i] = (int32_t)box[i];
+    t->edge_c[0] = t->edge_c[1] = t->edge_c[2] = 0; /* every edge holds: binned by its box */
+    t->draw = draw_index;
+    t->front_facing = 1;
+    t->flags = TR__TRI_CONSERVATIVE | TR__TRI_PROXY | (draw->samples > 1 ? TR__TRI_SAMPLES : 0);
+    tr__tri_src *src = (tr__tri_src *)(void *)((char *)t + tr__tri_bytes(nv));
+    for (int i = 0; i < n; i++) {
+        src->exact[i] = exact_pos[i] != NULL;
+        for (int c = 0; c < 4; c++)
+            src->pos[i][c] = exact_pos[i] ? exact_pos[i][c] : 0.0;
+        memcpy(src->v + (size_t)i * stride, v[i], sizeof(float) * stride);
+    }
+    *out = t;
+    return TR__SETUP_OK;
+}
+
+int tr__raster_setup_prim_again(const tr__draw *draw, const tr__tri *proxy, tr__tri *const into[2])
+{
+    const tr_pipeline_desc *pd = &draw->pipeline->desc;
+    const uint32_t stride = tr__vertex_stride(pd);
+    const tr__tri_src *src = tr__tri_source(proxy, pd->varying_count);
+    const piece_sink sink = {NULL, NULL, into};
+    tr__tri *out[2];
+    int made = 0;
+    if (pd->topology == TR_TOPOLOGY_POINT_LIST) {
+        (void)setup_point(&sink, draw, proxy->draw, src->v, src->v[stride - 1], out, &made);
+    } else {
+        const float *v[2] = {src->v, src->v + stride};
+        const double *ex[2] = {src->exact[0] ? src->pos[0] : NULL, src->exact[1] ? src->pos[1] : NULL};
+        (void)setup_line(&sink, draw, proxy->draw, v, ex, out, &made);
+    }
+    for (int k = 0; k < made; k++) {
+        out[k]->instance = proxy->instance;
+        out[k]->primitive = proxy->primitive;
+        out[k]->view = proxy->view;
+    }
+    return made;
 }

@@ -55,6 +55,8 @@ typedef struct lp_opts {
     uint32_t gmem_bytes;   /* 0 = default */
     tr_simd_level simd;    /* 0 = best */
     uint32_t pass_flags;
+    float density;         /* > 0: a density map of this density everywhere */
+    tr_device device;      /* 0 = default */
 } lp_opts;
 
 /* Draws n vertices with pd into a W x H float target cleared to -1;
@@ -427,6 +429,7 @@ static uint32_t crc_scene(tr_topology topo, tr_line_mode mode, const lp_opts *o,
     cd.threads = o->threads ? o->threads : 1;
     cd.gmem_bytes = o->gmem_bytes;
     cd.simd = o->simd;
+    cd.device = o->device;
     tr_context *ctx = trt_context_desc(&cd);
     tr_image *img = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 160, 120);
     tr_image *dep = trt_image(ctx, TR_FORMAT_D32_SFLOAT, 160, 120);
@@ -442,9 +445,7 @@ static uint32_t crc_scene(tr_topology topo, tr_line_mode mode, const lp_opts *o,
     tri.vertex_shader = vs_lp;
     tri.depth_test = tri.depth_write = 1;
     tr_pipeline *pt = trt_pipeline(ctx, &tri);
-    tr_render_pass_desc rp = trt_pass_desc(img, dep);
-    rp.flags = lrz ? 0u : TR_PASS_NO_LRZ;
-    TRT_OK(tr_cmd_begin_render_pass(ctx, &rp));
+    trt_begin_ms(ctx, img, dep, o->density, lrz ? 0u : TR_PASS_NO_LRZ);
     const lp_uniforms u = {v, sizes};
     TRT_OK(tr_cmd_set_uniforms(ctx, &u, sizeof u));
     TRT_OK(tr_cmd_bind_pipeline(ctx, pt));
@@ -460,8 +461,9 @@ static uint32_t crc_scene(tr_topology topo, tr_line_mode mode, const lp_opts *o,
 Test(lines, same_bits_for_threads_bins_simd_and_lrz)
 {
     const tr_topology topos[3] = {TR_TOPOLOGY_LINE_LIST, TR_TOPOLOGY_LINE_STRIP, TR_TOPOLOGY_POINT_LIST};
-    const lp_opts cfg[5] = {{1, 0, TR_SIMD_SCALAR, 0}, {3, 0, TR_SIMD_DEFAULT, 0}, {1, 48 * 1024, TR_SIMD_SSE, 0},
-                            {2, 96 * 1024, TR_SIMD_DEFAULT, 0}, {3, 32 * 1024, TR_SIMD_SCALAR, 0}};
+    const lp_opts cfg[5] = {{1, 0, TR_SIMD_SCALAR, 0, 0, 0}, {3, 0, TR_SIMD_DEFAULT, 0, 0, 0},
+                            {1, 48 * 1024, TR_SIMD_SSE, 0, 0, 0}, {2, 96 * 1024, TR_SIMD_DEFAULT, 0, 0, 0},
+                            {3, 32 * 1024, TR_SIMD_SCALAR, 0, 0, 0}};
     for (int t = 0; t < 3; t++)
         for (int m = 0; m < 2; m++) {
             const uint32_t ref = crc_scene(topos[t], (tr_line_mode)m, &cfg[0], false);
@@ -586,22 +588,67 @@ Test(lines, errors)
     pd.topology = TR_TOPOLOGY_LINE_LIST;
     pd.line_mode = (tr_line_mode)7;
     cr_expect_eq(tr_pipeline_create(ctx, &pd, &p), TR_ERROR_INVALID_ARGUMENT);
-    /* lines and points in a pass with a density map */
-    pd.line_mode = TR_LINE_RECTANGULAR;
-    for (int t = 0; t < 2; t++) {
-        pd.topology = t ? TR_TOPOLOGY_POINT_LIST : TR_TOPOLOGY_LINE_STRIP;
-        tr_pipeline *lp = trt_pipeline(ctx, &pd);
-        tr_image *img = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H);
-        trt_begin_ms(ctx, img, NULL, 0.5f, 0);
-        TRT_OK(tr_cmd_bind_pipeline(ctx, lp));
-        trt_vertex v[2] = {vpx(1, 1, 1), vpx(9, 9, 1)};
-        const lp_uniforms u = {v, NULL};
-        TRT_OK(tr_cmd_set_uniforms(ctx, &u, sizeof u));
-        cr_expect_eq(tr_cmd_draw(ctx, 2, 1, 0, 0), TR_ERROR_INVALID_STATE);
-        cr_expect_not_null(strstr(tr_context_last_error(ctx), "density map"), "%s", tr_context_last_error(ctx));
-        TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
-        tr_pipeline_destroy(lp);
-        tr_image_destroy(img);
-    }
+    tr_context_destroy(ctx);
+}
+
+/* ---- fragment density maps ----------------------------------------------------------------- */
+
+Test(lines, density_maps)
+{
+    /* Density 1.0 everywhere (255) draws what no map draws; at half
+     * density (2x2 fragments) lines and points are set up again in each
+     * bin, the same bits for every thread count, GMEM budget and with the
+     * a740's bin scaling, and not the full-scale image. */
+    const tr_topology topos[3] = {TR_TOPOLOGY_LINE_LIST, TR_TOPOLOGY_LINE_STRIP, TR_TOPOLOGY_POINT_LIST};
+    for (int t = 0; t < 3; t++)
+        for (int m = 0; m < 2; m++) {
+            const lp_opts none = {1, 0, TR_SIMD_DEFAULT, 0, 0, 0};
+            const lp_opts full = {2, 0, TR_SIMD_DEFAULT, 0, 1.0f, 0};
+            const uint32_t ref = crc_scene(topos[t], (tr_line_mode)m, &none, true);
+            cr_expect_eq(crc_scene(topos[t], (tr_line_mode)m, &full, true), ref, "density 1: topology %d mode %d", t,
+                         m);
+            const lp_opts half[4] = {{1, 0, TR_SIMD_DEFAULT, 0, 0.5f, 0},
+                                     {3, 0, TR_SIMD_DEFAULT, 0, 0.5f, 0},
+                                     {2, 48 * 1024, TR_SIMD_SCALAR, 0, 0.5f, 0},
+                                     {2, 0, TR_SIMD_DEFAULT, 0, 0.5f, TR_DEVICE_A740}};
+            const uint32_t h0 = crc_scene(topos[t], (tr_line_mode)m, &half[0], true);
+            cr_expect_neq(h0, ref, "half density draws coarse fragments: topology %d mode %d", t, m);
+            for (int c = 1; c < 4; c++)
+                for (int lrz = 0; lrz < 2; lrz++)
+                    cr_expect_eq(crc_scene(topos[t], (tr_line_mode)m, &half[c], lrz), h0,
+                                 "half density: topology %d mode %d config %d lrz %d", t, m, c, lrz);
+        }
+}
+
+Test(lines, density_map_widens_in_framebuffer_pixels)
+{
+    /* A horizontal Bresenham line of width 1 in 2x2 fragments covers one
+     * coarse row: two framebuffer rows, and whole coarse columns. */
+    tr_context *ctx = trt_context(1);
+    tr_image *img = trt_image(ctx, TR_FORMAT_R32G32B32A32_SFLOAT, W, H);
+    tr_pipeline_desc pd = {0};
+    pd.vertex_shader = vs_lp;
+    pd.topology = TR_TOPOLOGY_LINE_LIST;
+    pd.line_mode = TR_LINE_BRESENHAM;
+    tr_pipeline *p = trt_pipeline(ctx, &pd);
+    trt_begin_ms(ctx, img, NULL, 0.5f, 0);
+    trt_vertex v[2] = {vpx(4.5f, 10.5f, 1), vpx(20.5f, 10.5f, 1)};
+    const lp_uniforms u = {v, NULL};
+    TRT_OK(tr_cmd_set_uniforms(ctx, &u, sizeof u));
+    TRT_OK(tr_cmd_bind_pipeline(ctx, p));
+    TRT_OK(tr_cmd_draw(ctx, 2, 1, 0, 0));
+    TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
+    static float px[W * H * 4];
+    trt_download(img, 0, 0, TR_ASPECT_DEFAULT, px);
+    uint8_t got[W * H], want[W * H] = {0};
+    for (int i = 0; i < W * H; i++) /* (cleared to 0; the line is 1) */
+        got[i] = px[4 * i] == 1.0f;
+    /* coarse pixels: x 2..9 (centres 5..19 in framebuffer pixels: from the
+     * start's coarse pixel, 2.25 -> column 2, to before the end's, 10.25),
+     * row 5 (framebuffer rows 10, 11) */
+    for (int y = 10; y <= 11; y++)
+        for (int x = 4; x < 20; x++)
+            want[y * W + x] = 1;
+    trt_assert_maps_eq(got, want, W, H, "a line at half density");
     tr_context_destroy(ctx);
 }
