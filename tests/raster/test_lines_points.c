@@ -57,6 +57,7 @@ typedef struct lp_opts {
     uint32_t pass_flags;
     float density;         /* > 0: a density map of this density everywhere */
     tr_device device;      /* 0 = default */
+    uint32_t samples;      /* 0 = 1 (crc_scene) */
 } lp_opts;
 
 /* Draws n vertices with pd into a W x H float target cleared to -1;
@@ -431,8 +432,9 @@ static uint32_t crc_scene(tr_topology topo, tr_line_mode mode, const lp_opts *o,
     cd.simd = o->simd;
     cd.device = o->device;
     tr_context *ctx = trt_context_desc(&cd);
-    tr_image *img = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, 160, 120);
-    tr_image *dep = trt_image(ctx, TR_FORMAT_D32_SFLOAT, 160, 120);
+    const uint32_t ns = o->samples ? o->samples : 1;
+    tr_image *img = trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, 160, 120, ns);
+    tr_image *dep = trt_image_ms(ctx, TR_FORMAT_D32_SFLOAT, 160, 120, ns);
     tr_pipeline_desc pd = {0};
     pd.vertex_shader = vs_lp;
     pd.topology = topo;
@@ -440,10 +442,12 @@ static uint32_t crc_scene(tr_topology topo, tr_line_mode mode, const lp_opts *o,
     pd.line_width = mode == TR_LINE_BRESENHAM ? 2.0f : 2.5f;
     pd.depth_test = pd.depth_write = 1;
     pd.fragment_shader = topo == TR_TOPOLOGY_POINT_LIST ? fs_point_coord : NULL;
+    pd.multisample.samples = ns;
     tr_pipeline *p = trt_pipeline(ctx, &pd);
     tr_pipeline_desc tri = {0};
     tri.vertex_shader = vs_lp;
     tri.depth_test = tri.depth_write = 1;
+    tri.multisample.samples = ns;
     tr_pipeline *pt = trt_pipeline(ctx, &tri);
     trt_begin_ms(ctx, img, dep, o->density, lrz ? 0u : TR_PASS_NO_LRZ);
     const lp_uniforms u = {v, sizes};
@@ -453,7 +457,7 @@ static uint32_t crc_scene(tr_topology topo, tr_line_mode mode, const lp_opts *o,
     TRT_OK(tr_cmd_bind_pipeline(ctx, p));
     TRT_OK(tr_cmd_draw(ctx, N - 30, 1, 30, 0));
     TRT_OK(tr_cmd_end_render_pass(ctx, NULL));
-    const uint32_t crc = trt_crc_samples(img, dep, 1);
+    const uint32_t crc = trt_crc_samples(img, dep, ns);
     tr_context_destroy(ctx);
     return crc;
 }
@@ -461,9 +465,9 @@ static uint32_t crc_scene(tr_topology topo, tr_line_mode mode, const lp_opts *o,
 Test(lines, same_bits_for_threads_bins_simd_and_lrz)
 {
     const tr_topology topos[3] = {TR_TOPOLOGY_LINE_LIST, TR_TOPOLOGY_LINE_STRIP, TR_TOPOLOGY_POINT_LIST};
-    const lp_opts cfg[5] = {{1, 0, TR_SIMD_SCALAR, 0, 0, 0}, {3, 0, TR_SIMD_DEFAULT, 0, 0, 0},
-                            {1, 48 * 1024, TR_SIMD_SSE, 0, 0, 0}, {2, 96 * 1024, TR_SIMD_DEFAULT, 0, 0, 0},
-                            {3, 32 * 1024, TR_SIMD_SCALAR, 0, 0, 0}};
+    const lp_opts cfg[5] = {{1, 0, TR_SIMD_SCALAR, 0, 0, 0, 0}, {3, 0, TR_SIMD_DEFAULT, 0, 0, 0, 0},
+                            {1, 48 * 1024, TR_SIMD_SSE, 0, 0, 0, 0}, {2, 96 * 1024, TR_SIMD_DEFAULT, 0, 0, 0, 0},
+                            {3, 32 * 1024, TR_SIMD_SCALAR, 0, 0, 0, 0}};
     for (int t = 0; t < 3; t++)
         for (int m = 0; m < 2; m++) {
             const uint32_t ref = crc_scene(topos[t], (tr_line_mode)m, &cfg[0], false);
@@ -602,15 +606,15 @@ Test(lines, density_maps)
     const tr_topology topos[3] = {TR_TOPOLOGY_LINE_LIST, TR_TOPOLOGY_LINE_STRIP, TR_TOPOLOGY_POINT_LIST};
     for (int t = 0; t < 3; t++)
         for (int m = 0; m < 2; m++) {
-            const lp_opts none = {1, 0, TR_SIMD_DEFAULT, 0, 0, 0};
-            const lp_opts full = {2, 0, TR_SIMD_DEFAULT, 0, 1.0f, 0};
+            const lp_opts none = {1, 0, TR_SIMD_DEFAULT, 0, 0, 0, 0};
+            const lp_opts full = {2, 0, TR_SIMD_DEFAULT, 0, 1.0f, 0, 0};
             const uint32_t ref = crc_scene(topos[t], (tr_line_mode)m, &none, true);
             cr_expect_eq(crc_scene(topos[t], (tr_line_mode)m, &full, true), ref, "density 1: topology %d mode %d", t,
                          m);
-            const lp_opts half[4] = {{1, 0, TR_SIMD_DEFAULT, 0, 0.5f, 0},
-                                     {3, 0, TR_SIMD_DEFAULT, 0, 0.5f, 0},
-                                     {2, 48 * 1024, TR_SIMD_SCALAR, 0, 0.5f, 0},
-                                     {2, 0, TR_SIMD_DEFAULT, 0, 0.5f, TR_DEVICE_A740}};
+            const lp_opts half[4] = {{1, 0, TR_SIMD_DEFAULT, 0, 0.5f, 0, 0},
+                                     {3, 0, TR_SIMD_DEFAULT, 0, 0.5f, 0, 0},
+                                     {2, 48 * 1024, TR_SIMD_SCALAR, 0, 0.5f, 0, 0},
+                                     {2, 0, TR_SIMD_DEFAULT, 0, 0.5f, TR_DEVICE_A740, 0}};
             const uint32_t h0 = crc_scene(topos[t], (tr_line_mode)m, &half[0], true);
             cr_expect_neq(h0, ref, "half density draws coarse fragments: topology %d mode %d", t, m);
             for (int c = 1; c < 4; c++)
@@ -651,4 +655,27 @@ Test(lines, density_map_widens_in_framebuffer_pixels)
             want[y * W + x] = 1;
     trt_assert_maps_eq(got, want, W, H, "a line at half density");
     tr_context_destroy(ctx);
+}
+
+Test(lines, multisampled_same_bits)
+{
+    /* 4x: rectangular lines and points, the same samples for every thread
+     * count, budget and with LRZ on or off; density 1.0 as no map; half
+     * density the same for two configurations. */
+    const tr_topology topos[2] = {TR_TOPOLOGY_LINE_STRIP, TR_TOPOLOGY_POINT_LIST};
+    for (int t = 0; t < 2; t++) {
+        const lp_opts base = {1, 0, TR_SIMD_DEFAULT, 0, 0, 0, 4};
+        const uint32_t ref = crc_scene(topos[t], TR_LINE_RECTANGULAR, &base, false);
+        const lp_opts cfg[3] = {{3, 0, TR_SIMD_DEFAULT, 0, 0, 0, 4},
+                                {2, 64 * 1024, TR_SIMD_SCALAR, 0, 0, 0, 4},
+                                {2, 0, TR_SIMD_DEFAULT, 0, 1.0f, 0, 4}};
+        for (int c = 0; c < 3; c++)
+            for (int lrz = 0; lrz < 2; lrz++)
+                cr_expect_eq(crc_scene(topos[t], TR_LINE_RECTANGULAR, &cfg[c], lrz), ref,
+                             "4x topology %d config %d lrz %d", t, c, lrz);
+        const lp_opts half[2] = {{1, 0, TR_SIMD_DEFAULT, 0, 0.5f, 0, 4}, {3, 64 * 1024, TR_SIMD_DEFAULT, 0, 0.5f, 0, 4}};
+        const uint32_t h0 = crc_scene(topos[t], TR_LINE_RECTANGULAR, &half[0], true);
+        cr_expect_neq(h0, ref);
+        cr_expect_eq(crc_scene(topos[t], TR_LINE_RECTANGULAR, &half[1], false), h0, "4x half density, topology %d", t);
+    }
 }
