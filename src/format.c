@@ -176,16 +176,6 @@ float tr__half_to_float(uint16_t h)
     return f;
 }
 
-/* UNORM of n bits (10 or 2 here): floor(clamp(f, 0, 1) * (2^n - 1) + 1/2),
- * NaN -> 0, computed exactly in double (f has 24 significant bits). */
-static uint32_t float_to_unorm_n(float f, uint32_t max)
-{
-    if (!(f > 0.0f))
-        return 0;
-    if (f >= 1.0f)
-        return max;
-    return (uint32_t)((double)f * (double)max + 0.5);
-}
 
 /* An unsigned small float (5-bit exponent, bias 15, `mb` mantissa bits:
  * 6 for the 11-bit, 5 for the 10-bit channels of B10G11R11_UFLOAT_PACK32)
@@ -399,8 +389,8 @@ void tr__color_encode(const tr_context *ctx, tr_format f, const float rgba[4], v
         memcpy(b, rgba, 16);
         break;
     case TR_FORMAT_A2B10G10R10_UNORM_PACK32: {
-        const uint32_t v = float_to_unorm_n(rgba[0], 1023u) | float_to_unorm_n(rgba[1], 1023u) << 10 |
-                           float_to_unorm_n(rgba[2], 1023u) << 20 | float_to_unorm_n(rgba[3], 3u) << 30;
+        const uint32_t v = tr__unorm_code(rgba[0], 1023u) | tr__unorm_code(rgba[1], 1023u) << 10 |
+                           tr__unorm_code(rgba[2], 1023u) << 20 | tr__unorm_code(rgba[3], 3u) << 30;
         memcpy(b, &v, 4);
         break;
     }

@@ -130,13 +130,17 @@ bool tr__compare(tr_compare_op op, float a, float b); /* a <op> b */
 /* A depth value as a depth format stores it: D16 / D24 (depth_max m > 0)
  * the float nearest k / m, k = floor(clamp(z, 0, 1) * m + 1/2) computed
  * exactly (in double; NaN -> 0); m = 0 (float depth): z unchanged. */
+/* The UNORM code of z with max = 2^n - 1 (n <= 24): floor(clamp(z, 0, 1)
+ * * max + 1/2), NaN -> 0, exact in double (z has at most 53 bits, and a
+ * float's 24 times n <= 24 fit). */
+static inline uint32_t tr__unorm_code(double z, uint32_t max)
+{
+    const double c = z > 0.0 ? (z < 1.0 ? z : 1.0) : 0.0;
+    return (uint32_t)__builtin_floor(c * (double)max + 0.5);
+}
 static inline double tr__depth_quantise_d(uint32_t m, double z)
 {
-    if (!m)
-        return z;
-    const double c = z > 0.0 ? (z < 1.0 ? z : 1.0) : 0.0; /* NaN -> 0 */
-    const double k = __builtin_floor(c * (double)m + 0.5); /* exact: c has 24 bits, m at most 24 */
-    return (double)(float)(k / (double)m);
+    return m ? (double)(float)((double)tr__unorm_code(z, m) / (double)m) : z;
 }
 static inline float tr__depth_quantise(uint32_t m, float z)
 {
