@@ -333,16 +333,12 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
     memset(p->fdm_bo, 0, sizeof p->fdm_bo);
     if (p->fdm_offset && !(d->flags & TR_PASS_FDM_SHARED_VIEWPORT))
         set_bin_offsets(p);
-    /* a padded subsampled attachment (FDM offsets) must hold the pinned
-     * bins: its padding at least this pass's tile alignment */
-    for (uint32_t i = 0; i < p->att_count && p->fdm_offset; i++)
-        if (p->att[i].subsampled &&
-            (p->att[i].image->pad_w < p->layout.tile_align_w || p->att[i].image->pad_h < p->layout.tile_align_h))
-            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                             "tr_render_pass_desc.color: a subsampled attachment padded by %ux%u, but this pass's "
-                             "tile alignment is %ux%u (a separate stencil plane doubles the width's)",
-                             p->att[i].image->pad_w, p->att[i].image->pad_h, p->layout.tile_align_w,
-                             p->layout.tile_align_h);
+    /* A subsampled attachment of a pass with FDM offsets (made with
+     * TR_IMAGE_FDM_OFFSET, as every attachment must be for the offsets to
+     * count) is padded by the device's tile alignment, the one its layout
+     * pins bins with (src/pass_tile.c subsampled_grid): nothing to refuse,
+     * even when a cpp-1 attachment doubles this pass's alignment (turnip
+     * renders such a pass). */
     uint32_t bins_per_pipe = p->layout.pipe_w * p->layout.pipe_h;
     p->mask_words = (bins_per_pipe + 31) / 32;
     if (p->mask_words > 64)

@@ -425,10 +425,15 @@ static uint32_t make_tiles(const tr_context *ctx, tr__pass *p)
     return n;
 }
 
-static tr__subsampled_grid subsampled_grid(const tr__pass *p)
+/* The layout's geometry.  Its tile alignment is the device's (the
+ * context's), not the pass's: turnip's tu_calc_subsampled and
+ * get_default_tile_pos read phys_dev->info->tile_align_w/h, which a cpp-1
+ * attachment does not double (that doubling is the pass's, for the bin
+ * search only), and the image is padded by it. */
+static tr__subsampled_grid subsampled_grid(const tr_context *ctx, const tr__pass *p)
 {
     const tr_bin_layout *l = &p->layout;
-    tr__subsampled_grid g = {{p->fb_w, p->fb_h}, {l->bin_w, l->bin_h}, {l->tile_align_w, l->tile_align_h},
+    tr__subsampled_grid g = {{p->fb_w, p->fb_h}, {l->bin_w, l->bin_h}, {ctx->desc.tile_align_w, ctx->desc.tile_align_h},
                              l->bins_x, l->bins_y, p->view_count, {{0, 0}}, p->fdm_offset};
     memcpy(g.bo, p->fdm_bo, sizeof g.bo);
     return g;
@@ -444,7 +449,7 @@ static tr_result subsampled_layout(tr_context *ctx, tr__pass *p)
     void *scratch = tr__alloc(ctx, tr__subsampled_scratch_bytes(nbins));
     if (!scratch)
         return TR_ERROR_OUT_OF_MEMORY;
-    const tr__subsampled_grid g = subsampled_grid(p);
+    const tr__subsampled_grid g = subsampled_grid(ctx, p);
     tr__subsampled_layout(&g, p->tiles, scratch, p->ss_tiles);
     tr__free(ctx, scratch);
     return TR_OK;
@@ -458,7 +463,7 @@ static tr_result subsampled_finish(tr_context *ctx, tr__pass *p)
     tr__apron_copy *aprons = tr__alloc(ctx, 8 * nbins * sizeof *aprons);
     if (!aprons)
         return TR_ERROR_OUT_OF_MEMORY;
-    const tr__subsampled_grid g = subsampled_grid(p);
+    const tr__subsampled_grid g = subsampled_grid(ctx, p);
     for (uint32_t v = 0; v < p->view_count; v++) {
         const size_t n = tr__subsampled_aprons(&g, p->tiles, p->ss_tiles, v, aprons);
         for (uint32_t i = 0; i < p->att_count; i++) {

@@ -54,9 +54,13 @@ extern "C" {
 typedef struct tr_subsampled_layout_desc {
     tr_extent2d framebuffer;   /* width, height in pixels, 1..TR_MAX_IMAGE_SIZE */
     tr_extent2d bin;           /* tile0: every bin's size (tr_bin_layout.bin_w/h) */
-    tr_extent2d tile_align;    /* the device's tile alignment (tr_bin_layout.tile_align_w/h): the
+    tr_extent2d tile_align;    /* the device's tile alignment (tr_context_desc.tile_align_w/h): the
                                   step by which a bin is shifted to make room for aprons, when
-                                  larger than 2 * TR_SUBSAMPLED_APRON */
+                                  larger than 2 * TR_SUBSAMPLED_APRON, the alignment of b_o and,
+                                  with fdm_offset, the padding.  Not a pass's
+                                  tr_bin_layout.tile_align_w, which a cpp-1 attachment (an R8
+                                  colour attachment, D32S8's stencil plane) doubles for the bin
+                                  search only: turnip reads phys_dev->info->tile_align_w/h */
     uint32_t bins_x, bins_y;   /* the grid (with FDM offsets, including its extra column and row) */
     const tr_extent2d *areas;  /* bins_x * bins_y fragment areas, row-major ({0, 0}: the view is
                                   invisible in that bin; {1, 1}: full scale); a bin shifted
@@ -123,7 +127,9 @@ TR_API tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *d
  * density map over the whole framebuffer (the render area must be all of
  * it), is stored in subsampled space: the pass lays its tiles out as above
  * (every view at once, merged tiles as one; a view of a tile stays
- * subsampled where its area is above 1 x 1 and no conflict undid it), each
+ * subsampled where its area is above 1 x 1 and no conflict undid it; with
+ * the context's tile alignment, even where a cpp-1 attachment doubles the
+ * pass's tr_bin_layout.tile_align_w), each
  * subsampled tile view is written as rendered at its rectangle, every other
  * as usual, then each layer's metadata is written and the aprons are
  * copied (turnip's tu_calc_subsampled_aprons: for each pair of neighbouring

@@ -289,3 +289,193 @@ Test(subsample, random_grids_keep_aprons_apart)
         }
     }
 }
+
+/* ---- passes with a cpp-1 attachment ----------------------------------------
+ *
+ * A cpp-1 attachment (D32S8's separate stencil plane, or an R8 colour
+ * attachment) doubles the pass's tile alignment (tr_bin_layout.tile_align_w,
+ * 32 -> 64 on the default device) for the bin search; turnip's
+ * tu_calc_subsampled and get_default_tile_pos still read the device's
+ * alignment (phys_dev->info->tile_align_w/h, 32 x 16 here) for the shift
+ * step, the offset alignment and the edge pinning, and the image is padded
+ * by it.  The pass: 256x64, one view, an RGBA8 TR_IMAGE_SUBSAMPLED
+ * attachment, a 2x1 density map of bytes 255 and 127: 64x64 bins, areas
+ * 1, 1, 2, 2 (texels of 128 pixels). */
+
+enum { CPP1_W = 256, CPP1_H = 64 };
+typedef enum cpp1_kind { CPP1_STENCIL, CPP1_R8 } cpp1_kind;
+
+typedef struct cpp1_out {
+    tr_result begin, end;
+    tr_bin_layout layout;
+    tr_subsampled_header h;
+    tr_subsampled_bin b[16];
+    size_t count;
+    uint8_t picture[CPP1_W * CPP1_H * 4];
+} cpp1_out;
+
+/* kind picks the cpp-1 attachment: D32S8 depth (GMEM 64 KiB) or an R8
+ * colour attachment (GMEM 32 KiB, so that the bins stay 64x64);
+ * subsampled: the RGBA8 attachment is TR_IMAGE_SUBSAMPLED; offset: an FDM
+ * offset, every image made with TR_IMAGE_FDM_OFFSET.  A few triangles over
+ * a clear. */
+static void cpp1_pass(cpp1_kind kind, bool subsampled, const tr_offset2d *offset, cpp1_out *o)
+{
+    tr_context_desc cd = {0};
+    cd.threads = 1;
+    cd.gmem_bytes = kind == CPP1_STENCIL ? 65536u : 32768u;
+    tr_context *ctx = trt_context_desc(&cd);
+    const uint32_t off = offset ? TR_IMAGE_FDM_OFFSET : 0u;
+    tr_image *color = NULL, *extra = NULL, *map = NULL;
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8B8A8_UNORM, CPP1_W, CPP1_H, 1, 1,
+                                                  (subsampled ? TR_IMAGE_SUBSAMPLED : 0u) | off, 0}, &color));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){kind == CPP1_STENCIL ? TR_FORMAT_D32_SFLOAT_S8_UINT
+                                                                      : TR_FORMAT_R8_UNORM,
+                                                  CPP1_W, CPP1_H, 1, 1, off, 0}, &extra));
+    TRT_OK(tr_image_create(ctx, &(tr_image_desc){TR_FORMAT_R8G8_UNORM, 2, 1, 1, 1, off, 0}, &map));
+    const uint8_t texels[2][2] = {{255, 255}, {127, 127}};
+    TRT_OK(tr_image_upload(map, NULL, texels, 0));
+    tr_render_pass_desc rp = {0};
+    rp.color_count = 1;
+    rp.color[0].image = color;
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp.color[0].store_op = TR_STORE_OP_STORE;
+    rp.color[0].clear_color[0] = 0.25f;
+    rp.color[0].clear_color[3] = 1.0f;
+    if (kind == CPP1_STENCIL) {
+        rp.depth.image = extra;
+        rp.depth.depth_load_op = rp.depth.stencil_load_op = TR_LOAD_OP_CLEAR;
+        rp.depth.depth_store_op = rp.depth.stencil_store_op = TR_STORE_OP_STORE;
+        rp.depth.clear_depth = 1.0f;
+    } else {
+        rp.color_count = 2;
+        rp.color[1].image = extra;
+        rp.color[1].load_op = TR_LOAD_OP_CLEAR;
+        rp.color[1].store_op = TR_STORE_OP_STORE;
+    }
+    rp.density_map.image = map;
+    if (offset) {
+        rp.density_map.offset_count = 1;
+        rp.density_map.offsets[0] = *offset;
+    }
+    o->begin = tr_cmd_begin_render_pass(ctx, &rp);
+    o->end = TR_ERROR_INVALID_STATE;
+    if (o->begin == TR_OK) {
+        static const float c0[4] = {0.9f, 0.1f, 0.2f, 1.0f}, c1[4] = {0.1f, 0.8f, 0.3f, 1.0f};
+        const trt_vertex v[6] = {
+            trt_vpx(10, 4, 0.5f, CPP1_W, CPP1_H, c0),   trt_vpx(250, 30, 0.5f, CPP1_W, CPP1_H, c1),
+            trt_vpx(40, 60, 0.5f, CPP1_W, CPP1_H, c0),  trt_vpx(130, 2, 0.5f, CPP1_W, CPP1_H, c1),
+            trt_vpx(255, 63, 0.5f, CPP1_W, CPP1_H, c0), trt_vpx(100, 50, 0.5f, CPP1_W, CPP1_H, c1)};
+        TRT_OK(tr_cmd_bind_pipeline(ctx, trt_pipeline(ctx, NULL)));
+        trt_draw(ctx, v, 6);
+        tr_pass_stats stats;
+        o->end = tr_cmd_end_render_pass(ctx, &stats);
+        o->layout = stats.layout;
+        TRT_OK(tr_image_download(color, NULL, o->picture, 0));
+        o->count = 0;
+        if (subsampled)
+            TRT_OK(tr_image_get_subsampled_metadata(color, 0, &o->h, o->b, 16, &o->count));
+    }
+    tr_context_destroy(ctx);
+}
+
+static void expect_cpp1_grid(const cpp1_out *o, uint32_t bins_x, uint32_t bins_y, const char *what)
+{
+    cr_expect(o->layout.bin_w == 64 && o->layout.bin_h == 64 && o->layout.bins_x == bins_x &&
+                  o->layout.bins_y == bins_y && o->layout.tile_align_w == 64 && o->layout.tile_align_h == 16,
+              "%s: bins %ux%u (%u x %u), pass alignment %ux%u", what, o->layout.bin_w, o->layout.bin_h,
+              o->layout.bins_x, o->layout.bins_y, o->layout.tile_align_w, o->layout.tile_align_h);
+}
+
+/* Without an offset: bin 2's default (128,32 32x32: pinned in y) touches
+ * bin 1 and moves right by max(4, 32) to 160, which ends at 192 inside its
+ * own full-size rectangle (128..192): it stays subsampled.  With the
+ * pass's 64 it would have been stored at full size at (128,0). */
+static void expect_cpp1_layout(cpp1_kind kind, const char *what)
+{
+    static cpp1_out o;
+    cpp1_pass(kind, true, NULL, &o);
+    cr_assert_eq(o.begin, TR_OK, "%s: begin", what);
+    cr_assert_eq(o.end, TR_OK, "%s: end", what);
+    expect_cpp1_grid(&o, 4, 1, what);
+    cr_assert_eq(o.count, 4u, "%s: %zu bins", what, o.count);
+    cr_expect(o.h.scale[0] == 4.0f && o.h.scale[1] == 1.0f && o.h.offset[0] == 0.0f && o.h.offset[1] == 0.0f &&
+                  o.h.bin_stride == 4,
+              "%s: header", what);
+    EXPECT_RECT(o.b[0], 0, 0, 64, 64, what);
+    EXPECT_RECT(o.b[1], 64, 0, 64, 64, what);
+    EXPECT_RECT(o.b[2], 160, 32, 32, 32, what);
+    EXPECT_RECT(o.b[3], 224, 32, 32, 32, what);
+    cr_expect(!o.b[0].subsampled && !o.b[1].subsampled && o.b[2].subsampled && o.b[3].subsampled, "%s: flags",
+              what);
+    cr_expect(o.b[2].border && o.b[3].border && o.b[1].border, "%s: pinned in y", what);
+    /* offset = (rect - b_s / 2) / size: ((160 - 64) / 256, (32 - 0) / 64) */
+    cr_expect(o.b[2].scale[0] == 0.5f && o.b[2].scale[1] == 0.5f && o.b[2].offset[0] == 96.0f / 256.0f &&
+                  o.b[2].offset[1] == 0.5f,
+              "%s: bin 2 metadata (%.9g, %.9g)", what, o.b[2].offset[0], o.b[2].offset[1]);
+    /* the picture is the same pass into an ordinary image */
+    static cpp1_out plain;
+    cpp1_pass(kind, false, NULL, &plain);
+    cr_expect(memcmp(o.picture, plain.picture, sizeof o.picture) == 0, "%s: picture vs the ordinary image", what);
+}
+
+Test(subsample, separate_stencil_keeps_the_device_tile_alignment)
+{
+    expect_cpp1_layout(CPP1_STENCIL, "D32S8");
+}
+
+Test(subsample, r8_colour_attachment_keeps_the_device_tile_alignment)
+{
+    expect_cpp1_layout(CPP1_R8, "R8");
+}
+
+/* With an FDM offset of (16, 0): b_o = (48, 0), the grid 5 x 2 (row 1 lies
+ * past the framebuffer), sampled at x = 64 i - 32: areas 1, 1, 1, 2, 2.
+ * The image is padded by the device's 32 x 16 (288 x 80), which is all the
+ * pinned bins need: turnip renders the pass.  Columns 1.. start at
+ * 64 i - align_down(48, 32); every bin reaches the bottom edge (pinned to
+ * 64 + 16).  Bin 3's default (160,48 32x32) touches bin 2 (96..160) and
+ * moves right by 32 (ending at 224, its full-size end); bin 4 is pinned to
+ * 288 - ceil(48 / 2). */
+static void expect_cpp1_offset_layout(cpp1_kind kind, const char *what)
+{
+    static cpp1_out o;
+    const tr_offset2d off = {16, 0};
+    cpp1_pass(kind, true, &off, &o);
+    cr_assert_eq(o.begin, TR_OK, "%s: begin", what);
+    cr_assert_eq(o.end, TR_OK, "%s: end", what);
+    expect_cpp1_grid(&o, 5, 2, what);
+    cr_assert_eq(o.count, 10u, "%s: %zu bins", what, o.count);
+    cr_expect(o.h.scale[0] == 4.0f && o.h.scale[1] == 1.0f && o.h.offset[0] == 0.75f && o.h.offset[1] == 0.0f &&
+                  o.h.bin_stride == 5,
+              "%s: header", what);
+    EXPECT_RECT(o.b[0], 0, 16, 16, 64, what);
+    EXPECT_RECT(o.b[1], 32, 16, 64, 64, what);
+    EXPECT_RECT(o.b[2], 96, 16, 64, 64, what);
+    EXPECT_RECT(o.b[3], 192, 48, 32, 32, what);
+    EXPECT_RECT(o.b[4], 264, 48, 24, 32, what);
+    for (int i = 5; i < 10; i++)
+        EXPECT_RECT(o.b[i], 0, 0, 0, 0, what);
+    cr_expect(!o.b[0].subsampled && !o.b[1].subsampled && !o.b[2].subsampled && o.b[3].subsampled &&
+                  o.b[4].subsampled,
+              "%s: flags", what);
+    /* bin 3: scale 1/2 * 256/288 and 1/2 * 64/80; offset ((192 - 144 / 2) / 288, (48 - 0) / 80) */
+    cr_expect(o.b[3].scale[0] == 0.5f * (256.0f / 288.0f) && o.b[3].scale[1] == 0.5f * (64.0f / 80.0f) &&
+                  o.b[3].offset[0] == 120.0f / 288.0f && o.b[3].offset[1] == 48.0f / 80.0f,
+              "%s: bin 3 metadata (%.9g, %.9g, %.9g, %.9g)", what, o.b[3].scale[0], o.b[3].scale[1],
+              o.b[3].offset[0], o.b[3].offset[1]);
+    static cpp1_out plain;
+    cpp1_pass(kind, false, &off, &plain);
+    cr_assert_eq(plain.end, TR_OK, "%s: the ordinary pass", what);
+    cr_expect(memcmp(o.picture, plain.picture, sizeof o.picture) == 0, "%s: picture vs the ordinary image", what);
+}
+
+Test(subsample, separate_stencil_with_fdm_offset_renders)
+{
+    expect_cpp1_offset_layout(CPP1_STENCIL, "D32S8 with an offset");
+}
+
+Test(subsample, r8_colour_attachment_with_fdm_offset_renders)
+{
+    expect_cpp1_offset_layout(CPP1_R8, "R8 with an offset");
+}
