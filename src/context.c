@@ -30,29 +30,81 @@ const char *tr_result_string(tr_result result)
     return "TR_UNKNOWN_RESULT";
 }
 
-tr_result tr__error(const tr_context *ctx, tr_result code, const char *fmt, ...)
+/* The calling thread's last error (result.h: tr_last_error).  Every
+ * message goes here; a context's copy is its own (tr_context_last_error). */
+static _Thread_local char tls_error[TR__ERROR_SIZE];
+
+static void vformat_error(char *buf, size_t size, const tr_context *ctx, tr_result code, const char *fmt, va_list ap)
 {
+    vsnprintf(buf, size, fmt, ap);
+    /* An allocation that the memory limit refused: say so. */
     if (ctx) {
-        /* The message buffer is the context's own scratch, not API state. */
-        char *buf = ((tr_context *)ctx)->error;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(buf, sizeof(((tr_context *)ctx)->error), fmt, ap);
-        va_end(ap);
-        /* An allocation that the memory limit refused: say so. */
         bool *hit = &((tr_context *)ctx)->mem_limit_hit;
         if (__atomic_exchange_n(hit, false, __ATOMIC_RELAXED) && code == TR_ERROR_OUT_OF_MEMORY) {
             size_t n = strlen(buf);
-            snprintf(buf + n, sizeof(((tr_context *)ctx)->error) - n, " (tr_context_desc.memory_limit, %zu bytes)",
-                     ctx->desc.memory_limit);
+            snprintf(buf + n, size - n, " (tr_context_desc.memory_limit, %zu bytes)", ctx->desc.memory_limit);
         }
     }
+}
+
+tr_result tr__error(const tr_context *ctx, tr_result code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vformat_error(tls_error, sizeof tls_error, ctx, code, fmt, ap);
+    va_end(ap);
+    /* The message buffer is the context's own scratch, not API state. */
+    if (ctx)
+        memcpy(((tr_context *)ctx)->error, tls_error, sizeof tls_error);
     return code;
+}
+
+void tr__api_enter(const tr_context *ctx)
+{
+    tls_error[0] = '\0';
+    if (ctx)
+        ((tr_context *)ctx)->error[0] = '\0';
+}
+
+void tr__error_save(tr__saved_error *saved)
+{
+    memcpy(saved->text, tls_error, sizeof tls_error);
+}
+
+tr_result tr__error_restore(const tr_context *ctx, tr_result code, const tr__saved_error *saved)
+{
+    return code == TR_OK ? TR_OK : tr__error(ctx, code, "%s", saved->text);
+}
+
+tr_result tr__check_pitch(const tr_context *ctx, const char *fn, const char *arg, size_t row_bytes, uint32_t rows,
+                          size_t *pitch)
+{
+    const size_t p = *pitch ? *pitch : row_bytes;
+    if (p < row_bytes)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: %s = %zu is below a row (%zu bytes)", fn, arg, p,
+                         row_bytes);
+    size_t span;
+    if (__builtin_mul_overflow(p, (size_t)(rows ? rows - 1 : 0), &span) ||
+        __builtin_add_overflow(span, row_bytes, &span))
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
+                         "%s: %s = %zu: %u rows of %zu bytes would span more than SIZE_MAX bytes", fn, arg, p, rows,
+                         row_bytes);
+    if ((uint64_t)span > TR_MAX_TRANSFER_BYTES || (uint64_t)p > TR_MAX_TRANSFER_BYTES)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
+                         "%s: %s = %zu: %u rows of %zu bytes span %zu bytes, above TR_MAX_TRANSFER_BYTES (%llu)", fn,
+                         arg, p, rows, row_bytes, span, (unsigned long long)TR_MAX_TRANSFER_BYTES);
+    *pitch = p;
+    return TR_OK;
+}
+
+const char *tr_last_error(void)
+{
+    return tls_error;
 }
 
 const char *tr_context_last_error(const tr_context *ctx)
 {
-    return ctx ? ctx->error : "no context";
+    return ctx ? ctx->error : "tr_context_last_error: ctx is NULL";
 }
 
 /* ---- memory ----------------------------------------------------------------- */
@@ -353,17 +405,19 @@ static void init_srgb_tables(tr_context *ctx)
 
 tr_result tr_context_create(const tr_context_desc *desc, tr_context **out)
 {
+    tr__api_enter(NULL);
     if (!out)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_context_create: out is NULL");
     *out = NULL;
     tr_context_desc d;
     char msg[256];
     tr_result r = apply_context_defaults(desc, &d, msg, sizeof(msg));
     if (r != TR_OK)
-        return r;
+        return tr__error(NULL, r, "tr_context_create: %s", msg);
     tr_context *ctx = d.allocator.alloc(d.allocator.user, sizeof(tr_context), 64);
     if (!ctx)
-        return TR_ERROR_OUT_OF_MEMORY;
+        return tr__error(NULL, TR_ERROR_OUT_OF_MEMORY, "tr_context_create: the allocator returned NULL for the "
+                                                       "context (%zu bytes)", sizeof(tr_context));
     memset(ctx, 0, sizeof(*ctx));
     ctx->desc = d;
     const device_profile *dev = &device_profiles[d.device]; /* valid: checked above */
@@ -375,8 +429,11 @@ tr_result tr_context_create(const tr_context_desc *desc, tr_context **out)
     init_srgb_tables(ctx);
     ctx->pass = tr__calloc(ctx, sizeof(tr__pass));
     if (!ctx->pass) {
+        const bool limit = ctx->mem_limit_hit;
         d.allocator.free(d.allocator.user, ctx);
-        return TR_ERROR_OUT_OF_MEMORY;
+        return tr__error(NULL, TR_ERROR_OUT_OF_MEMORY, "tr_context_create: %s the pass state (%zu bytes)",
+                         limit ? "tr_context_desc.memory_limit is too small for" : "the allocator returned NULL for",
+                         sizeof(tr__pass));
     }
     *out = ctx;
     return TR_OK;

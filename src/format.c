@@ -50,7 +50,7 @@ bool tr__format_is_color(tr_format f)
 
 const char *tr_format_name(tr_format format)
 {
-    return tr__format(format)->name;
+    return (unsigned)format < TR_FORMAT_COUNT ? formats[format].name : "unknown";
 }
 
 int tr_format_is_depth(tr_format format)

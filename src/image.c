@@ -30,6 +30,7 @@ static uint32_t full_chain(uint32_t w, uint32_t h)
 
 tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image **out)
 {
+    tr__api_enter(ctx);
     if (!out)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_image_create: out is NULL");
     *out = NULL;
@@ -148,15 +149,15 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
     return TR_OK;
 }
 
-void tr_image_destroy(tr_image *img)
+tr_result tr_image_destroy(tr_image *img)
 {
+    tr__api_enter(img ? img->ctx : NULL);
     if (!img)
-        return;
+        return TR_OK; /* as free(NULL) */
     tr_context *ctx = img->ctx;
     if ((img->pass_uses || img->texture_uses) && ctx->in_pass) {
-        tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_image_destroy: image is %s of the recording pass",
+        return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_image_destroy: image is %s of the recording pass",
                   img->pass_uses ? "an attachment" : "a bound texture");
-        return;
     }
     if (img->prev)
         img->prev->next = img->next;
@@ -169,6 +170,7 @@ void tr_image_destroy(tr_image *img)
     tr__free(ctx, img->data);
     tr__free(ctx, img->stencil);
     tr__free(ctx, img);
+    return TR_OK;
 }
 
 tr_image_desc tr_image_get_desc(const tr_image *img)
@@ -227,11 +229,15 @@ static tr_result resolve_sub(const tr_image *img, const tr_subresource *sub, con
     return TR_OK;
 }
 
-static tr_result check_transfer(const tr_image *img, bool writes, const void *data, size_t row_pitch, const char *fn,
-                                const tr_subresource *sub, plane_view *pv)
+/* The checks of every transfer: the image may be read (or written) now,
+ * the subresource exists, and the caller's rows fit the pitch rule
+ * (image.h, "Caller buffers"): on TR_OK *row_pitch is the pitch to use and
+ * *w x *h the texels copied (raw: the stored extent, padding included). */
+static tr_result check_transfer(const tr_image *img, bool writes, bool raw, const void *data, size_t *row_pitch,
+                                const char *fn, const tr_subresource *sub, plane_view *pv, uint32_t *w, uint32_t *h)
 {
     if (!img)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "%s: image is NULL", fn);
     if (!data)
         return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: data is NULL", fn);
     if (img->pass_uses && img->ctx->in_pass)
@@ -242,21 +248,20 @@ static tr_result check_transfer(const tr_image *img, bool writes, const void *da
     tr_result r = resolve_sub(img, sub, fn, pv);
     if (r != TR_OK)
         return r;
-    if (row_pitch && row_pitch < (size_t)pv->w * pv->texel)
-        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: row_pitch %zu is below a row (%zu bytes)", fn,
-                         row_pitch, (size_t)pv->w * pv->texel);
-    return TR_OK;
+    *w = raw ? pv->stored_w : pv->w;
+    *h = raw ? pv->stored_h : pv->h;
+    return tr__check_pitch(img->ctx, fn, "row_pitch", (size_t)*w * pv->texel, *h, row_pitch);
 }
 
 tr_result tr_image_upload(tr_image *img, const tr_subresource *sub, const void *data, size_t row_pitch)
 {
+    tr__api_enter(img ? img->ctx : NULL);
     plane_view pv = {0};
-    tr_result r = check_transfer(img, true, data, row_pitch, "tr_image_upload", sub, &pv);
+    uint32_t w, h;
+    tr_result r = check_transfer(img, true, false, data, &row_pitch, "tr_image_upload", sub, &pv, &w, &h);
     if (r != TR_OK)
         return r;
-    size_t row = (size_t)pv.w * pv.texel;
-    if (!row_pitch)
-        row_pitch = row;
+    const size_t row = (size_t)w * pv.texel;
     const uint32_t dmax = pv.aspect == TR_ASPECT_DEPTH ? img->fmt->depth_max : 0u;
     for (uint32_t y = 0; y < pv.h; y++) {
         uint8_t *dst = pv.base + (size_t)y * pv.stride * pv.texel;
@@ -300,17 +305,11 @@ static tr_result download(const tr_image *img, const tr_subresource *sub, void *
                           const char *fn)
 {
     plane_view pv = {0};
-    tr_result r = check_transfer(img, false, data, row_pitch, fn, sub, &pv);
+    uint32_t w, h;
+    tr_result r = check_transfer(img, false, raw, data, &row_pitch, fn, sub, &pv, &w, &h);
     if (r != TR_OK)
         return r;
-    /* raw: the stored extent, padding included */
-    const uint32_t w = raw ? pv.stored_w : pv.w, h = raw ? pv.stored_h : pv.h;
-    size_t row = (size_t)w * pv.texel;
-    if (row_pitch && row_pitch < row)
-        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: row_pitch %zu is below a row (%zu bytes)", fn,
-                         row_pitch, row);
-    if (!row_pitch)
-        row_pitch = row;
+    const size_t row = (size_t)w * pv.texel;
     const tr__subsampled_meta *m = raw ? NULL : subsampled_meta(img, sub);
     for (uint32_t y = 0; y < h; y++) {
         uint8_t *dst = (uint8_t *)data + y * row_pitch;
@@ -326,20 +325,23 @@ static tr_result download(const tr_image *img, const tr_subresource *sub, void *
 
 tr_result tr_image_download(const tr_image *img, const tr_subresource *sub, void *data, size_t row_pitch)
 {
+    tr__api_enter(img ? img->ctx : NULL);
     return download(img, sub, data, row_pitch, false, "tr_image_download");
 }
 
 tr_result tr_image_download_raw(const tr_image *img, const tr_subresource *sub, void *data, size_t row_pitch)
 {
+    tr__api_enter(img ? img->ctx : NULL);
     return download(img, sub, data, row_pitch, true, "tr_image_download_raw");
 }
 
 tr_result tr_image_get_subsampled_metadata(const tr_image *img, uint32_t layer, tr_subsampled_header *header,
                                            tr_subsampled_bin *bins, size_t capacity, size_t *count)
 {
-    if (!img)
-        return TR_ERROR_INVALID_ARGUMENT;
+    tr__api_enter(img ? img->ctx : NULL);
     const char *fn = "tr_image_get_subsampled_metadata";
+    if (!img)
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "%s: image is NULL", fn);
     if (!header || !count)
         return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, header ? "count" : "header");
     if (!img->subsampled)
@@ -360,11 +362,14 @@ tr_result tr_image_get_subsampled_metadata(const tr_image *img, uint32_t layer, 
 
 tr_result tr_image_fill(tr_image *img, const tr_subresource *sub, const float value[4])
 {
+    tr__api_enter(img ? img->ctx : NULL);
     plane_view pv = {0};
     /* every sample: from sample 0's plane on (a layer's are consecutive) */
     tr_subresource s0 = sub ? *sub : (tr_subresource){0};
     s0.sample = 0;
-    tr_result r = check_transfer(img, true, value, 0, "tr_image_fill", &s0, &pv);
+    size_t pitch = 0;
+    uint32_t w, h;
+    tr_result r = check_transfer(img, true, false, value, &pitch, "tr_image_fill", &s0, &pv, &w, &h);
     if (r != TR_OK)
         return r;
     uint8_t texel[16];
@@ -392,6 +397,7 @@ tr_result tr__write_png_rgba8(const char *path, uint32_t w, uint32_t h, const ui
 
 tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, uint8_t *out)
 {
+    tr__api_enter(img ? img->ctx : NULL);
     return tr__image_read_rgba8(img, sub, out, false);
 }
 
@@ -447,11 +453,11 @@ tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, u
     /* a multisampled image resolves from sample 0's plane on */
     tr_subresource s0 = sub ? *sub : (tr_subresource){0};
     s0.sample = 0;
-    tr_result r = check_transfer(img, false, out, 0, "tr_image_read_rgba8", &s0, &pv);
+    size_t pitch = 0;
+    uint32_t w, h; /* raw: the stored extent (tr__image_read_rgba8's caller sizes out so) */
+    tr_result r = check_transfer(img, false, raw, out, &pitch, "tr_image_read_rgba8", &s0, &pv, &w, &h);
     if (r != TR_OK)
         return r;
-    /* raw: the stored extent (tr__image_read_rgba8's caller sizes out so) */
-    const uint32_t w = raw ? pv.stored_w : pv.w, h = raw ? pv.stored_h : pv.h;
     size_t n = (size_t)w * h;
     const tr__subsampled_meta *m = pv.aspect == TR_ASPECT_COLOR && !raw ? subsampled_meta(img, sub) : NULL;
     /* a multisampled colour texel is its samples' resolve (a layer's
@@ -508,8 +514,9 @@ tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, u
 
 tr_result tr_image_write_png(const tr_image *img, const tr_subresource *sub, const char *path)
 {
+    tr__api_enter(img ? img->ctx : NULL);
     if (!img)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_image_write_png: image is NULL");
     if (!path)
         return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "tr_image_write_png: path is NULL");
     plane_view pv = {0};

@@ -85,8 +85,32 @@ void tr__arena_release(tr_context *ctx, tr__arena *arena);
 
 /* ---- errors ------------------------------------------------------------ */
 
-/* Records a message on the context and returns `code`. */
+/* The error contract (result.h): every public call that returns a
+ * tr_result first calls tr__api_enter (with its context, or NULL when it
+ * has none yet), which clears the thread's last error and the context's;
+ * a failure then sets both through tr__error.  So after TR_OK both say
+ * "", after an error both name the argument. */
+#define TR__ERROR_SIZE 512
+void tr__api_enter(const tr_context *ctx);
+/* Records a message for the calling thread (tr_last_error) and, when ctx
+ * is not NULL, on the context; returns `code`. */
 tr_result tr__error(const tr_context *ctx, tr_result code, const char *fmt, ...) TR_PRINTF(3, 4);
+/* A failing call that cleans up through public calls (which clear the
+ * messages) saves its error's message first and reports it again after. */
+typedef struct tr__saved_error {
+    char text[TR__ERROR_SIZE];
+} tr__saved_error;
+void tr__error_save(tr__saved_error *saved);
+tr_result tr__error_restore(const tr_context *ctx, tr_result code, const tr__saved_error *saved);
+
+/* The caller-buffer rule (image.h, "Caller buffers"): `rows` rows of
+ * row_bytes each, *pitch bytes apart (0: row_bytes), span
+ * (rows - 1) * pitch + row_bytes bytes.  A pitch below a row is
+ * TR_ERROR_INVALID_ARGUMENT; a span that overflows size_t or exceeds
+ * TR_MAX_TRANSFER_BYTES is TR_ERROR_LIMIT_EXCEEDED; both name `arg` and
+ * `fn`.  On TR_OK *pitch holds the pitch to use. */
+tr_result tr__check_pitch(const tr_context *ctx, const char *fn, const char *arg, size_t row_bytes, uint32_t rows,
+                          size_t *pitch);
 
 /* Whether this build has the AVX2 kernels (raster/raster_avx2.c) and the
  * CPU runs them: then a context's best SIMD level is TR_SIMD_AVX2. */
@@ -220,7 +244,7 @@ typedef struct tr__worker tr__worker;
 struct tr_context {
     tr_context_desc desc;       /* defaults applied */
     tr_simd_level simd;         /* effective level */
-    char error[512];
+    char error[TR__ERROR_SIZE];
     tr_image *images;
     tr_pipeline *pipelines;
     tr_sampler *samplers;

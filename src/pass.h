@@ -147,7 +147,7 @@ struct tr__pass {
 #define REQUIRE_PASS(ctx, fn)                                                                      \
     do {                                                                                           \
         if (!(ctx))                                                                                \
-            return TR_ERROR_INVALID_ARGUMENT;                                                      \
+            return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, fn ": ctx is NULL");                 \
         if (!(ctx)->in_pass)                                                                       \
             return tr__error((ctx), TR_ERROR_INVALID_STATE, fn ": no render pass is recording");   \
     } while (0)

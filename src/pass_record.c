@@ -357,8 +357,9 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
 
 tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc, tr_bin_layout *out)
 {
+    tr__api_enter(ctx);
     if (!ctx)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_compute_bin_layout: ctx is NULL");
     if (!desc || !out)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_compute_bin_layout: %s is NULL", desc ? "out" : "desc");
     tr__pass *tmp = tr__calloc(ctx, sizeof(tr__pass));
@@ -390,7 +391,7 @@ static tr_result fdm_query(tr_context *ctx, const tr_render_pass_desc *desc, con
 {
     *out = NULL;
     if (!ctx)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
     if (!desc || !dst)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, desc ? dst_name : "desc");
     if (!desc->density_map.image)
@@ -411,6 +412,7 @@ static tr_result fdm_query(tr_context *ctx, const tr_render_pass_desc *desc, con
 
 tr_result tr_compute_fdm_areas(tr_context *ctx, const tr_render_pass_desc *desc, tr_extent2d *areas, size_t count)
 {
+    tr__api_enter(ctx);
     tr__pass *tmp;
     tr_result r = fdm_query(ctx, desc, areas, "tr_compute_fdm_areas", "areas", &tmp);
     if (r != TR_OK)
@@ -429,6 +431,7 @@ tr_result tr_compute_fdm_areas(tr_context *ctx, const tr_render_pass_desc *desc,
 tr_result tr_compute_fdm_bin_offsets(tr_context *ctx, const tr_render_pass_desc *desc, tr_offset2d *bin_offsets,
                                      size_t count)
 {
+    tr__api_enter(ctx);
     tr__pass *tmp;
     tr_result r = fdm_query(ctx, desc, bin_offsets, "tr_compute_fdm_bin_offsets", "bin_offsets", &tmp);
     if (r != TR_OK)
@@ -446,6 +449,7 @@ tr_result tr_compute_fdm_bin_offsets(tr_context *ctx, const tr_render_pass_desc 
 tr_result tr_compute_fdm_tiles(tr_context *ctx, const tr_render_pass_desc *desc, tr_fdm_tile *tiles, size_t capacity,
                                size_t *count)
 {
+    tr__api_enter(ctx);
     tr__pass *tmp;
     tr_result r = fdm_query(ctx, desc, count, "tr_compute_fdm_tiles", "count", &tmp);
     if (r != TR_OK)
@@ -507,8 +511,9 @@ static void set_uses(tr__pass *p, int delta)
 
 tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *desc)
 {
+    tr__api_enter(ctx);
     if (!ctx)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_begin_render_pass: ctx is NULL");
     if (!desc)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_begin_render_pass: desc is NULL");
     if (ctx->in_pass)
@@ -584,6 +589,7 @@ static bool hold(tr_context *ctx, uint32_t *uses)
 
 tr_result tr_cmd_bind_pipeline(tr_context *ctx, tr_pipeline *pipeline)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_bind_pipeline");
     if (!pipeline)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_pipeline: pipeline is NULL");
@@ -597,6 +603,7 @@ tr_result tr_cmd_bind_pipeline(tr_context *ctx, tr_pipeline *pipeline)
 
 tr_result tr_cmd_bind_texture(tr_context *ctx, uint32_t slot, const tr_image *image, const tr_sampler *sampler)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_bind_texture");
     tr__pass *p = ctx->pass;
     if (slot >= TR_MAX_TEXTURES)
@@ -632,7 +639,7 @@ tr_result tr_cmd_bind_texture(tr_context *ctx, uint32_t slot, const tr_image *im
                              "while the pass draws into it)");
     }
     if (p->failed)
-        return p->fail_code;
+        return tr__error(ctx, p->fail_code, "tr_cmd_bind_texture: an earlier command of this pass failed");
     tr_image *img = (tr_image *)image;       /* only its use counter changes */
     tr_sampler *smp = (tr_sampler *)sampler;
     if ((img && !hold(ctx, &img->texture_uses)) || (smp && !hold(ctx, &smp->pass_uses)))
@@ -644,6 +651,7 @@ tr_result tr_cmd_bind_texture(tr_context *ctx, uint32_t slot, const tr_image *im
 
 tr_result tr_cmd_bind_feedback_map(tr_context *ctx, uint32_t slot, tr_feedback_map *map)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_bind_feedback_map");
     tr__pass *p = ctx->pass;
     if (slot >= TR_MAX_FEEDBACK_MAPS)
@@ -652,7 +660,7 @@ tr_result tr_cmd_bind_feedback_map(tr_context *ctx, uint32_t slot, tr_feedback_m
     if (map && map->ctx != ctx)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_feedback_map: map belongs to another context");
     if (p->failed)
-        return p->fail_code;
+        return tr__error(ctx, p->fail_code, "tr_cmd_bind_feedback_map: an earlier command of this pass failed");
     if (map && !hold(ctx, &map->pass_uses))
         return tr__pass_fail(ctx, "tr_cmd_bind_feedback_map");
     p->feedback[slot] = map;
@@ -687,6 +695,7 @@ static tr_result check_feedback(tr_context *ctx, const char *fn, const tr__pass 
 
 tr_result tr_cmd_set_viewport(tr_context *ctx, const tr_viewport *vp)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_set_viewport");
     if (!vp)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_viewport: viewport is NULL");
@@ -711,6 +720,7 @@ tr_result tr_cmd_set_viewport(tr_context *ctx, const tr_viewport *vp)
 
 tr_result tr_cmd_set_scissor(tr_context *ctx, const tr_rect *s)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_set_scissor");
     if (!s)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_scissor: scissor is NULL");
@@ -723,6 +733,7 @@ tr_result tr_cmd_set_scissor(tr_context *ctx, const tr_rect *s)
 
 tr_result tr_cmd_set_stencil_reference(tr_context *ctx, uint32_t front, uint32_t back)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_set_stencil_reference");
     ctx->pass->stencil_ref[0] = front;
     ctx->pass->stencil_ref[1] = back;
@@ -731,6 +742,7 @@ tr_result tr_cmd_set_stencil_reference(tr_context *ctx, uint32_t front, uint32_t
 
 tr_result tr_cmd_set_blend_constants(tr_context *ctx, const float rgba[4])
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_set_blend_constants");
     if (!rgba)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_blend_constants: rgba is NULL");
@@ -747,6 +759,7 @@ tr_result tr__pass_fail(tr_context *ctx, const char *what)
 
 tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_set_uniforms");
     if (size > TR_MAX_UNIFORM_BYTES)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_cmd_set_uniforms: size %zu exceeds %u", size,
@@ -754,7 +767,7 @@ tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size)
     if (size && !data)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_uniforms: data is NULL");
     if (ctx->pass->failed)
-        return ctx->pass->fail_code;
+        return tr__error(ctx, ctx->pass->fail_code, "tr_cmd_set_uniforms: an earlier command of this pass failed");
     if (!size) {
         ctx->pass->uniforms = NULL;
         return TR_OK;
@@ -893,6 +906,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
 tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_clear_attachment *atts,
                                    uint32_t rect_count, const tr_rect *rects)
 {
+    tr__api_enter(ctx);
     static const char fn[] = "tr_cmd_clear_attachments";
     REQUIRE_PASS(ctx, "tr_cmd_clear_attachments");
     tr__pass *p = ctx->pass;
@@ -993,6 +1007,7 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
 tr_result tr_cmd_bind_vertex_buffer(tr_context *ctx, uint32_t binding, const void *data, size_t size,
                                     size_t offset)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_bind_vertex_buffer");
     if (binding >= TR_MAX_VERTEX_BINDINGS)
         return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_cmd_bind_vertex_buffer: binding %u is not below %u", binding,
@@ -1012,6 +1027,7 @@ tr_result tr_cmd_bind_vertex_buffer(tr_context *ctx, uint32_t binding, const voi
 tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_count, uint32_t first_vertex,
                       uint32_t first_instance)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_draw");
     tr__vertex_source src = {.indices = NULL, .first = first_vertex};
     return record_draw(ctx, "tr_cmd_draw", src, vertex_count, instance_count, first_instance);
@@ -1019,6 +1035,7 @@ tr_result tr_cmd_draw(tr_context *ctx, uint32_t vertex_count, uint32_t instance_
 
 tr_result tr_cmd_bind_index_buffer(tr_context *ctx, const void *data, size_t size, size_t offset, tr_index_type type)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_bind_index_buffer");
     if (!data && size)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_index_buffer: data is NULL with size %zu", size);
@@ -1038,6 +1055,7 @@ tr_result tr_cmd_bind_index_buffer(tr_context *ctx, const void *data, size_t siz
 tr_result tr_cmd_draw_indexed(tr_context *ctx, uint32_t index_count, uint32_t instance_count, uint32_t first_index,
                               int32_t vertex_offset, uint32_t first_instance)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_draw_indexed");
     const tr__pass *p = ctx->pass;
     if (!p->index_buffer.data)

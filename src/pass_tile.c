@@ -529,6 +529,7 @@ static void add_stats(tr_pass_stats *dst, const tr_pass_stats *s)
 
 tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
 {
+    tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_end_render_pass");
     tr__pass *p = ctx->pass;
     if (p->failed) {

@@ -59,6 +59,7 @@ static tr_result check_vertex_input(tr_context *ctx, tr_pipeline_desc *d)
 
 tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_pipeline **out)
 {
+    tr__api_enter(ctx);
     if (!out)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_create: out is NULL");
     *out = NULL;
@@ -190,14 +191,14 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
     return TR_OK;
 }
 
-void tr_pipeline_destroy(tr_pipeline *p)
+tr_result tr_pipeline_destroy(tr_pipeline *p)
 {
+    tr__api_enter(p ? p->ctx : NULL);
     if (!p)
-        return;
+        return TR_OK; /* as free(NULL) */
     tr_context *ctx = p->ctx;
     if (p->pass_uses && ctx->in_pass) {
-        tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_pipeline_destroy: pipeline is used by the recording pass");
-        return;
+        return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_pipeline_destroy: pipeline is used by the recording pass");
     }
     if (p->prev)
         p->prev->next = p->next;
@@ -206,4 +207,5 @@ void tr_pipeline_destroy(tr_pipeline *p)
     if (p->next)
         p->next->prev = p->prev;
     tr__free(ctx, p);
+    return TR_OK;
 }

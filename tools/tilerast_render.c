@@ -1,5 +1,5 @@
-/* tilerast-render: draws a neutral scene file ("SRSCENE1", bench/SCENES.md)
- * with tilerast and writes the image as PNG and/or raw RGBA8.
+/* tilerast-render: draws a neutral scene file ("SRSCENE1" or "SRSCENE2",
+ * bench/SCENES.md) with tilerast and writes the image as PNG and/or raw RGBA8.
  *
  * It is the command-line face of tr_scene_load + tr_scene_render_with: what
  * a conformance script or a side-by-side comparison with another renderer
@@ -57,7 +57,8 @@ static void usage(FILE *f)
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
             "                       [--samples N]\n"
             "\n"
-            "Renders a SRSCENE1 scene file with tilerast.\n"
+            "Renders a scene file (SRSCENE1 triangles, or SRSCENE2 lines and points;\n"
+            "bench/SCENES.md) with tilerast.\n"
             "  -o, --output FILE  write the image as PNG\n"
             "  --raw FILE         write width*height*4 bytes of RGBA8, top row first\n"
             "  --threads N        threads for the bins (0 = all cores, the default)\n"

@@ -104,8 +104,10 @@ TR_API void tr_context_destroy(tr_context *ctx);
 /* The descriptor with every default applied. */
 TR_API tr_context_desc tr_context_get_desc(const tr_context *ctx);
 
-/* A message about the last error this context returned ("" if none).  The
- * string stays valid until the next call on the context. */
+/* The message of the last call made through this context or one of its
+ * objects that returns a tr_result: "" if that call succeeded (result.h
+ * states the rule).  The string stays valid until the next call on the
+ * context.  NULL ctx: a fixed message saying so. */
 TR_API const char *tr_context_last_error(const tr_context *ctx);
 
 #ifdef __cplusplus

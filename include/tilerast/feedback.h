@@ -127,9 +127,9 @@ typedef struct tr_feedback_map tr_feedback_map;
  * not a power of two, below 4 or above half of level 0), each with a
  * message naming the field. */
 TR_API tr_result tr_feedback_map_create(tr_context *ctx, const tr_feedback_map_desc *desc, tr_feedback_map **out);
-/* Fails (TR_ERROR_INVALID_STATE, nothing freed) while the map is bound in
- * the recording pass. */
-TR_API void tr_feedback_map_destroy(tr_feedback_map *map);
+/* Fails (TR_ERROR_INVALID_STATE, nothing freed: end the pass, then destroy
+ * it) while the map is bound in the recording pass; NULL: TR_OK. */
+TR_API tr_result tr_feedback_map_destroy(tr_feedback_map *map);
 /* The descriptor with its defaults applied (levels and layers at least 1). */
 TR_API tr_feedback_map_desc tr_feedback_map_get_desc(const tr_feedback_map *map);
 
@@ -146,8 +146,11 @@ TR_API tr_result tr_feedback_map_decoded_size(const tr_feedback_map *map, uint32
                                               uint32_t *height);
 
 /* ResolveSubresourceRegion DECODE of one layer and level into R8_UINT rows
- * of row_pitch bytes (at least the decoded width; TR_ERROR_INVALID_ARGUMENT
- * otherwise).  TR_ERROR_OUT_OF_RANGE for a layer or level the map does not
+ * of row_pitch bytes (0: the decoded width; a nonzero pitch below it is
+ * TR_ERROR_INVALID_ARGUMENT).  The call touches exactly
+ * (decoded height - 1) * row_pitch + decoded width bytes of `out`, and
+ * refuses a pitch that would span more than TR_MAX_TRANSFER_BYTES
+ * (TR_ERROR_LIMIT_EXCEEDED): image.h, "Caller buffers".  TR_ERROR_OUT_OF_RANGE for a layer or level the map does not
  * have (MinMip: level must be 0). */
 TR_API tr_result tr_feedback_map_decode(const tr_feedback_map *map, uint32_t layer, uint32_t level, uint8_t *out,
                                         size_t row_pitch);

@@ -141,21 +141,43 @@ typedef struct tr_subresource {
 /* Bytes of one texel of one aspect (colour: the whole texel; DEPTH: 4;
  * STENCIL: 1); 0 for an aspect the format lacks. */
 TR_API uint32_t tr_format_texel_size(tr_format format, tr_aspect aspect);
+/* The format's name without the prefix ("R8G8B8A8_UNORM"; "UNDEFINED" for
+ * TR_FORMAT_UNDEFINED); "unknown" for a value that is not a tr_format. */
 TR_API const char *tr_format_name(tr_format format);
 TR_API int tr_format_is_depth(tr_format format);
 TR_API int tr_format_has_stencil(tr_format format);
 
 TR_API tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image **out);
-TR_API void tr_image_destroy(tr_image *image);
+/* Frees the image.  TR_ERROR_INVALID_STATE, and nothing freed, while it is
+ * an attachment, density map or bound texture of the recording pass (end
+ * the pass, then destroy it); NULL: TR_OK.  Callers that ignore the result
+ * still compile: before this returned a tr_result it returned void. */
+TR_API tr_result tr_image_destroy(tr_image *image);
 TR_API tr_image_desc tr_image_get_desc(const tr_image *image);
 /* Width or height of a level: max(1, size >> level). */
 TR_API uint32_t tr_image_level_width(const tr_image *image, uint32_t level);
 TR_API uint32_t tr_image_level_height(const tr_image *image, uint32_t level);
 
+/* Caller buffers.  Every call that reads or writes rows of a caller's
+ * buffer with a row_pitch (tr_image_upload, tr_image_download,
+ * tr_image_download_raw, tr_feedback_map_decode, tr_feedback_map_encode)
+ * touches exactly the bytes [0, span) of it, where
+ *     span = (rows - 1) * row_pitch + row bytes
+ * (row bytes: the texels of a row times their size; row_pitch 0 means the
+ * row bytes, tightly packed).  The caller's buffer must hold span bytes;
+ * any alignment will do (texels are copied bytewise).  A row_pitch below
+ * the row bytes is TR_ERROR_INVALID_ARGUMENT; a row_pitch or span above
+ * TR_MAX_TRANSFER_BYTES, or a span that overflows size_t, is
+ * TR_ERROR_LIMIT_EXCEEDED; both messages name row_pitch, and a call that
+ * fails writes nothing to the caller's buffer.  tr_image_read_rgba8 writes
+ * width x height x 4 bytes, tightly packed. */
+#define TR_MAX_TRANSFER_BYTES (UINT64_C(1) << 36) /* 64 GiB: 16 times the largest subresource
+                                                     (16384 x 16384 texels of 16 bytes) */
+
 /* Copies a whole subresource in or out.  Texels are in the format's own
  * layout (R16G16B16A16_SFLOAT as IEEE half floats, packed formats as one
  * little-endian 32-bit word); row_pitch is bytes between rows, 0 for
- * tightly packed.  Row 0 is the top row.  The DEPTH aspect is a float per
+ * tightly packed ("Caller buffers" above).  Row 0 is the top row.  The DEPTH aspect is a float per
  * texel; a D16 / D24 upload stores each float quantised (as the enum says:
  * k / (2^n - 1), and any NaN as 0), so the image never holds a value its
  * format cannot. */

@@ -352,7 +352,8 @@ typedef struct tr_pipeline_desc {
     /* depth */
     int depth_test, depth_write;
     tr_compare_op depth_compare;        /* default LESS */
-    /* stencil (needs a D32_SFLOAT_S8_UINT attachment to have an effect) */
+    /* stencil (needs an attachment with a stencil aspect, D32_SFLOAT_S8_UINT or
+       D24_UNORM_S8_UINT, to have an effect) */
     int stencil_test;
     tr_stencil_face stencil_front, stencil_back;
     /* colour */
@@ -369,7 +370,9 @@ typedef struct tr_pipeline_desc {
 typedef struct tr_pipeline tr_pipeline;
 
 TR_API tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_pipeline **out);
-TR_API void tr_pipeline_destroy(tr_pipeline *pipeline);
+/* TR_ERROR_INVALID_STATE, and nothing freed, while the pipeline is bound in
+ * the recording pass; NULL: TR_OK. */
+TR_API tr_result tr_pipeline_destroy(tr_pipeline *pipeline);
 
 #ifdef __cplusplus
 }

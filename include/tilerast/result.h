@@ -1,8 +1,20 @@
-/* tilerast: error codes.
+/* tilerast: error codes and messages.
  *
  * Every fallible call returns a tr_result; TR_OK is 0 and every error is
- * negative.  tr_result_string() names a code; the context that received the
- * bad argument also keeps a message naming the field (tr_context_last_error). */
+ * negative.  tr_result_string() names a code.  Every failing call also
+ * leaves a message that names the argument or field at fault, readable in
+ * two places:
+ *   - tr_last_error(): per thread, for every call, also those that have no
+ *     context (tr_context_create, tr_sample_position, tr_scene_load, ...);
+ *   - tr_context_last_error(ctx): per context, for calls made through the
+ *     context or one of its objects (images, pipelines, samplers, feedback
+ *     maps).
+ * The rule (unlike errno): each call that returns a tr_result clears both
+ * messages when it begins and sets them only if it fails, so after TR_OK
+ * they read "" and after an error they describe that error, never an older
+ * one.  Calls that return no tr_result (getters, tr_fs_* shader helpers)
+ * leave them alone.  README.md, "Errors", has the whole contract: what a
+ * failed call guarantees about caller memory and objects. */
 #ifndef TILERAST_RESULT_H
 #define TILERAST_RESULT_H
 
@@ -33,6 +45,11 @@ typedef enum tr_result {
 
 /* The name of a code ("TR_ERROR_OUT_OF_MEMORY"); "TR_UNKNOWN_RESULT" otherwise. */
 TR_API const char *tr_result_string(tr_result result);
+
+/* The message of the calling thread's last call that returned a
+ * tr_result: "" if it succeeded, else what went wrong (at most 511 bytes).
+ * The string belongs to the thread and stays valid until its next call. */
+TR_API const char *tr_last_error(void);
 
 #ifdef __cplusplus
 }

@@ -164,7 +164,8 @@ TR_API tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *d
  * that is not subsampled: tr_image_stored_extent's texels per row and rows
  * (a subsampled image made with TR_IMAGE_FDM_OFFSET stores the context's
  * tile alignment past each edge, as turnip pads it; any other image its
- * size).  row_pitch 0: tightly packed. */
+ * size).  row_pitch 0: tightly packed; the pitch and buffer rules are
+ * image.h's "Caller buffers". */
 TR_API tr_result tr_image_download_raw(const tr_image *image, const tr_subresource *sub, void *data,
                                        size_t row_pitch);
 /* Level 0's stored width and height (see tr_image_download_raw); {0, 0}

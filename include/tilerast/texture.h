@@ -79,9 +79,9 @@ typedef struct tr_sampler_desc {
 typedef struct tr_sampler tr_sampler;
 
 TR_API tr_result tr_sampler_create(tr_context *ctx, const tr_sampler_desc *desc, tr_sampler **out);
-/* Fails (TR_ERROR_INVALID_STATE, nothing freed) while the sampler is bound in
- * the recording pass. */
-TR_API void tr_sampler_destroy(tr_sampler *sampler);
+/* Fails (TR_ERROR_INVALID_STATE, nothing freed: end the pass, then destroy
+ * it) while the sampler is bound in the recording pass; NULL: TR_OK. */
+TR_API tr_result tr_sampler_destroy(tr_sampler *sampler);
 /* The descriptor with its defaults applied (max_lod 0 reads TR_LOD_CLAMP_NONE,
  * max_anisotropy 0 reads 1). */
 TR_API tr_sampler_desc tr_sampler_get_desc(const tr_sampler *sampler);
@@ -112,8 +112,10 @@ TR_API tr_result tr_image_load(tr_context *ctx, const char *path, tr_format form
 /* ---- binding ------------------------------------------------------------------------------- */
 
 /* Binds image + sampler to texture slot `slot` for the draws recorded after
- * it in the current pass; image NULL unbinds.  Every level and layer of the
- * image is visible.  Colour images of every format are sampleable; depth
+ * it in the current pass; image NULL unbinds.  sampler NULL is the default
+ * sampler, the one a zeroed tr_sampler_desc makes: NEAREST filtering and
+ * mip selection, REPEAT addressing, no LOD bias or clamp, no comparison.
+ * Every level and layer of the image is visible.  Colour images of every format are sampleable; depth
  * images (the depth aspect) need a compare sampler, or read as (d, 0, 0, 1)
  * with an ordinary one.  Errors: a compare sampler with a colour image
  * (TR_ERROR_UNSUPPORTED_FORMAT); an image that is an attachment of this pass

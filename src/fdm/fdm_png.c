@@ -56,8 +56,9 @@ static bool framebuffer_size(const tr_render_pass_desc *d, uint32_t *w, uint32_t
 TR_API tr_result tr_fdm_write_png(tr_context *ctx, const tr_render_pass_desc *desc, uint32_t view_slot,
                                   const tr_image *image, uint32_t layer, const char *path)
 {
+    tr__api_enter(ctx);
     if (!ctx)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_fdm_write_png: ctx is NULL");
     if (!desc || !image || !path)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_fdm_write_png: %s is NULL",
                          !desc ? "desc" : !image ? "image" : "path");

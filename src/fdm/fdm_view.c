@@ -126,31 +126,45 @@ static bool valid_area(uint32_t f, uint32_t bin)
 
 tr_result tr_fdm_bin_transform(const tr_fdm_bin_desc *desc, tr_fdm_bin_transform_result *out)
 {
+    tr__api_enter(NULL);
+    const char *fn = "tr_fdm_bin_transform";
     if (!desc || !out)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, desc ? "out" : "desc");
     const tr_fdm_bin_desc *d = desc;
     if (!d->bin.width || !d->bin.height || !d->framebuffer.width || !d->framebuffer.height ||
         d->bin.width > TR_MAX_IMAGE_SIZE || d->bin.height > TR_MAX_IMAGE_SIZE ||
         d->framebuffer.width > TR_MAX_IMAGE_SIZE || d->framebuffer.height > TR_MAX_IMAGE_SIZE)
-        return TR_ERROR_INVALID_DESCRIPTOR;
+        return tr__error(NULL, TR_ERROR_INVALID_DESCRIPTOR,
+                         "%s: tr_fdm_bin_desc.bin = %ux%u / framebuffer = %ux%u: each must be 1..%u", fn,
+                         d->bin.width, d->bin.height, d->framebuffer.width, d->framebuffer.height, TR_MAX_IMAGE_SIZE);
     if (!valid_area(d->frag_area.width, d->bin.width) || !valid_area(d->frag_area.height, d->bin.height))
-        return TR_ERROR_INVALID_DESCRIPTOR;
+        return tr__error(NULL, TR_ERROR_INVALID_DESCRIPTOR,
+                         "%s: tr_fdm_bin_desc.frag_area = %ux%u: each must be 1, 2 or 4 and divide the bin (%ux%u)",
+                         fn, d->frag_area.width, d->frag_area.height, d->bin.width, d->bin.height);
     if (d->bin_offset.x < 0 || (uint32_t)d->bin_offset.x >= d->bin.width || d->bin_offset.y < 0 ||
         (uint32_t)d->bin_offset.y >= d->bin.height || d->bin_offset.x % (int32_t)d->frag_area.width ||
         d->bin_offset.y % (int32_t)d->frag_area.height)
-        return TR_ERROR_INVALID_DESCRIPTOR;
+        return tr__error(NULL, TR_ERROR_INVALID_DESCRIPTOR,
+                         "%s: tr_fdm_bin_desc.bin_offset = (%d, %d): must lie in the bin and be a multiple of "
+                         "frag_area", fn, d->bin_offset.x, d->bin_offset.y);
     const tr_viewport *vp = &d->viewport;
     if (!isfinite(vp->x) || !isfinite(vp->y) || !isfinite(vp->width) || !isfinite(vp->height) ||
         !isfinite(vp->min_depth) || !isfinite(vp->max_depth))
-        return TR_ERROR_INVALID_DESCRIPTOR;
+        return tr__error(NULL, TR_ERROR_INVALID_DESCRIPTOR, "%s: tr_fdm_bin_desc.viewport has a value that is not "
+                         "finite", fn);
     if (d->scissor.x < 0 || d->scissor.y < 0 || d->scissor.width > TR_MAX_IMAGE_SIZE ||
         d->scissor.height > TR_MAX_IMAGE_SIZE)
-        return TR_ERROR_INVALID_DESCRIPTOR;
+        return tr__error(NULL, TR_ERROR_INVALID_DESCRIPTOR,
+                         "%s: tr_fdm_bin_desc.scissor = (%d, %d) %ux%u: the origin must be >= 0, the size at "
+                         "most %u", fn, d->scissor.x, d->scissor.y, d->scissor.width, d->scissor.height,
+                         TR_MAX_IMAGE_SIZE);
     /* the grid, with its extra column and row */
     const uint32_t cols = (d->framebuffer.width + d->bin.width - 1) / d->bin.width + 1;
     const uint32_t rows = (d->framebuffer.height + d->bin.height - 1) / d->bin.height + 1;
     if (d->bin_x >= cols || d->bin_y >= rows)
-        return TR_ERROR_OUT_OF_RANGE;
+        return tr__error(NULL, TR_ERROR_OUT_OF_RANGE,
+                         "%s: tr_fdm_bin_desc.bin_x/bin_y = (%u, %u) is outside the %ux%u grid (with the extra "
+                         "column and row)", fn, d->bin_x, d->bin_y, cols, rows);
 
     const int32_t bcs[2] = {(int32_t)(d->bin_x * d->bin.width), (int32_t)(d->bin_y * d->bin.height)};
     const int32_t bo[2] = {d->bin_offset.x, d->bin_offset.y}, origin[2] = {0, 0};

@@ -58,6 +58,7 @@ static tr_result check_desc(tr_context *ctx, tr_feedback_map_desc *d)
 
 tr_result tr_feedback_map_create(tr_context *ctx, const tr_feedback_map_desc *desc, tr_feedback_map **out)
 {
+    tr__api_enter(ctx);
     if (!out)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_feedback_map_create: out is NULL");
     *out = NULL;
@@ -100,14 +101,14 @@ tr_result tr_feedback_map_create(tr_context *ctx, const tr_feedback_map_desc *de
     return TR_OK;
 }
 
-void tr_feedback_map_destroy(tr_feedback_map *m)
+tr_result tr_feedback_map_destroy(tr_feedback_map *m)
 {
+    tr__api_enter(m ? m->ctx : NULL);
     if (!m)
-        return;
+        return TR_OK; /* as free(NULL) */
     tr_context *ctx = m->ctx;
     if (m->pass_uses && ctx->in_pass) {
-        tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_feedback_map_destroy: the map is bound in the recording pass");
-        return;
+        return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_feedback_map_destroy: the map is bound in the recording pass");
     }
     if (m->prev)
         m->prev->next = m->next;
@@ -117,6 +118,7 @@ void tr_feedback_map_destroy(tr_feedback_map *m)
         m->next->prev = m->prev;
     tr__free(ctx, m->data);
     tr__free(ctx, m);
+    return TR_OK;
 }
 
 tr_feedback_map_desc tr_feedback_map_get_desc(const tr_feedback_map *m)
@@ -143,8 +145,9 @@ static void clear_layer(tr_feedback_map *m, uint32_t layer)
 
 tr_result tr_feedback_map_clear(tr_feedback_map *m)
 {
+    tr__api_enter(m ? m->ctx : NULL);
     if (!m)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_feedback_map_clear: map is NULL");
     tr_result r = check_idle(m, "tr_feedback_map_clear");
     if (r != TR_OK)
         return r;
@@ -156,8 +159,9 @@ tr_result tr_feedback_map_clear(tr_feedback_map *m)
 
 tr_result tr_feedback_map_set_mode(tr_feedback_map *m, tr_feedback_mode mode)
 {
+    tr__api_enter(m ? m->ctx : NULL);
     if (!m)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_feedback_map_set_mode: map is NULL");
     if ((unsigned)mode > TR_FEEDBACK_CONSERVATIVE)
         return tr__error(m->ctx, TR_ERROR_INVALID_ARGUMENT, "tr_feedback_map_set_mode: mode %d is not a tr_feedback_mode",
                          (int)mode);
@@ -183,8 +187,9 @@ bool tr__feedback_pairs(const tr_feedback_map *m, const tr_image *img)
 
 tr_result tr_feedback_map_decoded_size(const tr_feedback_map *m, uint32_t level, uint32_t *width, uint32_t *height)
 {
+    tr__api_enter(m ? m->ctx : NULL);
     if (!m)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_feedback_map_decoded_size: map is NULL");
     const uint32_t levels = m->desc.kind == TR_FEEDBACK_MIN_MIP ? 1u : m->desc.levels;
     if (level >= levels)
         return tr__error(m->ctx, TR_ERROR_OUT_OF_RANGE, "tr_feedback_map_decoded_size: level %u of %s map with %u %s",
@@ -197,12 +202,13 @@ tr_result tr_feedback_map_decoded_size(const tr_feedback_map *m, uint32_t level,
     return TR_OK;
 }
 
-/* The checks decode and encode share. */
+/* The checks decode and encode share; on TR_OK *row_pitch is the pitch to
+ * use (image.h, "Caller buffers": 0 is the decoded width). */
 static tr_result check_transfer(const tr_feedback_map *m, const char *fn, uint32_t layer, uint32_t level,
-                                const void *bytes, size_t row_pitch)
+                                const void *bytes, size_t *row_pitch)
 {
     if (!m)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "%s: map is NULL", fn);
     tr_result r = check_idle(m, fn);
     if (r != TR_OK)
         return r;
@@ -217,10 +223,7 @@ static tr_result check_transfer(const tr_feedback_map *m, const char *fn, uint32
     if (level >= m->desc.levels)
         return tr__error(m->ctx, TR_ERROR_OUT_OF_RANGE, "%s: level %u of a map with %u levels", fn, level,
                          m->desc.levels);
-    if (row_pitch < m->grid_w[level])
-        return tr__error(m->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: row_pitch %zu is below the decoded width %u", fn,
-                         row_pitch, m->grid_w[level]);
-    return TR_OK;
+    return tr__check_pitch(m->ctx, fn, "row_pitch", m->grid_w[level], m->grid_h[level], row_pitch);
 }
 
 /* Level-l region i on one axis overlaps LOD-0 regions first..last (with a
@@ -270,7 +273,8 @@ static void decode_min_mip(const tr_feedback_map *m, uint32_t layer, uint8_t *ou
 tr_result tr_feedback_map_decode(const tr_feedback_map *m, uint32_t layer, uint32_t level, uint8_t *out,
                                  size_t row_pitch)
 {
-    tr_result r = check_transfer(m, "tr_feedback_map_decode", layer, level, out, row_pitch);
+    tr__api_enter(m ? m->ctx : NULL);
+    tr_result r = check_transfer(m, "tr_feedback_map_decode", layer, level, out, &row_pitch);
     if (r != TR_OK)
         return r;
     if (m->desc.kind == TR_FEEDBACK_MIN_MIP) {
@@ -287,7 +291,8 @@ tr_result tr_feedback_map_decode(const tr_feedback_map *m, uint32_t layer, uint3
 tr_result tr_feedback_map_encode(tr_feedback_map *m, uint32_t layer, uint32_t level, const uint8_t *in,
                                  size_t row_pitch)
 {
-    tr_result r = check_transfer(m, "tr_feedback_map_encode", layer, level, in, row_pitch);
+    tr__api_enter(m ? m->ctx : NULL);
+    tr_result r = check_transfer(m, "tr_feedback_map_encode", layer, level, in, &row_pitch);
     if (r != TR_OK)
         return r;
     const uint32_t gw = m->grid_w[level], gh = m->grid_h[level];

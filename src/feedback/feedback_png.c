@@ -59,8 +59,9 @@ static void put_px(uint8_t *px, uint32_t W, uint32_t x, uint32_t y, const uint8_
 
 tr_result tr_feedback_map_write_png(const tr_feedback_map *m, uint32_t layer, const char *path)
 {
+    tr__api_enter(m ? m->ctx : NULL);
     if (!m)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_feedback_map_write_png: map is NULL");
     tr_context *ctx = m->ctx;
     if (!path)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_feedback_map_write_png: path is NULL");

@@ -15,8 +15,10 @@ static int cmp_float(const void *a, const void *b)
 
 TR_API tr_result tr_image_write_lrz_png(const tr_image *depth, uint32_t view, const char *path)
 {
+    tr__api_enter(depth ? depth->ctx : NULL);
     if (!depth || !path)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(depth ? depth->ctx : NULL, TR_ERROR_INVALID_ARGUMENT, "tr_image_write_lrz_png: %s is NULL",
+                         depth ? "path" : "depth");
     tr_context *ctx = depth->ctx;
     const tr__lrz_buffer *b = depth->lrz;
     if (!b || !b->bound)

@@ -17,10 +17,15 @@ const uint8_t tr__sample_pos16[4][TR_MAX_SAMPLES][2] = {
 
 tr_result tr_sample_position(uint32_t samples, uint32_t index, float pos[2])
 {
-    if (!pos || !tr_sample_count_valid(samples))
-        return TR_ERROR_INVALID_ARGUMENT;
+    tr__api_enter(NULL);
+    if (!pos)
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_sample_position: pos is NULL");
+    if (!tr_sample_count_valid(samples))
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_sample_position: samples = %u is not 1, 2, 4 or 8",
+                         samples);
     if (index >= samples)
-        return TR_ERROR_OUT_OF_RANGE;
+        return tr__error(NULL, TR_ERROR_OUT_OF_RANGE, "tr_sample_position: index = %u but there are %u samples",
+                         index, samples);
     const uint32_t log2n = (uint32_t)__builtin_ctz(samples);
     pos[0] = (float)tr__sample_pos16[log2n][index][0] / 16.0f;
     pos[1] = (float)tr__sample_pos16[log2n][index][1] / 16.0f;

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tilerast/scene.h"
+#include "internal.h"
 
 #define SCENE_MAGIC "SRSCENE1"
 #define SCENE_MAGIC2 "SRSCENE2"
@@ -36,14 +36,19 @@
  * the raw bytes whatever the scene size (a multiple of 3: whole triangles). */
 #define SCENE_CHUNK_VERTICES 3072u
 
+/* A message for the caller's buffer (when given) and the thread's last
+ * error (result.h: tr_last_error), which callers without a buffer read. */
 static void scene_message(char *msg, size_t msg_size, const char *fmt, ...)
 {
-    if (msg == NULL || msg_size == 0)
-        return;
+    char text[TR__ERROR_SIZE];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, msg_size, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    if (text[0])
+        tr__error(NULL, TR_ERROR_BAD_FILE, "%s", text);
+    if (msg != NULL && msg_size != 0)
+        snprintf(msg, msg_size, "%s", text);
 }
 
 static uint32_t scene_read_u32(const uint8_t *p)
@@ -263,6 +268,7 @@ static tr_result scene_short_header(size_t size, char *msg, size_t msg_size)
 
 tr_result tr_scene_parse(const void *data, size_t size, tr_scene *out, char *msg, size_t msg_size)
 {
+    tr__api_enter(NULL);
     scene_message(msg, msg_size, "%s", "");
     if (out == NULL || (data == NULL && size != 0)) {
         scene_message(msg, msg_size, "%s is NULL", out == NULL ? "out" : "data");
@@ -310,6 +316,7 @@ static size_t scene_read_fully(FILE *f, uint8_t *dst, size_t n)
  * refused after at most one byte past the expected end. */
 tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_size)
 {
+    tr__api_enter(NULL);
     scene_message(msg, msg_size, "%s", "");
     if (out == NULL || path == NULL) {
         scene_message(msg, msg_size, "%s is NULL", out == NULL ? "out" : "path");
@@ -411,10 +418,32 @@ done:
     return TR_OK;
 }
 
+/* Which field of a scene tr_scene_save cannot write (the checks below). */
+static const char *scene_invalid_field(const tr_scene *scene)
+{
+    const uint32_t fl = scene->flags;
+    if (scene->width == 0 || scene->height == 0)
+        return "scene->width/height is 0";
+    if (fl & ~SCENE_KNOWN_FLAGS2)
+        return "scene->flags has unknown bits";
+    if ((fl & TR_SCENE_BLEND_ALPHA) && (fl & TR_SCENE_BLEND_ADD))
+        return "scene->flags ask for both BLEND_ALPHA and BLEND_ADD";
+    if ((fl & TR_SCENE_LINES) && (fl & TR_SCENE_POINTS))
+        return "scene->flags ask for both LINES and POINTS";
+    if ((fl & TR_SCENE_RECT_LINES) && !(fl & TR_SCENE_LINES))
+        return "scene->flags ask for RECT_LINES without LINES";
+    if ((fl & SCENE_V2_FLAGS) && !(scene->size >= 1.0f && scene->size <= 64.0f))
+        return "scene->size is outside [1, 64]";
+    if (!isfinite(scene->clear_depth))
+        return "scene->clear_depth is not finite";
+    return "scene->vertices is NULL";
+}
+
 tr_result tr_scene_save(const tr_scene *scene, const char *path)
 {
+    tr__api_enter(NULL);
     if (scene == NULL || path == NULL)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_scene_save: %s is NULL", scene ? "path" : "scene");
     /* Write only what tr_scene_parse accepts, so a saved scene always loads. */
     const uint32_t fl = scene->flags;
     if (scene->width == 0 || scene->height == 0 || (fl & ~SCENE_KNOWN_FLAGS2) ||
@@ -424,10 +453,14 @@ tr_result tr_scene_save(const tr_scene *scene, const char *path)
         ((fl & SCENE_V2_FLAGS) && !(scene->size >= 1.0f && scene->size <= 64.0f)) ||
         !isfinite(scene->clear_depth) ||
         (scene->triangle_count > 0 && scene->vertices == NULL))
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_scene_save: %s",
+                         scene_invalid_field(scene));
     if (scene->width > TR_MAX_IMAGE_SIZE || scene->height > TR_MAX_IMAGE_SIZE ||
         scene->triangle_count > TR_SCENE_MAX_TRIANGLES)
-        return TR_ERROR_LIMIT_EXCEEDED;
+        return tr__error(NULL, TR_ERROR_LIMIT_EXCEEDED, "tr_scene_save: %s",
+                         scene->triangle_count > TR_SCENE_MAX_TRIANGLES
+                             ? "scene->triangle_count exceeds TR_SCENE_MAX_TRIANGLES"
+                             : "scene->width/height exceeds TR_MAX_IMAGE_SIZE");
 
     uint8_t header[SCENE_HEADER2_BYTES];
     const uint32_t hb = scene_header_bytes(fl);
@@ -446,12 +479,13 @@ tr_result tr_scene_save(const tr_scene *scene, const char *path)
     if (total > 0) {
         chunk = malloc((size_t)SCENE_CHUNK_VERTICES * SCENE_VERTEX_BYTES);
         if (chunk == NULL)
-            return TR_ERROR_OUT_OF_MEMORY;
+            return tr__error(NULL, TR_ERROR_OUT_OF_MEMORY, "tr_scene_save: out of memory for a write buffer");
     }
     FILE *f = fopen(path, "wb");
     if (f == NULL) {
+        const int e = errno;
         free(chunk);
-        return TR_ERROR_IO;
+        return tr__error(NULL, TR_ERROR_IO, "tr_scene_save: path '%s': cannot open: %s", path, strerror(e));
     }
     int ok = fwrite(header, 1, hb, f) == hb;
     for (size_t done_vertices = 0; ok && done_vertices < total;) {
@@ -468,7 +502,7 @@ tr_result tr_scene_save(const tr_scene *scene, const char *path)
         ok = 0;
     if (!ok) {
         remove(path); /* never leave a truncated scene behind */
-        return TR_ERROR_IO;
+        return tr__error(NULL, TR_ERROR_IO, "tr_scene_save: path '%s': write failed", path);
     }
     return TR_OK;
 }

@@ -6,9 +6,10 @@
  * BOTTOM_LEFT tie rule is GL's left/bottom fill rule seen through that flip.
  * Being a plain API user keeps this file an honest benchmark client. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "tilerast/scene.h"
+#include "internal.h"
 
 /* What the vertex shader finds in the uniforms: only a pointer, since
  * tr_cmd_set_uniforms copies at most TR_MAX_UNIFORM_BYTES and a scene's
@@ -100,12 +101,14 @@ static tr_pipeline_desc scene_pipeline_desc(uint32_t flags, float size)
 tr_result tr_scene_render(tr_context *ctx, const tr_scene *scene, tr_image *color,
                           tr_pass_stats *stats)
 {
+    tr__api_enter(ctx);
     return tr_scene_render_with(ctx, scene, NULL, color, NULL, stats);
 }
 
 tr_result tr_scene_render_depth(tr_context *ctx, const tr_scene *scene, tr_image *color,
                                 tr_image *depth_image, tr_pass_stats *stats)
 {
+    tr__api_enter(ctx);
     return tr_scene_render_with(ctx, scene, NULL, color, depth_image, stats);
 }
 
@@ -145,11 +148,13 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
                                const tr_scene_render_options *options, tr_image *color,
                                tr_image *depth_image, tr_pass_stats *stats)
 {
+    tr__api_enter(ctx);
     static const tr_scene_render_options defaults; /* all zero */
     if (options == NULL)
         options = &defaults;
     if (ctx == NULL || scene == NULL || color == NULL)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_scene_render: %s is NULL",
+                         !ctx ? "ctx" : !scene ? "scene" : "color");
     const uint32_t known = TR_SCENE_DEPTH | TR_SCENE_BLEND_ALPHA | TR_SCENE_BLEND_ADD |
                            TR_SCENE_FLAT | TR_SCENE_LINES | TR_SCENE_POINTS | TR_SCENE_RECT_LINES;
     const uint32_t fl = scene->flags;
@@ -159,15 +164,21 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
         ((fl & (TR_SCENE_LINES | TR_SCENE_POINTS)) && !(scene->size >= 1.0f && scene->size <= 64.0f)) ||
         (scene->triangle_count > 0 && scene->vertices == NULL) ||
         scene->triangle_count > TR_SCENE_MAX_TRIANGLES || !isfinite(scene->clear_depth))
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
+                         "tr_scene_render: scene is not one tr_scene_parse accepts (flags 0x%x, size %g, "
+                         "%u primitives, clear depth %g)", fl, (double)scene->size, scene->triangle_count,
+                         (double)scene->clear_depth);
     tr_image_desc cd = tr_image_get_desc(color);
     if (cd.format != TR_FORMAT_R8G8B8A8_UNORM || cd.width != scene->width ||
         cd.height != scene->height)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
+                         "tr_scene_render: color is %s %ux%u; the scene needs R8G8B8A8_UNORM %ux%u",
+                         tr_format_name(cd.format), cd.width, cd.height, scene->width, scene->height);
 
     const uint32_t samples = options->samples ? options->samples : 1u;
     if (!tr_sample_count_valid(samples))
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_scene_render_options.samples = %u is not 1, 2, 4 or 8",
+                         options->samples);
 
     tr_result r;
     tr_image *depth = NULL, *ms_color = NULL;
@@ -177,7 +188,11 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
         tr_image_desc dd = tr_image_get_desc(depth_image);
         if (dd.format != TR_FORMAT_D32_SFLOAT || dd.width != scene->width || dd.height != scene->height ||
             ((scene->flags & TR_SCENE_DEPTH) && dd.samples != samples))
-            return TR_ERROR_INVALID_ARGUMENT;
+            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
+                             "tr_scene_render: depth_image is %s %ux%u with %u samples; the scene needs "
+                             "D32_SFLOAT %ux%u%s", tr_format_name(dd.format), dd.width, dd.height, dd.samples,
+                             scene->width, scene->height,
+                             (scene->flags & TR_SCENE_DEPTH) ? " with the pass's samples" : "");
     }
     if (samples > 1) {
         /* the multisampled colour the pass resolves into `color` */
@@ -233,16 +248,24 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
     }
     if (rec == TR_OK && scene->triangle_count > 0)
         rec = tr_cmd_draw(ctx, tr_scene_prim_vertices(fl) * scene->triangle_count, 1, 0, 0);
-    r = tr_cmd_end_render_pass(ctx, stats);
-    if (rec != TR_OK)
-        r = rec;
+    if (rec != TR_OK) {
+        tr__saved_error saved;
+        tr__error_save(&saved);
+        tr_cmd_end_render_pass(ctx, stats);
+        r = tr__error_restore(ctx, rec, &saved);
+    } else {
+        r = tr_cmd_end_render_pass(ctx, stats);
+    }
 
-done:
+done:;
+    /* The clean-up calls clear the messages (result.h): keep the error's. */
+    tr__saved_error saved;
+    tr__error_save(&saved);
     if (pipeline != NULL)
         tr_pipeline_destroy(pipeline);
     if (depth != NULL && depth != depth_image)
         tr_image_destroy(depth);
     if (ms_color != NULL)
         tr_image_destroy(ms_color);
-    return r;
+    return tr__error_restore(ctx, r, &saved);
 }

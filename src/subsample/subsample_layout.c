@@ -292,33 +292,46 @@ static bool valid_area(tr_extent2d a, tr_extent2d bin)
 tr_result tr_compute_subsampled_layout(const tr_subsampled_layout_desc *desc, tr_subsampled_header *header,
                                        tr_subsampled_bin *bins)
 {
+    tr__api_enter(NULL);
+    const char *fn = "tr_compute_subsampled_layout";
     if (!desc || !header || !bins || !desc->areas)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                         !desc ? "desc" : !header ? "header" : !bins ? "bins" : "desc->areas");
     const tr_subsampled_layout_desc *d = desc;
     if (!d->framebuffer.width || !d->framebuffer.height || d->framebuffer.width > TR_MAX_IMAGE_SIZE ||
         d->framebuffer.height > TR_MAX_IMAGE_SIZE || !d->bin.width || !d->bin.height ||
         d->bin.width > TR_MAX_IMAGE_SIZE || d->bin.height > TR_MAX_IMAGE_SIZE || !d->tile_align.width ||
         !d->tile_align.height || d->tile_align.width > TR_MAX_IMAGE_SIZE || d->tile_align.height > TR_MAX_IMAGE_SIZE)
-        return TR_ERROR_INVALID_DESCRIPTOR;
+        return tr__error(NULL, TR_ERROR_INVALID_DESCRIPTOR,
+                         "%s: tr_subsampled_layout_desc.framebuffer = %ux%u / bin = %ux%u / tile_align = %ux%u: each "
+                         "must be 1..%u", fn, d->framebuffer.width, d->framebuffer.height, d->bin.width, d->bin.height,
+                         d->tile_align.width, d->tile_align.height, TR_MAX_IMAGE_SIZE);
     /* the grid covers the framebuffer (with b_o) and has at most the one
      * extra column and row FDM offsets add */
     const uint64_t need_x = ((uint64_t)d->framebuffer.width + d->bin.width - 1) / d->bin.width;
     const uint64_t need_y = ((uint64_t)d->framebuffer.height + d->bin.height - 1) / d->bin.height;
     if (d->bins_x < need_x || d->bins_y < need_y || d->bins_x > need_x + 1 || d->bins_y > need_y + 1)
-        return TR_ERROR_INVALID_DESCRIPTOR;
+        return tr__error(NULL, TR_ERROR_INVALID_DESCRIPTOR,
+                         "%s: tr_subsampled_layout_desc.bins_x/bins_y = %ux%u: the framebuffer needs %llux%llu "
+                         "(one more each with FDM offsets)", fn, d->bins_x, d->bins_y, (unsigned long long)need_x,
+                         (unsigned long long)need_y);
     if (d->bin_offset.x < 0 || (uint32_t)d->bin_offset.x >= d->bin.width || d->bin_offset.y < 0 ||
         (uint32_t)d->bin_offset.y >= d->bin.height || (!d->fdm_offset && (d->bin_offset.x || d->bin_offset.y)))
-        return TR_ERROR_INVALID_DESCRIPTOR;
+        return tr__error(NULL, TR_ERROR_INVALID_DESCRIPTOR,
+                         "%s: tr_subsampled_layout_desc.bin_offset = (%d, %d): must lie in the bin, and be (0, 0) "
+                         "without fdm_offset", fn, d->bin_offset.x, d->bin_offset.y);
     const size_t n = (size_t)d->bins_x * d->bins_y;
     for (size_t b = 0; b < n; b++)
         if (!valid_area(d->areas[b], d->bin))
-            return TR_ERROR_INVALID_DESCRIPTOR;
+            return tr__error(NULL, TR_ERROR_INVALID_DESCRIPTOR,
+                             "%s: tr_subsampled_layout_desc.areas[%zu] = %ux%u: each side must be 1, 2 or 4 and "
+                             "divide the bin (0x0: invisible)", fn, b, d->areas[b].width, d->areas[b].height);
     tr__tile *tiles = malloc(n * sizeof *tiles);
     tr__subsampled_tile *st = malloc(n * sizeof *st);
     void *scratch = malloc(tr__subsampled_scratch_bytes(n));
     tr_result r = TR_OK;
     if (!tiles || !st || !scratch) {
-        r = TR_ERROR_OUT_OF_MEMORY;
+        r = tr__error(NULL, TR_ERROR_OUT_OF_MEMORY, "%s: out of memory for %zu bins", fn, n);
     } else {
         tr__subsampled_grid g = {d->framebuffer, d->bin, d->tile_align, d->bins_x, d->bins_y, 1, {{0, 0}},
                                  d->fdm_offset};

@@ -27,8 +27,9 @@ static void frame(uint8_t *px, uint32_t w, uint32_t h, int64_t x0, int64_t y0, i
 
 tr_result tr_subsampled_write_png(const tr_image *image, uint32_t layer, const char *path)
 {
+    tr__api_enter(image ? image->ctx : NULL);
     if (!image)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_subsampled_write_png: image is NULL");
     tr_context *ctx = image->ctx;
     if (!path)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_subsampled_write_png: path is NULL");

@@ -19,6 +19,7 @@ static bool is_finite(float x)
 
 tr_result tr_sampler_create(tr_context *ctx, const tr_sampler_desc *desc, tr_sampler **out)
 {
+    tr__api_enter(ctx);
     if (!out)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_sampler_create: out is NULL");
     *out = NULL;
@@ -75,14 +76,14 @@ tr_result tr_sampler_create(tr_context *ctx, const tr_sampler_desc *desc, tr_sam
     return TR_OK;
 }
 
-void tr_sampler_destroy(tr_sampler *s)
+tr_result tr_sampler_destroy(tr_sampler *s)
 {
+    tr__api_enter(s ? s->ctx : NULL);
     if (!s)
-        return;
+        return TR_OK; /* as free(NULL) */
     tr_context *ctx = s->ctx;
     if (s->pass_uses && ctx->in_pass) {
-        tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_sampler_destroy: sampler is bound in the recording pass");
-        return;
+        return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_sampler_destroy: sampler is bound in the recording pass");
     }
     if (s->prev)
         s->prev->next = s->next;
@@ -91,6 +92,7 @@ void tr_sampler_destroy(tr_sampler *s)
     if (s->next)
         s->next->prev = s->prev;
     tr__free(ctx, s);
+    return TR_OK;
 }
 
 tr_sampler_desc tr_sampler_get_desc(const tr_sampler *s)

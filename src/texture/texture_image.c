@@ -54,8 +54,9 @@ static void average(const tr_image *img, const uint8_t *const src[4], uint32_t n
 
 tr_result tr_image_generate_mips(tr_image *img)
 {
+    tr__api_enter(img ? img->ctx : NULL);
     if (!img)
-        return TR_ERROR_INVALID_ARGUMENT;
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_image_generate_mips: image is NULL");
     tr_context *ctx = img->ctx;
     if (img->fmt->depth || img->fmt->is_int)
         return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "tr_image_generate_mips: %s is not a %s format",
@@ -92,6 +93,7 @@ tr_result tr_image_generate_mips(tr_image *img)
 
 tr_result tr_image_load(tr_context *ctx, const char *path, tr_format format, uint32_t levels, tr_image **out)
 {
+    tr__api_enter(ctx);
     if (!out)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_image_load: out is NULL");
     *out = NULL;
@@ -127,8 +129,10 @@ tr_result tr_image_load(tr_context *ctx, const char *path, tr_format format, uin
         r = tr_image_generate_mips(img);
     stbi_image_free(px);
     if (r != TR_OK) {
+        tr__saved_error saved;
+        tr__error_save(&saved);
         tr_image_destroy(img);
-        return r;
+        return tr__error_restore(ctx, r, &saved);
     }
     *out = img;
     return TR_OK;

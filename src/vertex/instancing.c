@@ -1,6 +1,6 @@
 /* tilerast vertex stage: Mali padded instancing and magic divisors
  * (include/tilerast/instancing.h says what each function computes). */
-#include "tilerast/instancing.h"
+#include "internal.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -70,8 +70,12 @@ TR_API uint32_t tr_magic_divide(uint32_t x, tr_magic_divisor m)
 TR_API tr_result tr_attribute_record_for(tr_input_rate rate, uint32_t divisor, uint32_t vertex_count,
                                          uint32_t instance_count, tr_attribute_record *out)
 {
-    if (!out || (rate != TR_INPUT_RATE_VERTEX && rate != TR_INPUT_RATE_INSTANCE))
-        return TR_ERROR_INVALID_ARGUMENT;
+    tr__api_enter(NULL);
+    if (!out)
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_attribute_record_for: out is NULL");
+    if (rate != TR_INPUT_RATE_VERTEX && rate != TR_INPUT_RATE_INSTANCE)
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_attribute_record_for: rate = %d is not a tr_input_rate",
+                         (int)rate);
     tr_attribute_record r = {0};
     r.mode = TR_ATTRIBUTE_MODE_LINEAR;
     r.divisor = divisor;
@@ -80,7 +84,9 @@ TR_API tr_result tr_attribute_record_for(tr_input_rate rate, uint32_t divisor, u
     if ((uint64_t)r.padded_count * (instance_count ? instance_count : 1) > UINT32_MAX ||
         r.padded_count == UINT32_MAX) {
         *out = r;
-        return TR_ERROR_LIMIT_EXCEEDED;
+        return tr__error(NULL, TR_ERROR_LIMIT_EXCEEDED,
+                         "tr_attribute_record_for: vertex_count = %u (padded %u) times instance_count = %u "
+                         "exceeds 2^32 - 1 vertex slots", vertex_count, r.padded_count, instance_count);
     }
     if (rate == TR_INPUT_RATE_VERTEX) {
         if (instancing) {

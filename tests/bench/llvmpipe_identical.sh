@@ -16,8 +16,10 @@
 #   downward y-major line loses its first pixel): their differing bytes are
 #   printed, not checked (bench/RESULTS.md, "Lines and points").
 # - tri_small and the perspective scene at 4x: every byte equal or one
-#   above llvmpipe's (the same coverage; llvmpipe's blit resolve truncates
-#   where tilerast's rounds half up, multisample.h).
+#   above llvmpipe's (the same coverage; llvmpipe's blit resolve averages
+#   the samples in float and rounds to nearest, so an exact half, which
+#   tilerast's integer average rounds up (multisample.h), can come out one
+#   lower there).
 # Arguments: tilerast-bench tilerast-render tilerast-llvmpipe gen_perspective
 set -eu
 bench=$1 render=$2 lp=$3 gen=$4
@@ -62,5 +64,5 @@ for s in tri_small perspective; do
         echo "$s 4x: $1 bytes differ by more than the resolve's rounding"
         exit 1
     fi
-    echo "$s 4x: the same coverage ($2 bytes one above llvmpipe's truncating resolve)"
+    echo "$s 4x: the same coverage ($2 bytes one above llvmpipe's float resolve: halves rounded up here)"
 done
