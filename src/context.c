@@ -76,6 +76,24 @@ tr_result tr__error_restore(const tr_context *ctx, tr_result code, const tr__sav
     return code == TR_OK ? TR_OK : tr__error(ctx, code, "%s", saved->text);
 }
 
+tr_result tr__check_bytes(const tr_context *ctx, const char *fn, const char *what, uint64_t bytes, bool whole_limit)
+{
+    /* one block of tr__alloc: the header comes on top (TR_ALLOC_HEADER) */
+    if (bytes > TR_MAX_OBJECT_BYTES || bytes > (uint64_t)(SIZE_MAX - 64u))
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: %s needs %llu bytes, above TR_MAX_OBJECT_BYTES (%llu)",
+                         fn, what, (unsigned long long)bytes, (unsigned long long)TR_MAX_OBJECT_BYTES);
+    const size_t limit = ctx ? ctx->desc.memory_limit : 0;
+    if (!limit)
+        return TR_OK;
+    const size_t held = whole_limit ? 0 : __atomic_load_n(&ctx->mem_live, __ATOMIC_RELAXED);
+    if (bytes > (uint64_t)limit || held > limit - (size_t)bytes)
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY,
+                         "%s: %s needs %llu bytes; %s exceeds tr_context_desc.memory_limit (%zu bytes)", fn, what,
+                         (unsigned long long)bytes, whole_limit ? "that alone" : "beside what the context holds, that",
+                         limit);
+    return TR_OK;
+}
+
 tr_result tr__check_pitch(const tr_context *ctx, const char *fn, const char *arg, size_t row_bytes, uint32_t rows,
                           size_t *pitch)
 {

@@ -100,15 +100,22 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
     const bool padded = (d.flags & TR_IMAGE_SUBSAMPLED) && (d.flags & TR_IMAGE_FDM_OFFSET);
     const uint32_t pad_w = padded ? ctx->desc.tile_align_w : 0u, pad_h = padded ? ctx->desc.tile_align_h : 0u;
     const tr__format_info *fi = tr__format(d.format);
-    size_t texels = 0;
+    /* In 64 bits: at most 16400^2 texels x 2048 layers x 8 samples x 4/3
+     * for the mips, under 2^43, times 16 bytes; no overflow. */
+    uint64_t texels = 0;
     size_t offs[TR_MAX_IMAGE_LEVELS];
     for (uint32_t l = 0; l < d.levels; l++) {
-        offs[l] = texels;
-        texels += ((size_t)TR_MAX(1u, d.width >> l) + (l ? 0 : pad_w)) *
-                  ((size_t)TR_MAX(1u, d.height >> l) + (l ? 0 : pad_h)) * d.layers * d.samples;
+        offs[l] = (size_t)texels;
+        texels += ((uint64_t)TR_MAX(1u, d.width >> l) + (l ? 0 : pad_w)) *
+                  ((uint64_t)TR_MAX(1u, d.height >> l) + (l ? 0 : pad_h)) * d.layers * d.samples;
     }
-    /* 16384^2 * 2048 layers * 16 bytes overflows nothing in 64 bits, but the
-     * allocator decides whether it exists. */
+    const uint64_t bytes = texels * fi->texel + (fi->stencil ? texels : 0);
+    char what[96];
+    snprintf(what, sizeof what, "a %ux%u image of %s with %u layers, %u levels and %u samples", d.width, d.height,
+             fi->name, d.layers, d.levels, d.samples);
+    tr_result r = tr__check_bytes(ctx, "tr_image_create", what, bytes, false);
+    if (r != TR_OK)
+        return r;
     tr_image *img = tr__calloc(ctx, sizeof(tr_image));
     if (!img)
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_image_create: out of memory");
@@ -117,16 +124,16 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
     img->fmt = fi;
     img->pad_w = pad_w;
     img->pad_h = pad_h;
-    img->total_texels = texels;
+    img->total_texels = (size_t)texels;
     memcpy(img->level_offset, offs, sizeof(size_t) * d.levels);
-    img->data = tr__calloc(ctx, texels * fi->texel);
+    img->data = tr__calloc(ctx, (size_t)texels * fi->texel);
     if (!img->data) {
         tr__free(ctx, img);
-        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_image_create: out of memory for %zu bytes",
-                         texels * fi->texel);
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_image_create: out of memory for %llu bytes",
+                         (unsigned long long)texels * fi->texel);
     }
     if (fi->stencil) {
-        img->stencil = tr__calloc(ctx, texels);
+        img->stencil = tr__calloc(ctx, (size_t)texels);
         if (!img->stencil) {
             tr__free(ctx, img->data);
             tr__free(ctx, img);

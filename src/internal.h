@@ -112,6 +112,15 @@ tr_result tr__error_restore(const tr_context *ctx, tr_result code, const tr__sav
 tr_result tr__check_pitch(const tr_context *ctx, const char *fn, const char *arg, size_t row_bytes, uint32_t rows,
                           size_t *pitch);
 
+/* Up-front size checks (context.h, TR_MAX_OBJECT_BYTES and memory_limit):
+ * `what` needs `bytes` (computed by the caller with overflow checks, in 64
+ * bits).  TR_ERROR_LIMIT_EXCEEDED above TR_MAX_OBJECT_BYTES or what size_t
+ * holds; TR_ERROR_OUT_OF_MEMORY when memory_limit is set and the bytes
+ * exceed what it leaves beside what the context holds (whole_limit: the
+ * limit itself, for scratch that may reuse what is held).  The message
+ * names `fn`, `what` and the bytes. */
+tr_result tr__check_bytes(const tr_context *ctx, const char *fn, const char *what, uint64_t bytes, bool whole_limit);
+
 /* Whether this build has the AVX2 kernels (raster/raster_avx2.c) and the
  * CPU runs them: then a context's best SIMD level is TR_SIMD_AVX2. */
 bool tr__cpu_has_avx2(void);

@@ -366,6 +366,24 @@ tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc
     if (!tmp)
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_compute_bin_layout: out of memory");
     tr_result r = prepare_pass(ctx, desc, tmp);
+/* The least scratch the pass will need (context.h, memory_limit): a GMEM
+ * tile for every thread, the depth attachment's LRZ buffer (bounds,
+ * rejection counts, partly covered blocks: 20 bytes a texel), and per bin
+ * a tile and its place in the tile list, per pipe and view a stream. */
+static uint64_t pass_scratch_bytes(const tr_context *ctx, const tr__pass *p)
+{
+    const tr_bin_layout *l = &p->layout;
+    uint64_t bytes = (uint64_t)ctx->desc.threads * p->tile_bytes;
+    if (p->depth_att >= 0 && !(ctx->desc.flags & TR_CONTEXT_NO_LRZ)) {
+        uint8_t twl, thl;
+        tr__lrz_texel_shape(p->samples, &twl, &thl);
+        bytes += (uint64_t)(((p->fb_w - 1) >> twl) + 1) * (((p->fb_h - 1) >> thl) + 1) * p->view_count * 20u;
+    }
+    bytes += (uint64_t)l->bins_x * l->bins_y * (sizeof(tr__tile) + sizeof(uint32_t));
+    bytes += (uint64_t)l->pipes_x * l->pipes_y * p->view_count * sizeof(tr__stream);
+    return bytes;
+}
+
     if (r == TR_OK)
         *out = tmp->layout;
     tr__free(ctx, tmp);
@@ -531,6 +549,9 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
         if (p->streams) {
             memcpy(s, p->streams, p->stream_slots * sizeof(tr__stream));
             tr__free(ctx, p->streams);
+    if (r == TR_OK)
+        r = tr__check_bytes(ctx, "tr_cmd_begin_render_pass", "the pass's scratch (tile buffers, LRZ, bin tables)",
+                            pass_scratch_bytes(ctx, p), true);
         }
         p->streams = s;
         p->stream_slots = slots;

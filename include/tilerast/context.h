@@ -39,6 +39,13 @@ typedef enum tr_simd_level {
 #define TR_MAX_IMAGE_LEVELS 15u
 #define TR_MAX_THREADS 256u
 #define TR_MAX_VSC_PIPES 32u
+/* The most bytes one object (an image with its planes, a feedback map) or
+ * one render pass's scratch (tile buffers, LRZ, bin tables) may need: 1 TiB.
+ * Sizes are computed with overflow checks before anything is allocated;
+ * above this, TR_ERROR_LIMIT_EXCEEDED, the message giving the byte count.
+ * (16384 x 16384 x 2048 layers of a 16-byte format is 8 TiB: refused up
+ * front instead of asking the allocator for it.) */
+#define TR_MAX_OBJECT_BYTES (UINT64_C(1) << 40)
 
 /* Context flags */
 #define TR_CONTEXT_NO_LRZ 1u /* never use low-resolution Z (images are identical either way) */
@@ -90,7 +97,12 @@ typedef struct tr_context_desc {
      * streams and tile buffers, and 64 bytes of bookkeeping per block.  0 =
      * no limit.  A request past it fails like an allocator returning NULL
      * (TR_ERROR_OUT_OF_MEMORY, the message naming the limit), and the
-     * context stays usable.  tr_pass_stats.memory_* say what a pass used. */
+     * context stays usable.  Checked up front, before allocating: an image
+     * or feedback map larger than what the limit leaves beside what is
+     * held, and a render pass whose scratch alone (tile buffers for every
+     * thread, the LRZ buffer, bin tables) exceeds the limit, are refused by
+     * the call that makes them, the message giving the bytes needed.
+     * tr_pass_stats.memory_* say what a pass used. */
     size_t memory_limit;
 } tr_context_desc;
 

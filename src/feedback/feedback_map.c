@@ -68,6 +68,17 @@ tr_result tr_feedback_map_create(tr_context *ctx, const tr_feedback_map_desc *de
     tr_result r = check_desc(ctx, &d);
     if (r != TR_OK)
         return r;
+    /* the bytes first (the loop below, in 64 bits): a level's grid is at
+     * most its size over a region of 4 */
+    uint64_t need = 0;
+    for (uint32_t l = 0; l < d.levels; l++)
+        need += (uint64_t)div_up(TR_MAX(1u, d.width >> l), d.region_width) *
+                div_up(TR_MAX(1u, d.height >> l), d.region_height);
+    if (d.kind == TR_FEEDBACK_MIN_MIP)
+        need += (uint64_t)div_up(d.width, d.region_width) * div_up(d.height, d.region_height);
+    r = tr__check_bytes(ctx, "tr_feedback_map_create", "the map", need * d.layers, false);
+    if (r != TR_OK)
+        return r;
     tr_feedback_map *m = tr__calloc(ctx, sizeof(*m));
     if (!m)
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_feedback_map_create: out of memory");
