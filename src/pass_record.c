@@ -146,6 +146,17 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         tr_result r = check_view(ctx, c->image, c->level, c->base_layer, layers_needed, name, &w, &h, &samples);
         if (r != TR_OK)
             return r;
+        /* Vulkan: attachments of a subpass may not alias (renderpass.h);
+         * other levels or layers of one image are other subresources */
+        for (uint32_t j = 0; j < i; j++) {
+            const tr_color_attachment *o = &d->color[j];
+            if (p->color_att[j] >= 0 && o->image == c->image && o->level == c->level &&
+                o->base_layer < c->base_layer + layers_needed && c->base_layer < o->base_layer + layers_needed)
+                return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                                 "%s.image is also color[%u].image, at the same level (%u) with overlapping layers "
+                                 "(%u.. and %u..): attachments may not alias", name, j, c->level, c->base_layer,
+                                 o->base_layer);
+        }
         tr__attachment_state *a = &p->att[p->att_count];
         memset(a, 0, sizeof(*a));
         a->image = c->image;
@@ -355,17 +366,6 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
     return TR_OK;
 }
 
-tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc, tr_bin_layout *out)
-{
-    tr__api_enter(ctx);
-    if (!ctx)
-        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_compute_bin_layout: ctx is NULL");
-    if (!desc || !out)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_compute_bin_layout: %s is NULL", desc ? "out" : "desc");
-    tr__pass *tmp = tr__calloc(ctx, sizeof(tr__pass));
-    if (!tmp)
-        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_compute_bin_layout: out of memory");
-    tr_result r = prepare_pass(ctx, desc, tmp);
 /* The least scratch the pass will need (context.h, memory_limit): a GMEM
  * tile for every thread, the depth attachment's LRZ buffer (bounds,
  * rejection counts, partly covered blocks: 20 bytes a texel), and per bin
@@ -384,6 +384,17 @@ static uint64_t pass_scratch_bytes(const tr_context *ctx, const tr__pass *p)
     return bytes;
 }
 
+tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc, tr_bin_layout *out)
+{
+    tr__api_enter(ctx);
+    if (!ctx)
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_compute_bin_layout: ctx is NULL");
+    if (!desc || !out)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_compute_bin_layout: %s is NULL", desc ? "out" : "desc");
+    tr__pass *tmp = tr__calloc(ctx, sizeof(tr__pass));
+    if (!tmp)
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_compute_bin_layout: out of memory");
+    tr_result r = prepare_pass(ctx, desc, tmp);
     if (r == TR_OK)
         *out = tmp->layout;
     tr__free(ctx, tmp);
@@ -538,6 +549,9 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
         return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_cmd_begin_render_pass: a render pass is already recording");
     tr__pass *p = ctx->pass;
     tr_result r = prepare_pass(ctx, desc, p);
+    if (r == TR_OK)
+        r = tr__check_bytes(ctx, "tr_cmd_begin_render_pass", "the pass's scratch (tile buffers, LRZ, bin tables)",
+                            pass_scratch_bytes(ctx, p), true);
     if (r != TR_OK)
         return r;
     p->desc = *desc;
@@ -549,9 +563,6 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
         if (p->streams) {
             memcpy(s, p->streams, p->stream_slots * sizeof(tr__stream));
             tr__free(ctx, p->streams);
-    if (r == TR_OK)
-        r = tr__check_bytes(ctx, "tr_cmd_begin_render_pass", "the pass's scratch (tile buffers, LRZ, bin tables)",
-                            pass_scratch_bytes(ctx, p), true);
         }
         p->streams = s;
         p->stream_slots = slots;

@@ -30,6 +30,16 @@ typedef enum tr_store_op {
     TR_STORE_OP_STORE = 0, TR_STORE_OP_DONT_CARE
 } tr_store_op;
 
+/* Aliasing.  A pass has no feedback loops: as Vulkan requires of a
+ * subpass without them, tr_cmd_begin_render_pass refuses
+ * (TR_ERROR_INVALID_DESCRIPTOR, the message naming both fields) two colour
+ * attachments on the same image at the same level with overlapping layers
+ * (color[i].image == color[j].image), a resolve image that is also an
+ * attachment or another attachment's resolve image (any level or layer),
+ * and a density map that is an attachment or resolve image.  Other levels,
+ * or layers that do not overlap, of one image are other subresources and
+ * may be attachments together.  During the pass an attachment cannot be
+ * bound as a texture, uploaded, filled or destroyed (TR_ERROR_INVALID_STATE). */
 typedef struct tr_color_attachment {
     tr_image *image;          /* NULL: unused slot */
     uint32_t level;           /* mip level rendered to */
