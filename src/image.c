@@ -240,13 +240,14 @@ static tr_result resolve_sub(const tr_image *img, const tr_subresource *sub, con
  * the subresource exists, and the caller's rows fit the pitch rule
  * (image.h, "Caller buffers"): on TR_OK *row_pitch is the pitch to use and
  * *w x *h the texels copied (raw: the stored extent, padding included). */
-static tr_result check_transfer(const tr_image *img, bool writes, bool raw, const void *data, size_t *row_pitch,
-                                const char *fn, const tr_subresource *sub, plane_view *pv, uint32_t *w, uint32_t *h)
+static tr_result check_transfer(const tr_image *img, bool writes, bool raw, const void *data, const char *data_name,
+                                size_t *row_pitch, const char *fn, const tr_subresource *sub, plane_view *pv,
+                                uint32_t *w, uint32_t *h)
 {
     if (!img)
         return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "%s: image is NULL", fn);
     if (!data)
-        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: data is NULL", fn);
+        return tr__error(img->ctx, TR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, data_name);
     if (img->pass_uses && img->ctx->in_pass)
         return tr__error(img->ctx, TR_ERROR_INVALID_STATE, "%s: image is an attachment of the recording pass", fn);
     if (writes && img->texture_uses && img->ctx->in_pass)
@@ -265,7 +266,7 @@ tr_result tr_image_upload(tr_image *img, const tr_subresource *sub, const void *
     tr__api_enter(img ? img->ctx : NULL);
     plane_view pv = {0};
     uint32_t w, h;
-    tr_result r = check_transfer(img, true, false, data, &row_pitch, "tr_image_upload", sub, &pv, &w, &h);
+    tr_result r = check_transfer(img, true, false, data, "data", &row_pitch, "tr_image_upload", sub, &pv, &w, &h);
     if (r != TR_OK)
         return r;
     const size_t row = (size_t)w * pv.texel;
@@ -313,7 +314,7 @@ static tr_result download(const tr_image *img, const tr_subresource *sub, void *
 {
     plane_view pv = {0};
     uint32_t w, h;
-    tr_result r = check_transfer(img, false, raw, data, &row_pitch, fn, sub, &pv, &w, &h);
+    tr_result r = check_transfer(img, false, raw, data, "data", &row_pitch, fn, sub, &pv, &w, &h);
     if (r != TR_OK)
         return r;
     const size_t row = (size_t)w * pv.texel;
@@ -376,7 +377,7 @@ tr_result tr_image_fill(tr_image *img, const tr_subresource *sub, const float va
     s0.sample = 0;
     size_t pitch = 0;
     uint32_t w, h;
-    tr_result r = check_transfer(img, true, false, value, &pitch, "tr_image_fill", &s0, &pv, &w, &h);
+    tr_result r = check_transfer(img, true, false, value, "value", &pitch, "tr_image_fill", &s0, &pv, &w, &h);
     if (r != TR_OK)
         return r;
     uint8_t texel[16];
@@ -462,7 +463,7 @@ tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, u
     s0.sample = 0;
     size_t pitch = 0;
     uint32_t w, h; /* raw: the stored extent (tr__image_read_rgba8's caller sizes out so) */
-    tr_result r = check_transfer(img, false, raw, out, &pitch, "tr_image_read_rgba8", &s0, &pv, &w, &h);
+    tr_result r = check_transfer(img, false, raw, out, "out", &pitch, "tr_image_read_rgba8", &s0, &pv, &w, &h);
     if (r != TR_OK)
         return r;
     size_t n = (size_t)w * h;

@@ -98,7 +98,8 @@ typedef struct tr_attribute_record {
  *     id is below it: LINEAR with zero_stride, which reads the same elements.
  * Returns TR_ERROR_INVALID_ARGUMENT for an unknown rate or a NULL out, and
  * TR_ERROR_LIMIT_EXCEEDED when padded_count x instance_count linear ids do
- * not fit in 32 bits (the hardware's linear id). */
+ * not fit in 32 bits (the hardware's linear id); on failure *out is not
+ * written. */
 TR_API tr_result tr_attribute_record_for(tr_input_rate rate, uint32_t divisor, uint32_t vertex_count,
                                          uint32_t instance_count, tr_attribute_record *out);
 

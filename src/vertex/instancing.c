@@ -83,7 +83,6 @@ TR_API tr_result tr_attribute_record_for(tr_input_rate rate, uint32_t divisor, u
     r.padded_count = instancing ? tr_padded_vertex_count(vertex_count) : vertex_count;
     if ((uint64_t)r.padded_count * (instance_count ? instance_count : 1) > UINT32_MAX ||
         r.padded_count == UINT32_MAX) {
-        *out = r;
         return tr__error(NULL, TR_ERROR_LIMIT_EXCEEDED,
                          "tr_attribute_record_for: vertex_count = %u (padded %u) times instance_count = %u "
                          "exceeds 2^32 - 1 vertex slots", vertex_count, r.padded_count, instance_count);

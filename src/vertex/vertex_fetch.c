@@ -56,7 +56,8 @@ tr_result tr__vertex_fetch_prepare(tr_context *ctx, const char *fn, const tr_pip
     if (r != TR_OK)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
                          "%s: %u vertex slots (padded from %u) x %u instances exceed the 32-bit linear id", fn,
-                         probe.padded_count, out->vertex_count, instance_count);
+                         instance_count > 1 ? tr_padded_vertex_count(out->vertex_count) : out->vertex_count,
+                         out->vertex_count, instance_count);
     out->padded_count = probe.padded_count;
     if (!count || !instance_count)
         return TR_OK;
