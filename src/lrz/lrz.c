@@ -502,19 +502,23 @@ static void write_triangle_ms(const tr__lrz_pass *lz, const tr__draw *d, const t
                               const int32_t rect[4], tr__lrz_bin_write *bw, uint64_t *blocks_written)
 {
     tr__lrz_buffer *b = lz->buf;
-    const int32_t r[4] = {TR_MAX(TR_MAX(t->bbox[0], d->scissor[0]), rect[0]),
-                          TR_MAX(TR_MAX(t->bbox[1], d->scissor[1]), rect[1]),
-                          TR_MIN(TR_MIN(t->bbox[2], d->scissor[2]), rect[2]),
-                          TR_MIN(TR_MIN(t->bbox[3], d->scissor[3]), rect[3])};
+    /* pixels inside the triangle and the scissor; r cut to this bin */
+    const int32_t whole[4] = {TR_MAX(t->bbox[0], d->scissor[0]), TR_MAX(t->bbox[1], d->scissor[1]),
+                              TR_MIN(t->bbox[2], d->scissor[2]), TR_MIN(t->bbox[3], d->scissor[3])};
+    const int32_t r[4] = {TR_MAX(whole[0], rect[0]), TR_MAX(whole[1], rect[1]), TR_MIN(whole[2], rect[2]),
+                          TR_MIN(whole[3], rect[3])};
     const int32_t tw = 1 << b->tw_log2, th = 1 << b->th_log2;
     /* texels wholly inside r */
     const int32_t x0 = (r[0] + tw - 1) & ~(tw - 1), y0 = (r[1] + th - 1) & ~(th - 1);
     const int32_t x1 = r[2] & ~(tw - 1), y1 = r[3] & ~(th - 1);
     if (x0 >= x1 || y0 >= y1)
         return;
-    /* the plane over the samples' pixel areas: a pixel's samples lie
-     * within half a pixel of its centre */
-    const int32_t region[4] = {x0 - 1, y0 - 1, x1 + 1, y1 + 1};
+    /* The plane over the samples' pixel areas (a pixel's samples lie
+     * within half a pixel of its centre), its margin taken over the whole
+     * triangle, as single-sampled passes take it: the bounds must not
+     * depend on the bin or on the slice of it a thread renders (the
+     * statistics are the same for every thread count and bin size). */
+    const int32_t region[4] = {whole[0] - 1, whole[1] - 1, whole[2] + 1, whole[3] + 1};
     depth_plane pl;
     plane_of(t, d, region, &pl);
     if (!pl.finite)

@@ -212,11 +212,19 @@ static uint32_t random_scene(uint32_t n, uint32_t ctx_flags, const scene_cfg *c,
             const float size = (float)trt_rand_range(&rng, 0.5, i % 5 == 0 ? 150.0 : 24.0);
             const float cx = trt_rand_coord(&rng, -10, (float)w + 10), cy = trt_rand_coord(&rng, -10, (float)h + 10);
             const float alpha = phase == 1 || phase == 4 ? (float)trt_rand_range(&rng, 0, 1) : 1.0f;
-            const float color[4] = {(float)trt_rand_range(&rng, 0, 1), (float)trt_rand_range(&rng, 0, 1),
-                                    (float)trt_rand_range(&rng, 0, 1), alpha};
-            for (int k = 0; k < 3; k++)
-                v[3 * i + k] = trt_vpx(cx + trt_rand_coord(&rng, -size, size), cy + trt_rand_coord(&rng, -size, size),
-                                       (float)trt_rand_range(&rng, 0.05, 0.95), w, h, color);
+            /* one draw per statement: the order of an initializer's or a
+             * call's arguments is unspecified, and the scene must be the
+             * same whatever the compiler */
+            float color[4];
+            for (int c = 0; c < 3; c++)
+                color[c] = (float)trt_rand_range(&rng, 0, 1);
+            color[3] = alpha;
+            for (int k = 0; k < 3; k++) {
+                const float x = cx + trt_rand_coord(&rng, -size, size);
+                const float y = cy + trt_rand_coord(&rng, -size, size);
+                const float z = (float)trt_rand_range(&rng, 0.05, 0.95);
+                v[3 * i + k] = trt_vpx(x, y, z, w, h, color);
+            }
         }
         trt_draw(ctx, v, count * 3);
     }
