@@ -4,6 +4,7 @@
  *     cmake --build build --target check-exhaustive
  * or build/tests/instancing_exhaustive [DIVISOR ...]
  * Parallel over x with OpenMP.  Exit status 0 when every divisor passes. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
