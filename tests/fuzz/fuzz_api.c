@@ -55,6 +55,24 @@ static uint32_t size_val(reader *r, uint32_t small)
     return k < 240 ? k % small : u32(r);
 }
 
+/* ---- the error contract (result.h) ------------------------------------------------------------ */
+
+/* A failure leaves a message on the thread and on the context; a success
+ * clears both.  Anything else is a finding: abort. */
+static tr_result contract(const tr_context *ctx, tr_result r, const char *call)
+{
+    const char *m = tr_last_error();
+    if ((r != TR_OK) != (m[0] != '\0') || (ctx && strcmp(m, tr_context_last_error(ctx)) != 0)) {
+        fprintf(stderr, "fuzz_api: %s returned %s with the message \"%s\" (the context's: \"%s\")\n", call,
+                tr_result_string(r), m, ctx ? tr_context_last_error(ctx) : "");
+        abort();
+    }
+    return r;
+}
+#define C(call) contract(ctx, (call), #call)
+/* a call through an object: through the context only when there is one */
+#define CO(obj, call) contract((obj) ? ctx : NULL, (call), #call)
+
 /* ---- an allocator that refuses large blocks and counts what is live ----------------------- */
 
 static long live;
@@ -149,7 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cd.device = (tr_device)size_val(&r, TR_DEVICE_COUNT + 1);
     cd.allocator = (tr_allocator){cap_alloc, cap_free, NULL};
     tr_context *ctx = NULL;
-    if (tr_context_create(&cd, &ctx) != TR_OK)
+    if (contract(NULL, tr_context_create(&cd, &ctx), "tr_context_create") != TR_OK)
         return 0;
 
     tr_image *img[NIMG] = {0};
@@ -161,10 +179,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             d.levels = TR_LEVELS_ALL;
         if (u8(&r) > 200) /* multisampled */
             d.samples = size_val(&r, 17); /* 0..16: the valid ones and others, or any value */
-        if (tr_image_create(ctx, &d, &img[i]) == TR_OK && u8(&r) & 1) {
+        if (C(tr_image_create(ctx, &d, &img[i])) == TR_OK && u8(&r) & 1) {
             const float v[4] = {f32(&r), f32(&r), f32(&r), f32(&r)};
-            tr_image_fill(img[i], NULL, v);
-            tr_image_generate_mips(img[i]);
+            CO(img[i], tr_image_fill(img[i], NULL, v));
+            CO(img[i], tr_image_generate_mips(img[i]));
         }
     }
     tr_sampler *smp[NSMP] = {0};
@@ -173,7 +191,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                              (tr_address_mode)size_val(&r, 5), (tr_address_mode)size_val(&r, 5),
                              (tr_border_color)size_val(&r, 4), f32(&r), f32(&r), f32(&r), size_val(&r, 18),
                              (tr_compare_op)size_val(&r, 10)};
-        tr_sampler_create(ctx, &d, &smp[i]);
+        C(tr_sampler_create(ctx, &d, &smp[i]));
     }
     tr_feedback_map *map[NMAP] = {0};
     for (int i = 0; i < NMAP; i++) {
@@ -183,8 +201,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                   size_val(&r, 40), size_val(&r, 40)};
         if (u8(&r) > 200)
             d.width = size_val(&r, 64), d.height = size_val(&r, 64), d.levels = size_val(&r, 8);
-        if (tr_feedback_map_create(ctx, &d, &map[i]) == TR_OK)
-            tr_feedback_map_set_mode(map[i], (tr_feedback_mode)size_val(&r, 3));
+        if (C(tr_feedback_map_create(ctx, &d, &map[i])) == TR_OK)
+            CO(map[i], tr_feedback_map_set_mode(map[i], (tr_feedback_mode)size_val(&r, 3)));
     }
     tr_pipeline *pipe[NPIPE] = {0};
     for (int i = 0; i < NPIPE; i++) {
@@ -228,7 +246,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             d.multisample.sample_shading = u8(&r) & 1;
             d.multisample.min_sample_shading = f32(&r);
         }
-        tr_pipeline_create(ctx, &d, &pipe[i]);
+        C(tr_pipeline_create(ctx, &d, &pipe[i]));
     }
 
     static uniforms u;
@@ -268,27 +286,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 }
             }
         }
-        if (tr_cmd_begin_render_pass(ctx, &rp) != TR_OK)
+        if (C(tr_cmd_begin_render_pass(ctx, &rp)) != TR_OK)
             continue;
         for (int cmd = 0; cmd < 24 && r.n; cmd++) {
             switch (u8(&r) % 9) {
             case 0:
-                tr_cmd_bind_pipeline(ctx, pipe[u8(&r) % NPIPE]);
+                C(tr_cmd_bind_pipeline(ctx, pipe[u8(&r) % NPIPE]));
                 break;
             case 1: {
                 const tr_viewport vp = {f32(&r), f32(&r), f32(&r), f32(&r), f32(&r), f32(&r)};
-                tr_cmd_set_viewport(ctx, &vp);
+                C(tr_cmd_set_viewport(ctx, &vp));
                 break;
             }
             case 2: {
                 const tr_rect sc = {(int32_t)size_val(&r, 64), (int32_t)size_val(&r, 64), size_val(&r, 64),
                                     size_val(&r, 64)};
-                tr_cmd_set_scissor(ctx, &sc);
+                C(tr_cmd_set_scissor(ctx, &sc));
                 break;
             }
             case 3:
-                tr_cmd_bind_texture(ctx, size_val(&r, TR_MAX_TEXTURES + 1), img[u8(&r) % NIMG],
-                                    smp[u8(&r) % NSMP]);
+                C(tr_cmd_bind_texture(ctx, size_val(&r, TR_MAX_TEXTURES + 1), img[u8(&r) % NIMG],
+                                    smp[u8(&r) % NSMP]));
                 break;
             case 4: {
                 const uint32_t nv = u8(&r) % 16;
@@ -299,13 +317,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         u.var[at][c] = f32(&r);
                     }
                 }
-                tr_cmd_set_uniforms(ctx, &u, sizeof u);
+                C(tr_cmd_set_uniforms(ctx, &u, sizeof u));
                 break;
             }
             case 5: {
                 const uint32_t count = size_val(&r, 64), inst = size_val(&r, 4);
                 if (work_ok(count, inst))
-                    tr_cmd_draw(ctx, count, inst, size_val(&r, MAX_VERTS), size_val(&r, 4));
+                    C(tr_cmd_draw(ctx, count, inst, size_val(&r, MAX_VERTS), size_val(&r, 4)));
                 break;
             }
             case 6: {
@@ -317,17 +335,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     lo = idx[i] < lo ? idx[i] : lo;
                     hi = idx[i] > hi ? idx[i] : hi;
                 }
-                tr_cmd_bind_index_buffer(ctx, idx, n * sizeof idx[0], size_val(&r, 8), (tr_index_type)size_val(&r, 3));
+                C(tr_cmd_bind_index_buffer(ctx, idx, n * sizeof idx[0], size_val(&r, 8), (tr_index_type)size_val(&r, 3)));
                 const uint32_t count = size_val(&r, 48), inst = size_val(&r, 3);
                 /* The vertex job shades every id from the smallest index to
                  * the largest (Mali's way): that span is the work. */
                 const uint32_t span = n ? hi - lo + 1 : 0;
                 if (work_ok(count, inst) && work_ok(span > count ? span : count, inst))
-                    tr_cmd_draw_indexed(ctx, count, inst, size_val(&r, 8), (int32_t)size_val(&r, 8), size_val(&r, 3));
+                    C(tr_cmd_draw_indexed(ctx, count, inst, size_val(&r, 8), (int32_t)size_val(&r, 8), size_val(&r, 3)));
                 break;
             }
             case 7:
-                tr_cmd_bind_feedback_map(ctx, size_val(&r, TR_MAX_FEEDBACK_MAPS + 1), u8(&r) & 1 ? map[u8(&r) % NMAP] : NULL);
+                C(tr_cmd_bind_feedback_map(ctx, size_val(&r, TR_MAX_FEEDBACK_MAPS + 1), u8(&r) & 1 ? map[u8(&r) % NMAP] : NULL));
                 break;
             default: {
                 tr_clear_attachment ca;
@@ -338,13 +356,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 ca.depth = f32(&r);
                 const tr_rect rect = {(int32_t)size_val(&r, 64), (int32_t)size_val(&r, 64), size_val(&r, 64),
                                       size_val(&r, 64)};
-                tr_cmd_clear_attachments(ctx, 1, &ca, 1, &rect);
+                C(tr_cmd_clear_attachments(ctx, 1, &ca, 1, &rect));
                 break;
             }
             }
         }
         tr_pass_stats st;
-        tr_cmd_end_render_pass(ctx, &st);
+        C(tr_cmd_end_render_pass(ctx, &st));
     }
     /* Feedback maps after the passes: decode, encode and pictures of any
      * layer, level and row pitch. */
@@ -353,25 +371,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const uint32_t layer = size_val(&r, 3), level = size_val(&r, 4);
         const size_t pitch = size_val(&r, 70);
         uint32_t w = 0, h = 0;
-        if (tr_feedback_map_decoded_size(map[i], level, &w, &h) == TR_OK && pitch * h <= sizeof buf) {
-            tr_feedback_map_decode(map[i], layer, level, buf, pitch);
+        if (CO(map[i], tr_feedback_map_decoded_size(map[i], level, &w, &h)) == TR_OK && pitch * h <= sizeof buf) {
+            CO(map[i], tr_feedback_map_decode(map[i], layer, level, buf, pitch));
             buf[u8(&r) % sizeof buf] = u8(&r);
-            tr_feedback_map_encode(map[i], layer, level, buf, pitch);
+            CO(map[i], tr_feedback_map_encode(map[i], layer, level, buf, pitch));
         }
         if (u8(&r) & 1)
-            tr_feedback_map_clear(map[i]);
+            CO(map[i], tr_feedback_map_clear(map[i]));
     }
     /* Still usable: a fresh pass on a fresh image renders. */
     tr_image *check = NULL;
     tr_image_desc cdsc = {TR_FORMAT_R8G8B8A8_UNORM, 8, 8, 1, 1, 0};
-    if (tr_image_create(ctx, &cdsc, &check) == TR_OK) {
+    if (C(tr_image_create(ctx, &cdsc, &check)) == TR_OK) {
         tr_render_pass_desc rp;
         memset(&rp, 0, sizeof rp);
         rp.color_count = 1;
         rp.color[0].image = check;
         rp.color[0].load_op = TR_LOAD_OP_CLEAR;
         rp.color[0].store_op = TR_STORE_OP_STORE;
-        if (tr_cmd_begin_render_pass(ctx, &rp) != TR_OK || tr_cmd_end_render_pass(ctx, NULL) != TR_OK)
+        if (C(tr_cmd_begin_render_pass(ctx, &rp)) != TR_OK || C(tr_cmd_end_render_pass(ctx, NULL)) != TR_OK)
             __builtin_trap();
     }
     tr_context_destroy(ctx);
