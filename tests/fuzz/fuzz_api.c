@@ -17,43 +17,9 @@
 
 #include <tilerast/tilerast.h>
 
-/* ---- reading the input ------------------------------------------------------------------------ */
+#define FUZZ_ALLOC_CAP (64u << 20)
+#include "fuzz_common.h"
 
-typedef struct reader {
-    const uint8_t *p;
-    size_t n;
-} reader;
-
-static uint8_t u8(reader *r)
-{
-    if (!r->n)
-        return 0;
-    r->n--;
-    return *r->p++;
-}
-
-static uint32_t u32(reader *r)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++)
-        v |= (uint32_t)u8(r) << (8 * i);
-    return v;
-}
-
-static float f32(reader *r)
-{
-    const uint32_t v = u32(r);
-    float f;
-    memcpy(&f, &v, 4);
-    return f;
-}
-
-/* A small value most of the time, a raw 32-bit one sometimes. */
-static uint32_t size_val(reader *r, uint32_t small)
-{
-    const uint8_t k = u8(r);
-    return k < 240 ? k % small : u32(r);
-}
 
 /* ---- the error contract (result.h) ------------------------------------------------------------ */
 
@@ -73,29 +39,6 @@ static tr_result contract(const tr_context *ctx, tr_result r, const char *call)
 /* a call through an object: through the context only when there is one */
 #define CO(obj, call) contract((obj) ? ctx : NULL, (call), #call)
 
-/* ---- an allocator that refuses large blocks and counts what is live ----------------------- */
-
-static long live;
-
-static void *cap_alloc(void *user, size_t size, size_t align)
-{
-    (void)user;
-    if (size > (64u << 20))
-        return NULL;
-    void *p = NULL;
-    if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size ? size : 1) != 0)
-        return NULL;
-    __atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
-    return p;
-}
-
-static void cap_free(void *user, void *p)
-{
-    (void)user;
-    if (p)
-        __atomic_fetch_sub(&live, 1, __ATOMIC_RELAXED);
-    free(p);
-}
 
 /* ---- shaders --------------------------------------------------------------------------------- */
 
