@@ -111,8 +111,8 @@ tr_result tr_image_create(tr_context *ctx, const tr_image_desc *desc, tr_image *
     }
     const uint64_t bytes = texels * fi->texel + (fi->stencil ? texels : 0);
     char what[96];
-    snprintf(what, sizeof what, "a %ux%u image of %s with %u layers, %u levels and %u samples", d.width, d.height,
-             fi->name, d.layers, d.levels, d.samples);
+    snprintf(what, sizeof what, "a %ux%u %s image (layers %u, levels %u, samples %u)", d.width, d.height, fi->name,
+             d.layers, d.levels, d.samples);
     tr_result r = tr__check_bytes(ctx, "tr_image_create", what, bytes, false);
     if (r != TR_OK)
         return r;

@@ -82,7 +82,11 @@ typedef struct tr_context_desc {
      * tr_context_create fail with TR_ERROR_INVALID_ARGUMENT;
      * tr_context_get_desc returns the device as given. */
     tr_device device;
-    uint32_t gmem_bytes;   /* GMEM budget per tile; 0 = the device's (1 MiB by default, an a630) */
+    uint32_t gmem_bytes;   /* GMEM budget per tile; 0 = the device's (1 MiB by default, an a630).
+                              At least two GMEM blocks (16 x tile_align_w x tile_align_h
+                              bytes); any larger value up to 0xFFFFFFFF is accepted: bins
+                              never exceed tile_max_w/h, so a budget beyond what the largest
+                              bin needs only gives every pass the largest bins */
     uint32_t tile_align_w; /* bin width alignment in pixels, multiple of 8, at most 1024;
                               0 = the device's (32 by default) */
     uint32_t tile_align_h; /* bin height alignment in pixels, multiple of 8, at most 1024;
