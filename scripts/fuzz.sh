@@ -7,9 +7,10 @@
 # --runs N      inputs per target (default 2000: the short run .ci/run makes)
 # --seconds S   run each target for S seconds instead
 # --jobs J      parallel fuzzing processes per target (default 1)
-# targets       fuzz_scene fuzz_obj fuzz_api fuzz_transfer (default: all four;
+# targets       fuzz_scene fuzz_obj fuzz_api fuzz_transfer fuzz_spirv (default: all;
 #               fuzz_transfer: uploads, downloads, feedback decode / encode and
-#               the queries that fill caller arrays, with fuzzed pitches and sizes)
+#               the queries that fill caller arrays, with fuzzed pitches and sizes;
+#               fuzz_spirv: the SPIR-V front end on mutated modules)
 #
 # New inputs found go to build-fuzz/corpus/<target> (the seed corpus in the
 # tree is only read); a crash leaves its input in build-fuzz/ and makes the
@@ -25,12 +26,12 @@ while [[ $# -gt 0 ]]; do
     --runs) runs="$2"; shift 2 ;;
     --seconds) seconds="$2"; shift 2 ;;
     --jobs) jobs_per="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-    fuzz_scene|fuzz_obj|fuzz_api|fuzz_transfer) targets+=("$1"); shift ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    fuzz_scene|fuzz_obj|fuzz_api|fuzz_transfer|fuzz_spirv) targets+=("$1"); shift ;;
     *) echo "fuzz.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_scene fuzz_obj fuzz_api fuzz_transfer)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_scene fuzz_obj fuzz_api fuzz_transfer fuzz_spirv)
 
 run() { echo "+ $*"; "$@"; }
 
