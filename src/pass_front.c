@@ -94,7 +94,7 @@ static int setup_triangle(tr_context *ctx, tr__arena *arena, const tr__draw *d, 
     }
     bool clipped;
     tr__clip_poly poly;
-    uint32_t n = tr__vertex_clip(in, stride, gb_x, gb_y, clipbuf, &poly, &clipped);
+    uint32_t n = tr__vertex_clip(in, stride, pd->noperspective_mask, gb_x, gb_y, clipbuf, &poly, &clipped);
     if (clipped)
         sc->clipped++;
     int made = 0;
@@ -161,7 +161,7 @@ static int setup_line_or_point(tr_context *ctx, tr__arena *arena, const tr__draw
         }
         bool clipped;
         tr__clip_poly poly;
-        if (!tr__vertex_clip_line(in, stride, gb_x, gb_y, clipbuf, &poly, &clipped)) {
+        if (!tr__vertex_clip_line(in, stride, pd->noperspective_mask, gb_x, gb_y, clipbuf, &poly, &clipped)) {
             sc->culled++;
             return 0;
         }

@@ -75,6 +75,15 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.flat_mask = 0x%x names varyings beyond varying_count (%u)", d.flat_mask,
                          d.varying_count);
+    if (d.noperspective_mask >> d.varying_count)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_pipeline_desc.noperspective_mask = 0x%x names varyings beyond varying_count (%u)",
+                         d.noperspective_mask, d.varying_count);
+    if (d.flat_mask & d.noperspective_mask)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_pipeline_desc.flat_mask and tr_pipeline_desc.noperspective_mask both name varyings "
+                         "0x%x: a varying is flat or noperspective, not both",
+                         d.flat_mask & d.noperspective_mask);
     if (d.flags & ~(uint32_t)TR_PIPELINE_WRITES_VIEWPORT_INDEX)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.flags = 0x%x has unknown bits", d.flags);
     if (d.fs_flags & ~(uint32_t)(TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS | TR_FS_EARLY_TESTS |

@@ -130,7 +130,8 @@ typedef struct tr_fs_block {
      * frag_x / frag_y at that sample's position and the varyings
      * interpolated there; -1 when the call shades whole pixels. */
     int32_t sample_index;
-    float varyings[TR_MAX_VARYINGS][4][TR_FS_LANES]; /* perspective-correct (or flat) */
+    float varyings[TR_MAX_VARYINGS][4][TR_FS_LANES]; /* perspective-correct (or flat, or
+                                                        noperspective: tr_pipeline_desc) */
     /* gl_PointCoord of a point's fragments (TR_TOPOLOGY_POINT_LIST; other
      * topologies leave it unspecified): (x_f - left) / size and
      * (y_f - top) / size, where left and top are the point square's
@@ -195,7 +196,8 @@ typedef enum tr_topology {
  *
  * Attributes (both modes) are interpolated with t, the fragment centre's
  * projection on the snapped segment, perspective-correct; depth is linear
- * in t.  Flat varyings take the first vertex's values.
+ * in t.  Flat varyings take the first vertex's values; noperspective ones
+ * (noperspective_mask) are linear in t.
  *
  * POINT_LIST: the square of side point_size (from the vertex shader,
  * clamped to [1, TR_MAX_POINT_SIZE]) centred on the snapped vertex, its
@@ -345,6 +347,23 @@ typedef struct tr_pipeline_desc {
     uint32_t varying_count;             /* 0..TR_MAX_VARYINGS vec4 varyings */
     uint32_t flat_mask;                 /* bit i: varying i is flat (from the provoking,
                                            i.e. first, vertex) */
+    /* bit i: varying i is noperspective (GLSL `noperspective`, SPIR-V
+     * NoPerspective): linear in framebuffer space, without perspective
+     * correction.  Bits as flat_mask's (none past varying_count); a varying
+     * in both masks is TR_ERROR_INVALID_DESCRIPTOR.  The arithmetic, in
+     * float: a triangle's varying is v0 + l1 * (v1 - v0) + l2 * (v2 - v0),
+     * where l1, l2 are the screen-space barycentrics of the sample (the
+     * edge functions of vertices 1 and 2 over twice the area, the ones a
+     * smooth varying starts from) and the perspective weights
+     * l1 * (1/w1) / (1/w) and l2 * (1/w2) / (1/w) of a smooth varying
+     * are not formed; evaluated left to right, the same bits at every
+     * SIMD level.  Lines: v0 + t * (v1 - v0), t the sample's projection on
+     * the segment (pipeline.h, "lines and points"); points: the vertex's
+     * value, as any varying.  Clipping makes new vertices so that the
+     * varying stays linear in the framebuffer: the value times clip w is
+     * interpolated in clip space (double), then divided by the new
+     * vertex's w. */
+    uint32_t noperspective_mask;
     tr_topology topology;
     tr_cull_mode cull_mode;
     tr_front_face front_face;

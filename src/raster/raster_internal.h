@@ -463,8 +463,9 @@ static inline int32_t tr__lane_y(const tr__lanes *ln, uint32_t i)
  * - depth_quads: the depth test (no stencil) of the live lanes against
  *   dbuf (GMEM, `pitch` texels per row, origin = GMEM texel (0, 0)), with
  *   the write of passing lanes when `write`; returns the failing lanes;
- * - fs_inputs: the varyings of fs, frag_x/y/z/w when `frag_coord`, and
- *   depth (preset to z) when `depth`;
+ * - fs_inputs: the varyings of fs (flat_mask's the plane's v0,
+ *   noperspective_mask's from l1, l2, the rest perspective-correct),
+ *   frag_x/y/z/w when `frag_coord`, and depth (preset to z) when `depth`;
  * - blend_quads: tr__blend_write for the live lanes of colour output `att`
  *   into an RGBA8 UNORM attachment; returns false, doing nothing, for
  *   other formats or when the context is capped to TR_SIMD_SCALAR.  With
@@ -499,8 +500,14 @@ bool tr__partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, u
 uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd);
 uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
                          tr_compare_op op, bool write, bool simd);
-void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln, tr_fs_block *fs,
-                   bool frag_coord, bool depth, bool simd);
+void tr__fs_inputs_np(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
+                      const tr__lanes *ln, tr_fs_block *fs, bool frag_coord, bool depth, bool simd);
+/* fs_inputs without noperspective varyings. */
+static inline void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln,
+                                 tr_fs_block *fs, bool frag_coord, bool depth, bool simd)
+{
+    tr__fs_inputs_np(t, varying_count, flat_mask, 0, ln, fs, frag_coord, depth, simd);
+}
 /* The stencil and depth tests together, with their writes (GMEM planes of
  * `pitch` texels per row; dbuf or sbuf NULL: that test is off).  A lane
  * failing the stencil test takes fail_op; passing it and failing depth,

@@ -354,8 +354,8 @@ uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, ui
 
 /* ---- fragment shader inputs ----------------------------------------------------------------- */
 
-void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln, tr_fs_block *fs,
-                   bool frag_coord, bool depth, bool simd)
+void tr__fs_inputs_np(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
+                      const tr__lanes *ln, tr_fs_block *fs, bool frag_coord, bool depth, bool simd)
 {
     const float *at = t->attr;
     const uint32_t count = 4 * ln->nq;
@@ -364,7 +364,10 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
         memcpy(fs->point_coord[0], ln->l1, sizeof(float) * count);
         memcpy(fs->point_coord[1], ln->l2, sizeof(float) * count);
     }
-    const bool smooth = (flat_mask & all) != all; /* perspective weights needed */
+    /* Perspective weights p1, p2 are needed by the varyings neither flat
+     * nor noperspective; noperspective ones read the screen-space l1, l2
+     * in their place (pipeline.h, noperspective_mask). */
+    const bool smooth = ((flat_mask | noperspective_mask) & all) != all;
     const bool need_w = frag_coord || smooth;
     float p1[TR_FS_LANES], p2[TR_FS_LANES], w[TR_FS_LANES];
     if (!simd) {
@@ -387,11 +390,13 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
             }
         for (uint32_t v = 0; v < varying_count; v++) {
             bool flat = (flat_mask >> v) & 1;
+            const bool np = (noperspective_mask >> v) & 1;
+            const float *b1 = np ? ln->l1 : p1, *b2 = np ? ln->l2 : p2;
             for (uint32_t c = 0; c < 4; c++) {
                 const float *pl = at + 8 + 3 * (4 * v + c);
                 float *o = fs->varyings[v][c];
                 for (uint32_t i = 0; i < count; i++)
-                    o[i] = flat ? pl[0] : pl[0] + p1[i] * pl[1] + p2[i] * pl[2];
+                    o[i] = flat ? pl[0] : pl[0] + b1[i] * pl[1] + b2[i] * pl[2];
             }
         }
         return;
@@ -421,6 +426,8 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
     }
     for (uint32_t v = 0; v < varying_count; v++) {
         bool flat = (flat_mask >> v) & 1;
+        const bool np = (noperspective_mask >> v) & 1;
+        const float *b1 = np ? ln->l1 : p1, *b2 = np ? ln->l2 : p2;
         for (uint32_t c = 0; c < 4; c++) {
             const float *pl = at + 8 + 3 * (4 * v + c);
             float *o = fs->varyings[v][c];
@@ -438,8 +445,8 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
                 continue;
             }
             for (uint32_t i = 0; i < count; i += 4) {
-                v4f a = simde_mm_mul_ps(simde_mm_loadu_ps(&p1[i]), c1);
-                v4f b = simde_mm_mul_ps(simde_mm_loadu_ps(&p2[i]), c2);
+                v4f a = simde_mm_mul_ps(simde_mm_loadu_ps(&b1[i]), c1);
+                v4f b = simde_mm_mul_ps(simde_mm_loadu_ps(&b2[i]), c2);
                 simde_mm_storeu_ps(&o[i], simde_mm_add_ps(simde_mm_add_ps(c0, a), b));
             }
         }

@@ -5,7 +5,15 @@
  * precision (clipping is rare; the trivial accept stays cheap).  An edge that
  * crosses a plane is always interpolated from its inside vertex toward its
  * outside vertex, so two triangles sharing the edge get bit-identical new
- * vertices whichever way round they walk it (watertightness). */
+ * vertices whichever way round they walk it (watertightness).
+ *
+ * Noperspective varyings (tr_pipeline_desc.noperspective_mask) must stay
+ * linear in the framebuffer, which clip-space interpolation breaks: such a
+ * value a is carried as a * w, which is linear in clip space exactly when
+ * a is linear in x/w, y/w, interpolated as the other values are, and
+ * divided by the new vertex's w at the end (every vertex left has
+ * w >= TR_W_MIN).  An input vertex gets its a back exactly (a float times
+ * a float is exact in double). */
 #include <math.h>
 
 #include "vertex/vertex_internal.h"
@@ -65,8 +73,15 @@ static void land_on_plane(int plane, double *o, double gb_x, double gb_y)
     }
 }
 
-uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_xf, float gb_yf, float *out,
-                         tr__clip_poly *poly, bool *clipped)
+/* Is component k of a vertex (position then varyings) a noperspective
+ * varying's? */
+static inline bool np_component(uint32_t noperspective_mask, uint32_t k)
+{
+    return k >= 4 && ((noperspective_mask >> ((k - 4) / 4)) & 1);
+}
+
+uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, uint32_t noperspective_mask, float gb_xf,
+                         float gb_yf, float *out, tr__clip_poly *poly, bool *clipped)
 {
     const double gb_x = gb_xf, gb_y = gb_yf;
     uint32_t c0 = outcode(in[0], gb_x, gb_y), c1 = outcode(in[1], gb_x, gb_y), c2 = outcode(in[2], gb_x, gb_y);
@@ -87,6 +102,10 @@ uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_xf,
     for (int i = 0; i < 3; i++) {
         for (uint32_t k = 0; k < stride; k++)
             buf[0][i * vs + k] = in[i][k];
+        if (noperspective_mask)
+            for (uint32_t k = 4; k < stride; k++)
+                if (np_component(noperspective_mask, k))
+                    buf[0][i * vs + k] *= (double)in[i][3];
         buf[0][i * vs + stride] = 0.0;
     }
     uint32_t codes = c0 | c1 | c2;
@@ -123,15 +142,15 @@ uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_xf,
     for (uint32_t i = 0; i < n; i++) {
         const double *v = buf[cur] + i * vs;
         for (uint32_t k = 0; k < stride; k++)
-            out[i * stride + k] = (float)v[k];
+            out[i * stride + k] = (float)(np_component(noperspective_mask, k) ? v[k] / v[3] : v[k]);
         poly->exact[i] = v[stride] != 0.0;
         memcpy(poly->pos[i], v, sizeof(poly->pos[i]));
     }
     return poly->count = n;
 }
 
-bool tr__vertex_clip_line(const float *const in[2], uint32_t stride, float gb_xf, float gb_yf, float *out,
-                          tr__clip_poly *poly, bool *clipped)
+bool tr__vertex_clip_line(const float *const in[2], uint32_t stride, uint32_t noperspective_mask, float gb_xf,
+                          float gb_yf, float *out, tr__clip_poly *poly, bool *clipped)
 {
     const double gb_x = gb_xf, gb_y = gb_yf;
     const uint32_t c0 = outcode(in[0], gb_x, gb_y), c1 = outcode(in[1], gb_x, gb_y);
@@ -183,6 +202,12 @@ bool tr__vertex_clip_line(const float *const in[2], uint32_t stride, float gb_xf
         land_on_plane(planes[e], pos, gb_x, gb_y);
         for (int k = 0; k < 4; k++)
             o[k] = (float)pos[k];
+        /* noperspective varyings: a * w interpolated, over the new w */
+        for (uint32_t k = 4; noperspective_mask && k < stride; k++)
+            if (np_component(noperspective_mask, k)) {
+                const double af = (double)from[k] * (double)from[3], at = (double)to[k] * (double)to[3];
+                o[k] = (float)((af + t * (at - af)) / pos[3]);
+            }
         poly->exact[e] = true;
         memcpy(poly->pos[e], pos, sizeof(pos));
     }

@@ -109,15 +109,17 @@ typedef struct tr__clip_poly {
 /* Clips a triangle (3 pointers to shaded vertices) into out (stride floats
  * per vertex, TR_CLIP_MAX_VERTS vertices).  Returns the vertex count: 0 when
  * culled; 3 with *clipped false when no clipping was needed, and then out
- * is left alone (the inputs are the polygon: nothing is copied). */
-uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, float gb_x, float gb_y, float *out,
-                         tr__clip_poly *poly, bool *clipped);
+ * is left alone (the inputs are the polygon: nothing is copied).  The
+ * varyings of noperspective_mask are made linear in the framebuffer
+ * (vertex_clip.c). */
+uint32_t tr__vertex_clip(const float *const in[3], uint32_t stride, uint32_t noperspective_mask, float gb_x,
+                         float gb_y, float *out, tr__clip_poly *poly, bool *clipped);
 
 /* Clips a line (2 pointers to shaded vertices) into out (2 vertices of
  * stride floats) against the planes triangles are clipped against; exact
  * positions as for triangles.  false when nothing is left. */
-bool tr__vertex_clip_line(const float *const in[2], uint32_t stride, float gb_x, float gb_y, float *out,
-                          tr__clip_poly *poly, bool *clipped);
+bool tr__vertex_clip_line(const float *const in[2], uint32_t stride, uint32_t noperspective_mask, float gb_x,
+                          float gb_y, float *out, tr__clip_poly *poly, bool *clipped);
 
 /* Does a point's vertex lie in the view volume (-w <= x, y <= w,
  * 0 <= z <= w, w > 0)?  Points outside it are discarded (Vulkan, GL). */
