@@ -25,7 +25,8 @@
  * image and sampler (texture.h, "Sampling arithmetic" and "Footprint"):
  * every tap of an anisotropic sample, the one texel (nearest) or the 2x2
  * texels (linear) of each tap, in one level, or two for mipmap linear with
- * a non-zero fraction; after the address mode, so a repeating sampler
+ * a non-zero fraction; moved by the call's texel offset (texture.h step
+ * 7); after the address mode, so a repeating sampler
  * wraps to the opposite edge and a clamping one stays on it; border
  * texels (CLAMP_TO_BORDER outside the level) read no texel and mark
  * nothing.  The LOD is the sampler's: min_lod, max_lod, lod_bias, the

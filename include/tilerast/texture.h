@@ -32,6 +32,9 @@ extern "C" {
 #define TR_LOD_CLAMP_NONE 1000.0f      /* a max_lod that clamps nothing */
 #define TR_MAX_LOD_ZERO (-1.0f)        /* max_lod value that asks for a clamp at exactly 0
                                           (0 itself means "no clamp") */
+#define TR_MIN_TEXEL_OFFSET (-8)       /* texel offsets (tr_sample_args.offset, */
+#define TR_MAX_TEXEL_OFFSET 7          /* tr_fs_texel_fetch_offset) are clamped to this range
+                                          (Vulkan's minTexelOffset / maxTexelOffset) */
 
 /* ---- samplers ---------------------------------------------------------------------------- */
 
@@ -151,11 +154,18 @@ typedef struct tr_sample_args {
     const float *lod_clamp; /* a lower LOD clamp beside the sampler's min_lod (HLSL's MinMipClamp
                                argument, SPIR-V's MinLod): with implicit derivatives, a bias or
                                gradients (ignored with an explicit LOD); NULL: none */
+    int32_t offset[2];      /* texel offset (o_i, o_j) of every lane (SPIR-V's ConstOffset /
+                               Offset, GLSL's textureOffset): added to the texel coordinates at
+                               each level read, in that level's texels (step 7); each component
+                               clamped to [TR_MIN_TEXEL_OFFSET, TR_MAX_TEXEL_OFFSET]; {0, 0}
+                               (a zeroed struct): none */
 } tr_sample_args;
 
 /* The general call: implicit LOD, bias, explicit gradients or explicit LOD,
  * as the arguments say (lod wins over gradients).  Sampler feedback
- * (feedback.h) takes the same arguments. */
+ * (feedback.h) takes the same arguments: its exact mode marks the texels
+ * the sample reads, `offset` included; the conservative mode (vkd3d-proton's)
+ * ignores `offset`, as D3D12's WriteSamplerFeedback takes none. */
 TR_API void tr_fs_sample(const tr_fs_block *block, uint32_t slot, const tr_sample_args *args,
                          float out[4][TR_FS_LANES]);
 /* texture(s, t): implicit LOD, layer 0. */
@@ -170,6 +180,14 @@ TR_API void tr_fs_texture_lod(const tr_fs_block *block, uint32_t slot, const flo
  * formats without alpha (as Vulkan's robustImageAccess2).  layer NULL: 0. */
 TR_API void tr_fs_texel_fetch(const tr_fs_block *block, uint32_t slot, const int32_t *x, const int32_t *y,
                               const int32_t *layer, const int32_t *level, float out[4][TR_FS_LANES]);
+/* texelFetchOffset (OpImageFetch with ConstOffset / Offset): tr_fs_texel_fetch
+ * at (x + offset[0], y + offset[1]), the offset's components clamped to
+ * [TR_MIN_TEXEL_OFFSET, TR_MAX_TEXEL_OFFSET] and added (in 64-bit integers,
+ * so nothing wraps) before the bounds check: a coordinate that the offset
+ * moves outside the level reads as outside.  offset NULL: {0, 0}. */
+TR_API void tr_fs_texel_fetch_offset(const tr_fs_block *block, uint32_t slot, const int32_t *x, const int32_t *y,
+                                     const int32_t *layer, const int32_t *level, const int32_t offset[2],
+                                     float out[4][TR_FS_LANES]);
 /* textureSize: the size of a level (0 outside the image) and the image's
  * layer count; returns the level count (0 for an empty slot). */
 TR_API uint32_t tr_fs_texture_size(const tr_fs_block *block, uint32_t slot, uint32_t level, uint32_t *width,
@@ -231,9 +249,23 @@ TR_API void tr_fs_query_lod(const tr_fs_block *block, uint32_t slot, const float
  *    Every tap uses the same levels and lambda.
  *
  * 7. Texel coordinates at level l: u = s_i * w_l, v = t_i * h_l (float), then
- *    U = floor(u * 256) and V = floor(v * 256) as 64-bit integers (8 bits of
- *    sub-texel precision, rounded towards -inf; u * 256 is clamped to
- *    [-2^62, 2^62] first and NaN reads 0).
+ *    U = floor(u * 256) + 256 * o_i and V = floor(v * 256) + 256 * o_j as
+ *    64-bit integers (8 bits of sub-texel precision, rounded towards -inf;
+ *    u * 256 is clamped to [-2^62, 2^62] first and NaN reads 0).  (o_i, o_j)
+ *    is tr_sample_args.offset with each component clamped to
+ *    [TR_MIN_TEXEL_OFFSET, TR_MAX_TEXEL_OFFSET]: Vulkan's u = s * width_level
+ *    + Delta_i ("(s,t,r,q,a) to (u,v,w,a) Transformation"), added exactly, in
+ *    texels of level l, at every level read (both for mipmap linear) and to
+ *    every anisotropic tap, after the tap position and before the LINEAR
+ *    shift of 1/2 and the addressing of step 8 (llvmpipe's fixed-point path,
+ *    lp_bld_sample_aos.c, adds the offsets to the integer parts the same
+ *    way).  The offset is not part of steps 1-6: derivatives, LOD, levels
+ *    and tap positions are those of the sample without it, and the array
+ *    layer is not offset.  On a subsampled image (subsample.h) the offset
+ *    counts texels of the stored image, added after the metadata mapping
+ *    (u is the mapped s times the stored width), as hardware applies an
+ *    instruction's offset to the lowered coordinates (our definition: the
+ *    offset is not mapped through the metadata).
  *    Nearest: texel (U >> 8, V >> 8).
  *    Linear: U' = U - 128, V' = V - 128; i0 = U' >> 8, i1 = i0 + 1,
  *    j0 = V' >> 8, j1 = j0 + 1; a = U' & 255, b = V' & 255.

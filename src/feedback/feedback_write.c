@@ -26,11 +26,13 @@ static inline void mark_texel(const tr_feedback_map *m, const fb_level *lv, int6
         tr__feedback_mark(lv->marks, lv->grid_w, (uint32_t)x >> m->region_log2[0], (uint32_t)y >> m->region_log2[1]);
 }
 
-/* texture.h steps 7-8 in one level: the texels a tap reads. */
+/* texture.h steps 7-8 in one level: the texels a tap reads, the texel
+ * offset (clamped, in this level's texels) included. */
 static void mark_tap(const tr_feedback_map *m, const tr_sampler_desc *sd, const fb_level *lv, float s, float t,
-                     bool linear)
+                     const int32_t off[2], bool linear)
 {
-    const int64_t u = tr__subtexel(s * (float)lv->w), v = tr__subtexel(t * (float)lv->h);
+    const int64_t u = tr__subtexel(s * (float)lv->w) + 256 * (int64_t)off[0];
+    const int64_t v = tr__subtexel(t * (float)lv->h) + 256 * (int64_t)off[1];
     if (!linear) {
         mark_texel(m, lv, tr__address(u >> 8, lv->w, sd->address_u), tr__address(v >> 8, lv->h, sd->address_v));
         return;
@@ -51,9 +53,9 @@ static void write_exact(const tr_feedback_map *m, const tr_sampler_desc *sd, con
     for (uint32_t i = 1; i <= r->taps; i++) {
         float s, t;
         tr__tap_position(r, i, &s, &t);
-        mark_tap(m, sd, &hi, s, t, r->linear);
+        mark_tap(m, sd, &hi, s, t, r->offset, r->linear);
         if (r->plan.delta)
-            mark_tap(m, sd, &lo, s, t, r->linear);
+            mark_tap(m, sd, &lo, s, t, r->offset, r->linear);
     }
 }
 

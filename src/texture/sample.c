@@ -204,11 +204,14 @@ static inline void texel(const tex_state *ts, const tex_level *l, int64_t x, int
     }
 }
 
-/* Steps 7-10 in one level. */
-static void filter_level(const tex_state *ts, const tex_level *l, float s, float t, bool linear, float dref,
-                         float res[4])
+/* Steps 7-10 in one level; off: the clamped texel offset, in this level's
+ * texels, added to the fixed-point coordinates before the LINEAR shift and
+ * the addressing (|U| <= 2^62 + 2^11: no overflow). */
+static void filter_level(const tex_state *ts, const tex_level *l, float s, float t, const int32_t off[2],
+                         bool linear, float dref, float res[4])
 {
-    const int64_t u = tr__subtexel(s * (float)l->w), v = tr__subtexel(t * (float)l->h);
+    const int64_t u = tr__subtexel(s * (float)l->w) + (int64_t)off[0] * 256;
+    const int64_t v = tr__subtexel(t * (float)l->h) + (int64_t)off[1] * 256;
     const tr_address_mode au = ts->smp->desc.address_u, av = ts->smp->desc.address_v;
     if (!linear) {
         texel(ts, l, tr__address(u >> 8, l->w, au), tr__address(v >> 8, l->h, av), dref, res);
@@ -241,10 +244,10 @@ static void sample_lane(const tex_state *ts, const tr__lane_read *r, float dref,
         float si, ti;
         tr__tap_position(r, i, &si, &ti);
         float tau[4];
-        filter_level(ts, &hi, si, ti, r->linear, dref, tau);
+        filter_level(ts, &hi, si, ti, r->offset, r->linear, dref, tau);
         if (p->delta) {
             float tl[4];
-            filter_level(ts, &lo, si, ti, r->linear, dref, tl);
+            filter_level(ts, &lo, si, ti, r->offset, r->linear, dref, tl);
             const float wh = (float)(256 - p->delta), wl = (float)p->delta;
             for (int c = 0; c < 4; c++)
                 tau[c] = (wh * tau[c] + wl * tl[c]) * 0x1p-8f;
@@ -311,6 +314,8 @@ uint32_t tr__plan_sample(const tr_fs_block *b, const tr_image *img, const tr_sam
         out[l].layer = a->layer ? layer_index(a->layer[l], img->desc.layers) : 0;
         out[l].s = a->s[l];
         out[l].t = a->t[l];
+        out[l].offset[0] = tr__texel_offset(a->offset[0]);
+        out[l].offset[1] = tr__texel_offset(a->offset[1]);
     }
     /* A subsampled image (subsample.h): each lane's uv goes through its
      * layer's metadata first (turnip's lower_tex_subsampled); derivatives
@@ -394,6 +399,13 @@ void tr_fs_texture_lod(const tr_fs_block *b, uint32_t slot, const float *s, cons
 void tr_fs_texel_fetch(const tr_fs_block *b, uint32_t slot, const int32_t *x, const int32_t *y,
                        const int32_t *layer, const int32_t *level, float out[4][TR_FS_LANES])
 {
+    tr_fs_texel_fetch_offset(b, slot, x, y, layer, level, NULL, out);
+}
+
+void tr_fs_texel_fetch_offset(const tr_fs_block *b, uint32_t slot, const int32_t *x, const int32_t *y,
+                              const int32_t *layer, const int32_t *level, const int32_t offset[2],
+                              float out[4][TR_FS_LANES])
+{
     const uint32_t n = lane_count(b);
     tex_state ts;
     if (!out)
@@ -404,13 +416,15 @@ void tr_fs_texel_fetch(const tr_fs_block *b, uint32_t slot, const int32_t *x, co
     }
     const tr_image *img = ts.img;
     const float outside_alpha = img->fmt->channels < 4 ? 1.0f : 0.0f;
+    const int64_t ox = offset ? tr__texel_offset(offset[0]) : 0, oy = offset ? tr__texel_offset(offset[1]) : 0;
     for (uint32_t l = 0; l < n; l++) {
         const int32_t lv = level ? level[l] : 0, ly = layer ? layer[l] : 0;
+        const int64_t xi = (int64_t)x[l] + ox, yi = (int64_t)y[l] + oy; /* before the bounds check */
         float res[4] = {0.0f, 0.0f, 0.0f, outside_alpha};
         if (lv >= 0 && (uint32_t)lv < img->desc.levels && ly >= 0 && (uint32_t)ly < img->desc.layers) {
             const tex_level tl = level_of(&ts, (uint32_t)lv, (uint32_t)ly);
-            if (x[l] >= 0 && (uint32_t)x[l] < tl.w && y[l] >= 0 && (uint32_t)y[l] < tl.h)
-                decode(&ts, tl.data + ((size_t)y[l] * tl.w + (size_t)x[l]) * ts.texel_bytes, res);
+            if (xi >= 0 && xi < (int64_t)tl.w && yi >= 0 && yi < (int64_t)tl.h)
+                decode(&ts, tl.data + ((size_t)yi * tl.w + (size_t)xi) * ts.texel_bytes, res);
         }
         for (int c = 0; c < 4; c++)
             out[c][l] = res[c];

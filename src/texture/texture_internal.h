@@ -54,13 +54,20 @@ typedef struct tr__lane_read {
     uint32_t layer;
     uint32_t taps;                  /* N */
     bool linear;                    /* the filter of plan.mag's side is LINEAR */
+    int32_t offset[2];              /* the texel offset (o_i, o_j), clamped (step 7) */
     tr__sample_plan plan;
 } tr__lane_read;
+
+/* A texel offset component clamped to [TR_MIN_TEXEL_OFFSET, TR_MAX_TEXEL_OFFSET]. */
+static inline int32_t tr__texel_offset(int32_t o)
+{
+    return o < TR_MIN_TEXEL_OFFSET ? TR_MIN_TEXEL_OFFSET : o > TR_MAX_TEXEL_OFFSET ? TR_MAX_TEXEL_OFFSET : o;
+}
 
 /* Plans lanes [0, block->count) of tr_fs_sample(block, ..., a) over img and
  * smp (a->s and a->t set); returns the lane count.  tr_fs_sample and
  * tr_fs_write_feedback both read through it, so feedback sees the texels
- * sampling reads. */
+ * sampling reads, the texel offset (.offset) included. */
 uint32_t tr__plan_sample(const tr_fs_block *b, const tr_image *img, const tr_sampler *smp, const tr_sample_args *a,
                          tr__lane_read out[TR_FS_LANES]);
 

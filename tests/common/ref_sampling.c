@@ -88,6 +88,22 @@ int64_t trref_floor_div256(int64_t v)
     return v >= 0 ? v / 256 : -((-v + 255) / 256);
 }
 
+int32_t trref_texel_offset(int32_t o)
+{
+    if (o < -8)
+        return -8;
+    if (o > 7)
+        return 7;
+    return o;
+}
+
+void trref_texel_coords(float s, float t, uint32_t w, uint32_t h, const int32_t *off, int64_t *U, int64_t *V)
+{
+    const int64_t oi = off ? trref_texel_offset(off[0]) : 0, oj = off ? trref_texel_offset(off[1]) : 0;
+    *U = trref_subtexel(s * (float)w) + 256 * oi;
+    *V = trref_subtexel(t * (float)h) + 256 * oj;
+}
+
 trref_lod trref_lod_grad(uint32_t W, uint32_t H, uint32_t A, float dsdx, float dtdx, float dsdy, float dtdy)
 {
     const float mux = dsdx * (float)W, mvx = dtdx * (float)H;
@@ -197,6 +213,8 @@ trref_read trref_read_lane(const trref_sampler *sm, uint32_t W, uint32_t H, uint
     r.t = a->t[lane];
     r.dsda = r.lod.major_x ? r.dsdx : r.dsdy;
     r.dtda = r.lod.major_x ? r.dtdx : r.dtdy;
+    r.offset[0] = trref_texel_offset(a->offset[0]);
+    r.offset[1] = trref_texel_offset(a->offset[1]);
     return r;
 }
 

@@ -41,6 +41,11 @@ int64_t trref_address(int64_t i, uint32_t n, tr_address_mode mode);
 int64_t trref_subtexel(float u);
 /* floor(v / 256) for any sign (the same as v >> 8). */
 int64_t trref_floor_div256(int64_t v);
+/* A texel offset component clamped to [-8, 7] (TR_MIN/MAX_TEXEL_OFFSET). */
+int32_t trref_texel_offset(int32_t o);
+/* Step 7 at a level of size w x h: U = floor(s * w * 256) + 256 * o_i,
+ * V = floor(t * h * 256) + 256 * o_j, with off (NULL: {0, 0}) clamped. */
+void trref_texel_coords(float s, float t, uint32_t w, uint32_t h, const int32_t *off, int64_t *U, int64_t *V);
 
 /* Steps 2-3: lambda_base, the tap count N and the major axis. */
 typedef struct trref_lod {
@@ -81,6 +86,7 @@ typedef struct trref_read {
     bool linear;                  /* the filter of plan.mag */
     uint32_t layer;
     float s, t, dsda, dtda;       /* the centre and the major axis's derivative */
+    int32_t offset[2];            /* args->offset, clamped (step 7) */
 } trref_read;
 
 /* The levels of a full mip chain of a w x h texture. */

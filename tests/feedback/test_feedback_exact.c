@@ -124,10 +124,12 @@ static void mark(const fb_case *c, fb_marks m, uint32_t layer, uint32_t level, i
 
 /* texture.h steps 7-8 for one tap in one level. */
 static void mark_tap(const fb_case *c, const trref_sampler *sm, fb_marks m, uint32_t layer, uint32_t level, float s,
-                     float t, bool linear)
+                     float t, const int32_t off[2], bool linear)
 {
     const uint32_t w = lvl(c->w, level), h = lvl(c->h, level);
-    const int64_t U = trref_subtexel(s * (float)w), V = trref_subtexel(t * (float)h);
+    /* the texel offset, in this level's texels (texture.h step 7) */
+    const int64_t U = trref_subtexel(s * (float)w) + 256 * (int64_t)off[0];
+    const int64_t V = trref_subtexel(t * (float)h) + 256 * (int64_t)off[1];
     const tr_address_mode au = sm->d.address_u, av = sm->d.address_v;
     if (!linear) {
         mark(c, m, layer, level, trref_address(trref_floor_div256(U), w, au),
@@ -154,9 +156,9 @@ static trref_read model_lane(const fb_case *c, const fb_write *w, uint32_t lane,
     for (uint32_t i = 1; i <= r.lod.taps; i++) {
         float s, t;
         trref_tap(r.s, r.t, r.dsda, r.dtda, r.lod.taps, i, &s, &t);
-        mark_tap(c, sm, m, r.layer, r.plan.hi, s, t, r.linear);
+        mark_tap(c, sm, m, r.layer, r.plan.hi, s, t, r.offset, r.linear);
         if (r.plan.delta)
-            mark_tap(c, sm, m, r.layer, r.plan.lo, s, t, r.linear);
+            mark_tap(c, sm, m, r.layer, r.plan.lo, s, t, r.offset, r.linear);
     }
     return r;
 }
@@ -532,6 +534,11 @@ static void rnd_write(trt_rng *r, const fb_case *c, fb_write *w, const uint32_t 
         a->bias = w->bias;
     if (rnd(r, 5) < 2)
         a->lod_clamp = w->lod_clamp;
+    /* a texel offset in a third of the writes, out of range now and then (clamped) */
+    if (rnd(r, 3) == 0) {
+        a->offset[0] = (int32_t)rnd(r, 21) - 10;
+        a->offset[1] = (int32_t)rnd(r, 21) - 10;
+    }
 }
 
 /* ==== the random cases ========================================================================== */
