@@ -162,10 +162,9 @@ tr_result tr_image_destroy(tr_image *img)
     if (!img)
         return TR_OK; /* as free(NULL) */
     tr_context *ctx = img->ctx;
-    if ((img->pass_uses || img->texture_uses) && ctx->in_pass) {
+    if ((img->pass_uses || img->texture_uses) && ctx->in_pass)
         return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_image_destroy: image is %s of the recording pass",
                   img->pass_uses ? "an attachment" : "a bound texture");
-    }
     if (img->prev)
         img->prev->next = img->next;
     else

@@ -206,9 +206,8 @@ tr_result tr_pipeline_destroy(tr_pipeline *p)
     if (!p)
         return TR_OK; /* as free(NULL) */
     tr_context *ctx = p->ctx;
-    if (p->pass_uses && ctx->in_pass) {
+    if (p->pass_uses && ctx->in_pass)
         return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_pipeline_destroy: pipeline is used by the recording pass");
-    }
     if (p->prev)
         p->prev->next = p->next;
     else

@@ -68,40 +68,34 @@ tr_result tr_feedback_map_create(tr_context *ctx, const tr_feedback_map_desc *de
     tr_result r = check_desc(ctx, &d);
     if (r != TR_OK)
         return r;
-    /* the bytes first (the loop below, in 64 bits): a level's grid is at
-     * most its size over a region of 4 */
-    uint64_t need = 0;
-    for (uint32_t l = 0; l < d.levels; l++)
-        need += (uint64_t)div_up(TR_MAX(1u, d.width >> l), d.region_width) *
-                div_up(TR_MAX(1u, d.height >> l), d.region_height);
+    /* The layout in a map on the stack first, in 64 bits, so that its
+     * bytes are checked before anything is allocated. */
+    tr_feedback_map layout = {.ctx = ctx, .desc = d};
+    layout.region_log2[0] = log2u(d.region_width);
+    layout.region_log2[1] = log2u(d.region_height);
+    uint64_t bytes = 0;
+    for (uint32_t l = 0; l < d.levels; l++) {
+        layout.grid_w[l] = div_up(tr__feedback_level_w(&layout, l), d.region_width);
+        layout.grid_h[l] = div_up(tr__feedback_level_h(&layout, l), d.region_height);
+        layout.level_offset[l] = (size_t)bytes;
+        bytes += (uint64_t)layout.grid_w[l] * layout.grid_h[l];
+    }
+    layout.encoded_offset = (size_t)bytes;
     if (d.kind == TR_FEEDBACK_MIN_MIP)
-        need += (uint64_t)div_up(d.width, d.region_width) * div_up(d.height, d.region_height);
-    r = tr__check_bytes(ctx, "tr_feedback_map_create", "the map", need * d.layers, false);
+        bytes += (uint64_t)layout.grid_w[0] * layout.grid_h[0];
+    layout.layer_bytes = (size_t)bytes;
+    r = tr__check_bytes(ctx, "tr_feedback_map_create", "the map", bytes * d.layers, false);
     if (r != TR_OK)
         return r;
-    tr_feedback_map *m = tr__calloc(ctx, sizeof(*m));
+    tr_feedback_map *m = tr__alloc(ctx, sizeof(*m));
     if (!m)
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_feedback_map_create: out of memory");
-    m->ctx = ctx;
-    m->desc = d;
-    m->region_log2[0] = log2u(d.region_width);
-    m->region_log2[1] = log2u(d.region_height);
-    size_t bytes = 0;
-    for (uint32_t l = 0; l < d.levels; l++) {
-        m->grid_w[l] = div_up(tr__feedback_level_w(m, l), d.region_width);
-        m->grid_h[l] = div_up(tr__feedback_level_h(m, l), d.region_height);
-        m->level_offset[l] = bytes;
-        bytes += (size_t)m->grid_w[l] * m->grid_h[l];
-    }
-    m->encoded_offset = bytes;
-    if (d.kind == TR_FEEDBACK_MIN_MIP)
-        bytes += (size_t)m->grid_w[0] * m->grid_h[0];
-    m->layer_bytes = bytes;
-    m->data = tr__alloc(ctx, bytes * d.layers);
+    *m = layout;
+    m->data = tr__alloc(ctx, (size_t)bytes * d.layers);
     if (!m->data) {
         tr__free(ctx, m);
-        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_feedback_map_create: out of memory for %zu bytes",
-                         bytes * d.layers);
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_feedback_map_create: out of memory for %llu bytes",
+                         (unsigned long long)bytes * d.layers);
     }
     m->next = ctx->feedback_maps;
     if (ctx->feedback_maps)
@@ -118,9 +112,8 @@ tr_result tr_feedback_map_destroy(tr_feedback_map *m)
     if (!m)
         return TR_OK; /* as free(NULL) */
     tr_context *ctx = m->ctx;
-    if (m->pass_uses && ctx->in_pass) {
+    if (m->pass_uses && ctx->in_pass)
         return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_feedback_map_destroy: the map is bound in the recording pass");
-    }
     if (m->prev)
         m->prev->next = m->next;
     else

@@ -500,14 +500,8 @@ bool tr__partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, u
 uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd);
 uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
                          tr_compare_op op, bool write, bool simd);
-void tr__fs_inputs_np(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
-                      const tr__lanes *ln, tr_fs_block *fs, bool frag_coord, bool depth, bool simd);
-/* fs_inputs without noperspective varyings. */
-static inline void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, const tr__lanes *ln,
-                                 tr_fs_block *fs, bool frag_coord, bool depth, bool simd)
-{
-    tr__fs_inputs_np(t, varying_count, flat_mask, 0, ln, fs, frag_coord, depth, simd);
-}
+void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
+                   const tr__lanes *ln, tr_fs_block *fs, bool frag_coord, bool depth, bool simd);
 /* The stencil and depth tests together, with their writes (GMEM planes of
  * `pitch` texels per row; dbuf or sbuf NULL: that test is off).  A lane
  * failing the stencil test takes fail_op; passing it and failing depth,

@@ -354,8 +354,8 @@ uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, ui
 
 /* ---- fragment shader inputs ----------------------------------------------------------------- */
 
-void tr__fs_inputs_np(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
-                      const tr__lanes *ln, tr_fs_block *fs, bool frag_coord, bool depth, bool simd)
+void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
+                   const tr__lanes *ln, tr_fs_block *fs, bool frag_coord, bool depth, bool simd)
 {
     const float *at = t->attr;
     const uint32_t count = 4 * ln->nq;

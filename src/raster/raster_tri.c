@@ -350,8 +350,8 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
     if (uniform)
         uniform_inputs(t, pd->varying_count, fs);
     else
-        tr__fs_inputs_np(t, pd->varying_count, pd->flat_mask, pd->noperspective_mask, ln, fs, frag_coord,
-                         frag_coord || shader_depth, simd);
+        tr__fs_inputs(t, pd->varying_count, pd->flat_mask, pd->noperspective_mask, ln, fs, frag_coord,
+                      frag_coord || shader_depth, simd);
     if (!uniform && ln->zq && (frag_coord || shader_depth))
         for (uint32_t i = 0; i < fs->count; i++) {
             /* frag_z (and the depth output's preset) unquantised, as Vulkan's FragCoord.z */

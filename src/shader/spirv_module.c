@@ -176,100 +176,43 @@ static tr_result decorate(walk *w, tr__spv_decor *d, const uint32_t *op, uint32_
     return TR_OK;
 }
 
-/* One instruction of the module's preamble (everything before the first
- * OpFunction). */
-static tr_result preamble(walk *w, uint32_t op)
+/* OpEntryPoint: a vertex or fragment entry point and its interface. */
+static tr_result declare_entry(walk *w)
+{
+    tr__spv_module *m = w->m;
+    const uint32_t *in = w->in;
+    NEED(4);
+    ID(2);
+    if (in[1] != SpvExecutionModelVertex && in[1] != SpvExecutionModelFragment)
+        return fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "a %s entry point: only Vertex and Fragment are supported",
+                    model_name(in[1]));
+    uint32_t k;
+    const char *s = string_at(w, 3, &k);
+    if (!s)
+        return fail(w, TR_ERROR_INVALID_ARGUMENT, "OpEntryPoint's name is not terminated");
+    if (strlen(s) >= sizeof m->entries[0].name)
+        return fail(w, TR_ERROR_LIMIT_EXCEEDED, "entry point name longer than %zu bytes",
+                    sizeof m->entries[0].name - 1);
+    tr__spv_entry *e = &m->entries[m->entry_count++];
+    memset(e, 0, sizeof *e);
+    e->model = in[1];
+    e->function = in[2];
+    snprintf(e->name, sizeof e->name, "%s", s);
+    e->interface0 = m->interface_count;
+    for (; k < w->len; k++) {
+        ID(k);
+        m->interface_ids[m->interface_count++] = in[k];
+    }
+    e->interfaces = m->interface_count - e->interface0;
+    return TR_OK;
+}
+
+/* A type declaration of the preamble: kept by id in m->types. */
+static tr_result declare_type(walk *w, uint32_t op)
 {
     tr__spv_module *m = w->m;
     const uint32_t *in = w->in;
     switch (op) {
-    case SpvOpCapability:
-        NEED(2);
-        if (!capability_supported(in[1])) {
-            const char *n = tr__spv_capability_name(in[1]);
-            return n ? fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "capability %s is not supported", n)
-                     : fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "capability %u is not supported", in[1]);
-        }
-        return TR_OK;
-    case SpvOpExtension: {
-        const char *s = string_at(w, 1, NULL);
-        if (!s)
-            return fail(w, TR_ERROR_INVALID_ARGUMENT, "OpExtension's name is not terminated");
-        return extension_supported(s) ? TR_OK
-                                      : fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "extension %s is not supported", s);
-    }
-    case SpvOpExtInstImport: {
-        NEED(3);
-        ID(1);
-        const char *s = string_at(w, 2, NULL);
-        if (!s)
-            return fail(w, TR_ERROR_INVALID_ARGUMENT, "OpExtInstImport's name is not terminated");
-        if (!strcmp(s, "GLSL.std.450"))
-            m->glsl_std_450 = in[1];
-        else if (strncmp(s, "NonSemantic.", 12) != 0) /* debug information: ignored */
-            return fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "extended instruction set %s is not supported", s);
-        return TR_OK;
-    }
-    case SpvOpMemoryModel:
-        NEED(3);
-        if (in[1] != SpvAddressingModelLogical)
-            return fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "addressing model %u: only Logical is supported", in[1]);
-        if (in[2] != SpvMemoryModelGLSL450 && in[2] != SpvMemoryModelVulkan)
-            return fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "memory model %u: only GLSL450 and Vulkan are supported",
-                        in[2]);
-        return TR_OK;
-    case SpvOpEntryPoint: {
-        NEED(4);
-        ID(2);
-        if (in[1] != SpvExecutionModelVertex && in[1] != SpvExecutionModelFragment)
-            return fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "a %s entry point: only Vertex and Fragment are supported",
-                        model_name(in[1]));
-        uint32_t k;
-        const char *s = string_at(w, 3, &k);
-        if (!s)
-            return fail(w, TR_ERROR_INVALID_ARGUMENT, "OpEntryPoint's name is not terminated");
-        if (strlen(s) >= sizeof m->entries[0].name)
-            return fail(w, TR_ERROR_LIMIT_EXCEEDED, "entry point name longer than %zu bytes",
-                        sizeof m->entries[0].name - 1);
-        tr__spv_entry *e = &m->entries[m->entry_count++];
-        memset(e, 0, sizeof *e);
-        e->model = in[1];
-        e->function = in[2];
-        snprintf(e->name, sizeof e->name, "%s", s);
-        e->interface0 = m->interface_count;
-        for (; k < w->len; k++) {
-            ID(k);
-            m->interface_ids[m->interface_count++] = in[k];
-        }
-        e->interfaces = m->interface_count - e->interface0;
-        return TR_OK;
-    }
-    case SpvOpExecutionMode:
-        NEED(3);
-        ID(1);
-        for (uint32_t i = 0; i < m->entry_count; i++)
-            if (m->entries[i].function == in[1]) {
-                tr__spv_entry *e = &m->entries[i];
-                e->origin_upper_left |= in[2] == SpvExecutionModeOriginUpperLeft;
-                e->early_tests |= in[2] == SpvExecutionModeEarlyFragmentTests;
-                e->depth_replacing |= in[2] == SpvExecutionModeDepthReplacing;
-            }
-        return TR_OK;
-    case SpvOpName:
-        NEED(3);
-        ID(1);
-        if (!string_at(w, 2, NULL))
-            return fail(w, TR_ERROR_INVALID_ARGUMENT, "OpName's string is not terminated");
-        w->name_at[in[1]] = (uint32_t)(w->at + 2);
-        return TR_OK;
-    case SpvOpDecorate:
-        NEED(3);
-        ID(1);
-        return decorate(w, &m->decor[in[1]], in + 2, w->len - 2);
-    case SpvOpMemberDecorate:
-        NEED(4);
-        ID(1);
-        return TR_OK; /* member offsets and builtins: read with the block's type when it is used */
     case SpvOpTypeInt:
     case SpvOpTypeFloat:
         NEED(op == SpvOpTypeInt ? 4 : 3);
@@ -348,6 +291,96 @@ static tr_result preamble(walk *w, uint32_t op)
         ID(1);
         m->types[in[1]] = (tr__spv_type){.op = (uint16_t)op};
         return TR_OK;
+    default:
+        return TR_OK;
+    }
+}
+
+/* One instruction of the module's preamble (everything before the first
+ * OpFunction). */
+static tr_result preamble(walk *w, uint32_t op)
+{
+    tr__spv_module *m = w->m;
+    const uint32_t *in = w->in;
+    switch (op) {
+    case SpvOpCapability:
+        NEED(2);
+        if (!capability_supported(in[1])) {
+            const char *n = tr__spv_capability_name(in[1]);
+            return n ? fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "capability %s is not supported", n)
+                     : fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "capability %u is not supported", in[1]);
+        }
+        return TR_OK;
+    case SpvOpExtension: {
+        const char *s = string_at(w, 1, NULL);
+        if (!s)
+            return fail(w, TR_ERROR_INVALID_ARGUMENT, "OpExtension's name is not terminated");
+        return extension_supported(s) ? TR_OK
+                                      : fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "extension %s is not supported", s);
+    }
+    case SpvOpExtInstImport: {
+        NEED(3);
+        ID(1);
+        const char *s = string_at(w, 2, NULL);
+        if (!s)
+            return fail(w, TR_ERROR_INVALID_ARGUMENT, "OpExtInstImport's name is not terminated");
+        if (!strcmp(s, "GLSL.std.450"))
+            m->glsl_std_450 = in[1];
+        else if (strncmp(s, "NonSemantic.", 12) != 0) /* debug information: ignored */
+            return fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "extended instruction set %s is not supported", s);
+        return TR_OK;
+    }
+    case SpvOpMemoryModel:
+        NEED(3);
+        if (in[1] != SpvAddressingModelLogical)
+            return fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "addressing model %u: only Logical is supported", in[1]);
+        if (in[2] != SpvMemoryModelGLSL450 && in[2] != SpvMemoryModelVulkan)
+            return fail(w, TR_ERROR_UNSUPPORTED_FORMAT, "memory model %u: only GLSL450 and Vulkan are supported",
+                        in[2]);
+        return TR_OK;
+    case SpvOpEntryPoint:
+        return declare_entry(w);
+    case SpvOpExecutionMode:
+        NEED(3);
+        ID(1);
+        for (uint32_t i = 0; i < m->entry_count; i++)
+            if (m->entries[i].function == in[1]) {
+                tr__spv_entry *e = &m->entries[i];
+                e->origin_upper_left |= in[2] == SpvExecutionModeOriginUpperLeft;
+                e->early_tests |= in[2] == SpvExecutionModeEarlyFragmentTests;
+                e->depth_replacing |= in[2] == SpvExecutionModeDepthReplacing;
+            }
+        return TR_OK;
+    case SpvOpName:
+        NEED(3);
+        ID(1);
+        if (!string_at(w, 2, NULL))
+            return fail(w, TR_ERROR_INVALID_ARGUMENT, "OpName's string is not terminated");
+        w->name_at[in[1]] = (uint32_t)(w->at + 2);
+        return TR_OK;
+    case SpvOpDecorate:
+        NEED(3);
+        ID(1);
+        return decorate(w, &m->decor[in[1]], in + 2, w->len - 2);
+    case SpvOpMemberDecorate:
+        NEED(4);
+        ID(1);
+        return TR_OK; /* member offsets and builtins: read with the block's type when it is used */
+    case SpvOpTypeVoid:
+    case SpvOpTypeBool:
+    case SpvOpTypeInt:
+    case SpvOpTypeFloat:
+    case SpvOpTypeVector:
+    case SpvOpTypeMatrix:
+    case SpvOpTypeImage:
+    case SpvOpTypeSampler:
+    case SpvOpTypeSampledImage:
+    case SpvOpTypeArray:
+    case SpvOpTypeRuntimeArray:
+    case SpvOpTypeStruct:
+    case SpvOpTypePointer:
+    case SpvOpTypeFunction:
+        return declare_type(w, op);
     case SpvOpConstant:
     case SpvOpSpecConstant:
         NEED(4);

@@ -82,9 +82,8 @@ tr_result tr_sampler_destroy(tr_sampler *s)
     if (!s)
         return TR_OK; /* as free(NULL) */
     tr_context *ctx = s->ctx;
-    if (s->pass_uses && ctx->in_pass) {
+    if (s->pass_uses && ctx->in_pass)
         return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_sampler_destroy: sampler is bound in the recording pass");
-    }
     if (s->prev)
         s->prev->next = s->next;
     else

@@ -675,11 +675,12 @@ Test(raster, quad_fs_inputs_equal_reference)
             ln.l2[i] = random_float(&rng, -0.5, 1.5);
         }
         uint32_t nv = trt_rand_u32(&rng) % (NV + 1), flat = trt_rand_u32(&rng) & 7;
+        const uint32_t np = trt_rand_u32(&rng) & 7 & ~flat; /* noperspective: screen-space weights */
         memset(fa, 0x5a, sizeof *fa);
         memset(fb, 0x5a, sizeof *fb);
         bool coord = iter % 4 != 0, depth = iter % 3 != 0;
-        tr__fs_inputs(t, nv, flat, &ln, fa, coord, depth, false);
-        tr__fs_inputs(t, nv, flat, &ln, fb, coord, depth, true);
+        tr__fs_inputs(t, nv, flat, np, &ln, fa, coord, depth, false);
+        tr__fs_inputs(t, nv, flat, np, &ln, fb, coord, depth, true);
         size_t n = 4 * ln.nq * sizeof(float);
         /* (what is not asked for is left alone: still 0x5a bytes in both) */
         EXPECT_SAME(fa->frag_x, fb->frag_x, n, "frag_x");
