@@ -104,6 +104,73 @@ void trref_texel_coords(float s, float t, uint32_t w, uint32_t h, const int32_t 
     *V = trref_subtexel(t * (float)h) + 256 * oj;
 }
 
+const float trref_border_rgba[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
+
+bool trref_compare(tr_compare_op op, float a, float b)
+{
+    switch (op) {
+    case TR_COMPARE_NEVER: return false;
+    case TR_COMPARE_LESS: return a < b;
+    case TR_COMPARE_EQUAL: return a == b;
+    case TR_COMPARE_LESS_OR_EQUAL: return a <= b;
+    case TR_COMPARE_GREATER: return a > b;
+    case TR_COMPARE_NOT_EQUAL: return a != b;
+    case TR_COMPARE_GREATER_OR_EQUAL: return a >= b;
+    case TR_COMPARE_ALWAYS: return true;
+    default: cr_assert_fail("bad compare op %d", (int)op);
+    }
+    return false;
+}
+
+static uint32_t texels_w(const trref_texels *tx, uint32_t l)
+{
+    return tx->w >> l ? tx->w >> l : 1u;
+}
+
+static uint32_t texels_h(const trref_texels *tx, uint32_t l)
+{
+    return tx->h >> l ? tx->h >> l : 1u;
+}
+
+void trref_texel(const trref_texels *tx, const trref_sampler *sm, uint32_t level, uint32_t layer, int64_t i,
+                 int64_t j, float dref, float out[4])
+{
+    const uint32_t w = texels_w(tx, level), h = texels_h(tx, level);
+    const int64_t x = trref_address(i, w, sm->d.address_u);
+    const int64_t y = trref_address(j, h, sm->d.address_v);
+    if (x < 0 || y < 0)
+        memcpy(out, trref_border_rgba[sm->d.border_color], sizeof(float) * 4);
+    else
+        memcpy(out, tx->dec[level] + (((size_t)layer * h + (size_t)y) * w + (size_t)x) * 4, sizeof(float) * 4);
+    if (sm->d.compare != TR_COMPARE_DEFAULT) {
+        out[0] = trref_compare(sm->d.compare, dref, out[0]) ? 1.0f : 0.0f;
+        out[1] = out[2] = 0.0f;
+        out[3] = 1.0f;
+    }
+}
+
+void trref_filter(const trref_texels *tx, const trref_sampler *sm, uint32_t level, uint32_t layer, float s, float t,
+                  const int32_t *off, bool linear, float dref, float out[4])
+{
+    int64_t U, V;
+    trref_texel_coords(s, t, texels_w(tx, level), texels_h(tx, level), off, &U, &V);
+    if (!linear) {
+        trref_texel(tx, sm, level, layer, trref_floor_div256(U), trref_floor_div256(V), dref, out);
+        return;
+    }
+    const int64_t i0 = trref_floor_div256(U - 128), j0 = trref_floor_div256(V - 128);
+    const int64_t a = (U - 128) - 256 * i0, b = (V - 128) - 256 * j0;
+    float t00[4], t10[4], t01[4], t11[4];
+    trref_texel(tx, sm, level, layer, i0, j0, dref, t00);
+    trref_texel(tx, sm, level, layer, i0 + 1, j0, dref, t10);
+    trref_texel(tx, sm, level, layer, i0, j0 + 1, dref, t01);
+    trref_texel(tx, sm, level, layer, i0 + 1, j0 + 1, dref, t11);
+    const float w00 = (float)((256 - a) * (256 - b)), w10 = (float)(a * (256 - b));
+    const float w01 = (float)((256 - a) * b), w11 = (float)(a * b);
+    for (int c = 0; c < 4; c++)
+        out[c] = ((w00 * t00[c] + w10 * t10[c]) + (w01 * t01[c] + w11 * t11[c])) * 0x1p-16f;
+}
+
 trref_lod trref_lod_grad(uint32_t W, uint32_t H, uint32_t A, float dsdx, float dtdx, float dsdy, float dtdy)
 {
     const float mux = dsdx * (float)W, mvx = dtdx * (float)H;

@@ -47,6 +47,25 @@ int32_t trref_texel_offset(int32_t o);
  * V = floor(t * h * 256) + 256 * o_j, with off (NULL: {0, 0}) clamped. */
 void trref_texel_coords(float s, float t, uint32_t w, uint32_t h, const int32_t *off, int64_t *U, int64_t *V);
 
+/* A texture as the reference reads it: level l's texels decoded to RGBA
+ * float, [layer][y][x][4], in dec[l]; level sizes max(1, w >> l). */
+typedef struct trref_texels {
+    uint32_t w, h;
+    const float *const *dec;
+} trref_texels;
+/* The three border colours, as floats (tr_border_color order). */
+extern const float trref_border_rgba[3][4];
+/* a <op> b, Vulkan's compare ops. */
+bool trref_compare(tr_compare_op op, float a, float b);
+/* Steps 8-9 for texel (i, j) of a level: addressed, read (or the border),
+ * compared against dref when the sampler compares. */
+void trref_texel(const trref_texels *tx, const trref_sampler *sm, uint32_t level, uint32_t layer, int64_t i,
+                 int64_t j, float dref, float out[4]);
+/* Steps 7-10 in one level: the texel coordinates with the offset (NULL:
+ * none), then NEAREST or the 2x2 LINEAR filter in 1/256 weights. */
+void trref_filter(const trref_texels *tx, const trref_sampler *sm, uint32_t level, uint32_t layer, float s, float t,
+                  const int32_t *off, bool linear, float dref, float out[4]);
+
 /* Steps 2-3: lambda_base, the tap count N and the major axis. */
 typedef struct trref_lod {
     int32_t lambda; /* lambda_base */

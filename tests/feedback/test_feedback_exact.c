@@ -127,9 +127,8 @@ static void mark_tap(const fb_case *c, const trref_sampler *sm, fb_marks m, uint
                      float t, const int32_t off[2], bool linear)
 {
     const uint32_t w = lvl(c->w, level), h = lvl(c->h, level);
-    /* the texel offset, in this level's texels (texture.h step 7) */
-    const int64_t U = trref_subtexel(s * (float)w) + 256 * (int64_t)off[0];
-    const int64_t V = trref_subtexel(t * (float)h) + 256 * (int64_t)off[1];
+    int64_t U, V; /* with the texel offset, in this level's texels (texture.h step 7) */
+    trref_texel_coords(s, t, w, h, off, &U, &V);
     const tr_address_mode au = sm->d.address_u, av = sm->d.address_v;
     if (!linear) {
         mark(c, m, layer, level, trref_address(trref_floor_div256(U), w, au),

@@ -239,62 +239,12 @@ static void rtex_destroy(rtex *t)
     memset(t, 0, sizeof(*t));
 }
 
-static const float border_rgba[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
-
-static bool ref_compare(tr_compare_op op, float a, float b)
-{
-    switch (op) {
-    case TR_COMPARE_NEVER: return false;
-    case TR_COMPARE_LESS: return a < b;
-    case TR_COMPARE_EQUAL: return a == b;
-    case TR_COMPARE_LESS_OR_EQUAL: return a <= b;
-    case TR_COMPARE_GREATER: return a > b;
-    case TR_COMPARE_NOT_EQUAL: return a != b;
-    case TR_COMPARE_GREATER_OR_EQUAL: return a >= b;
-    case TR_COMPARE_ALWAYS: return true;
-    default: cr_assert_fail("bad compare op %d", (int)op);
-    }
-    return false;
-}
-
-/* Steps 8-9 for texel (i, j): addressed, decoded, compared. */
-static void ref_texel(const rtex *tx, const trref_sampler *sm, uint32_t level, uint32_t layer, int64_t i, int64_t j,
-                      float dref, float out[4])
-{
-    const int64_t x = trref_address(i, lvl_w(tx, level), sm->d.address_u);
-    const int64_t y = trref_address(j, lvl_h(tx, level), sm->d.address_v);
-    if (x < 0 || y < 0)
-        memcpy(out, border_rgba[sm->d.border_color], sizeof(float) * 4);
-    else
-        memcpy(out, rtex_dec(tx, level, layer, (uint32_t)x, (uint32_t)y), sizeof(float) * 4);
-    if (sm->d.compare != TR_COMPARE_DEFAULT) {
-        out[0] = ref_compare(sm->d.compare, dref, out[0]) ? 1.0f : 0.0f;
-        out[1] = out[2] = 0.0f;
-        out[3] = 1.0f;
-    }
-}
-
-/* Steps 7-10 in one level. */
+/* Steps 7-10 in one level (tests/common/ref_sampling.c). */
 static void ref_filter(const rtex *tx, const trref_sampler *sm, uint32_t level, uint32_t layer, float s, float t,
                        bool linear, float dref, float out[4])
 {
-    const float u = s * (float)lvl_w(tx, level), v = t * (float)lvl_h(tx, level);
-    const int64_t U = trref_subtexel(u), V = trref_subtexel(v);
-    if (!linear) {
-        ref_texel(tx, sm, level, layer, trref_floor_div256(U), trref_floor_div256(V), dref, out);
-        return;
-    }
-    const int64_t i0 = trref_floor_div256(U - 128), j0 = trref_floor_div256(V - 128);
-    const int64_t a = (U - 128) - 256 * i0, b = (V - 128) - 256 * j0;
-    float t00[4], t10[4], t01[4], t11[4];
-    ref_texel(tx, sm, level, layer, i0, j0, dref, t00);
-    ref_texel(tx, sm, level, layer, i0 + 1, j0, dref, t10);
-    ref_texel(tx, sm, level, layer, i0, j0 + 1, dref, t01);
-    ref_texel(tx, sm, level, layer, i0 + 1, j0 + 1, dref, t11);
-    const float w00 = (float)((256 - a) * (256 - b)), w10 = (float)(a * (256 - b));
-    const float w01 = (float)((256 - a) * b), w11 = (float)(a * b);
-    for (int c = 0; c < 4; c++)
-        out[c] = ((w00 * t00[c] + w10 * t10[c]) + (w01 * t01[c] + w11 * t11[c])) * 0x1p-16f;
+    const trref_texels view = {tx->w, tx->h, (const float *const *)tx->dec};
+    trref_filter(&view, sm, level, layer, s, t, NULL, linear, dref, out);
 }
 
 static uint32_t ref_taps_seen[TR_MAX_ANISOTROPY + 1];
@@ -535,7 +485,7 @@ Test(sampling, nearest_address_modes)
                 static const int expect_i[4][3] = {{1, 2, 4}, {3, 2, 0}, {4, 0, 0}, {-1, -1, -1}};
                 for (int k = 0; k < 3; k++) {
                     const int i = expect_i[mu][k];
-                    const float *v = i < 0 ? border_rgba[bc] : rtex_dec(&tx, 0, 0, (uint32_t)i, 1);
+                    const float *v = i < 0 ? trref_border_rgba[bc] : rtex_dec(&tx, 0, 0, (uint32_t)i, 1);
                     expect_lane((uint32_t)k, v, what);
                 }
 
@@ -1429,7 +1379,7 @@ Test(sampling, border_colors)
         trref_sampler_create(&lin, ctx, &d);
         d.mag_filter = d.min_filter = TR_FILTER_NEAREST;
         trref_sampler_create(&near, ctx, &d);
-        const float *B = border_rgba[bc];
+        const float *B = trref_border_rgba[bc];
 
         /* edges: left (half border), corner (3/4 border), right, bottom */
         float s[LANES], t[LANES], lod[LANES];
@@ -1583,7 +1533,7 @@ Test(sampling, compare_samplers)
         sample_check(&tx, &near, &a, LANES, what);
         for (uint32_t l = 0; l < LANES; l++) {
             const float dd = rtex_dec(&tx, 0, 0, l % 8, (l / 8) % 4)[0];
-            const float v[4] = {ref_compare(ops[o], dref[l], dd) ? 1.0f : 0.0f, 0.0f, 0.0f, 1.0f};
+            const float v[4] = {trref_compare(ops[o], dref[l], dd) ? 1.0f : 0.0f, 0.0f, 0.0f, 1.0f};
             expect_lane(l, v, what);
         }
 
@@ -1601,7 +1551,7 @@ Test(sampling, compare_samplers)
             const uint32_t x = l % 7, y = (l / 7) % 3;
             int n = 0;
             for (uint32_t k = 0; k < 4; k++)
-                n += ref_compare(ops[o], dref[l], rtex_dec(&tx, 0, 0, x + k % 2, y + k / 2)[0]);
+                n += trref_compare(ops[o], dref[l], rtex_dec(&tx, 0, 0, x + k % 2, y + k / 2)[0]);
             const float v[4] = {(float)n * 0.25f, 0.0f, 0.0f, 1.0f};
             expect_lane(l, v, what);
         }
@@ -1635,12 +1585,12 @@ Test(sampling, compare_samplers)
         const tr_sample_args a = {.s = s, .t = t, .lod = lod, .dref = dref};
         sample_check(&tx, &near, &a, 16, "compare border nearest");
         for (uint32_t l = 0; l < 8; l++) {
-            const float v[4] = {dref[l] <= border_rgba[bc][0] ? 1.0f : 0.0f, 0.0f, 0.0f, 1.0f};
+            const float v[4] = {dref[l] <= trref_border_rgba[bc][0] ? 1.0f : 0.0f, 0.0f, 0.0f, 1.0f};
             expect_lane(l, v, "compare border texel");
         }
         sample_check(&tx, &lin, &a, 16, "compare border bilinear");
         for (uint32_t l = 8; l < 16; l++) {
-            const float v[4] = {((dref[l] <= border_rgba[bc][0] ? 1.0f : 0.0f) +
+            const float v[4] = {((dref[l] <= trref_border_rgba[bc][0] ? 1.0f : 0.0f) +
                                  (dref[l] <= rtex_dec(&tx, 0, 0, 0, 0)[0] ? 1.0f : 0.0f)) *
                                     0.5f,
                                 0.0f, 0.0f, 1.0f};

@@ -119,60 +119,12 @@ static otex *make_tex(uint32_t slot, tr_format fmt, uint32_t w, uint32_t h, uint
     return t;
 }
 
-static const float border_rgba[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 1}};
-
-static bool ref_compare(tr_compare_op op, float a, float b)
-{
-    switch (op) {
-    case TR_COMPARE_NEVER: return false;
-    case TR_COMPARE_LESS: return a < b;
-    case TR_COMPARE_EQUAL: return a == b;
-    case TR_COMPARE_LESS_OR_EQUAL: return a <= b;
-    case TR_COMPARE_GREATER: return a > b;
-    case TR_COMPARE_NOT_EQUAL: return a != b;
-    case TR_COMPARE_GREATER_OR_EQUAL: return a >= b;
-    default: return true;
-    }
-}
-
-/* Steps 8-9 for texel (i, j). */
-static void ref_texel(const otex *tx, const trref_sampler *sm, uint32_t level, uint32_t layer, int64_t i, int64_t j,
-                      float dref, float out[4])
-{
-    const int64_t x = trref_address(i, lw(tx, level), sm->d.address_u);
-    const int64_t y = trref_address(j, lh(tx, level), sm->d.address_v);
-    if (x < 0 || y < 0)
-        memcpy(out, border_rgba[sm->d.border_color], sizeof(float) * 4);
-    else
-        memcpy(out, texel_at(tx, level, layer, (uint32_t)x, (uint32_t)y), sizeof(float) * 4);
-    if (sm->d.compare != TR_COMPARE_DEFAULT) {
-        out[0] = ref_compare(sm->d.compare, dref, out[0]) ? 1.0f : 0.0f;
-        out[1] = out[2] = 0.0f;
-        out[3] = 1.0f;
-    }
-}
-
-/* Steps 7-10 in one level, with the texel offset. */
+/* Steps 7-10 in one level, with the texel offset (tests/common/ref_sampling.c). */
 static void ref_filter(const otex *tx, const trref_sampler *sm, uint32_t level, uint32_t layer, float s, float t,
                        const int32_t off[2], bool linear, float dref, float out[4])
 {
-    int64_t U, V;
-    trref_texel_coords(s, t, lw(tx, level), lh(tx, level), off, &U, &V);
-    if (!linear) {
-        ref_texel(tx, sm, level, layer, trref_floor_div256(U), trref_floor_div256(V), dref, out);
-        return;
-    }
-    const int64_t i0 = trref_floor_div256(U - 128), j0 = trref_floor_div256(V - 128);
-    const int64_t a = (U - 128) - 256 * i0, b = (V - 128) - 256 * j0;
-    float t00[4], t10[4], t01[4], t11[4];
-    ref_texel(tx, sm, level, layer, i0, j0, dref, t00);
-    ref_texel(tx, sm, level, layer, i0 + 1, j0, dref, t10);
-    ref_texel(tx, sm, level, layer, i0, j0 + 1, dref, t01);
-    ref_texel(tx, sm, level, layer, i0 + 1, j0 + 1, dref, t11);
-    const float w00 = (float)((256 - a) * (256 - b)), w10 = (float)(a * (256 - b));
-    const float w01 = (float)((256 - a) * b), w11 = (float)(a * b);
-    for (int c = 0; c < 4; c++)
-        out[c] = ((w00 * t00[c] + w10 * t10[c]) + (w01 * t01[c] + w11 * t11[c])) * 0x1p-16f;
+    const trref_texels view = {tx->w, tx->h, (const float *const *)tx->dec};
+    trref_filter(&view, sm, level, layer, s, t, off, linear, dref, out);
 }
 
 /* tr_fs_sample as the header describes it, steps 1-12, for lanes [0, n). */
