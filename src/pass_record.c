@@ -110,6 +110,22 @@ static void set_bin_offsets(tr__pass *p)
     }
 }
 
+/* Vulkan: the attachments of a subpass may not alias (renderpass.h,
+ * "Aliasing"); other levels or layers of one image are other
+ * subresources.  The earlier colour attachment whose subresources colour
+ * attachment i overlaps (each spans `layers` layers), or -1. */
+static int aliased_colour(const tr_render_pass_desc *d, const tr__pass *p, uint32_t i, uint32_t layers)
+{
+    const tr_color_attachment *c = &d->color[i];
+    for (uint32_t j = 0; j < i; j++) {
+        const tr_color_attachment *o = &d->color[j];
+        if (p->color_att[j] >= 0 && o->image == c->image && o->level == c->level &&
+            o->base_layer < c->base_layer + layers && c->base_layer < o->base_layer + layers)
+            return (int)j;
+    }
+    return -1;
+}
+
 /* Validates a pass descriptor and fills the attachment part of `p`. */
 static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr__pass *p)
 {
@@ -146,17 +162,12 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
         tr_result r = check_view(ctx, c->image, c->level, c->base_layer, layers_needed, name, &w, &h, &samples);
         if (r != TR_OK)
             return r;
-        /* Vulkan: attachments of a subpass may not alias (renderpass.h);
-         * other levels or layers of one image are other subresources */
-        for (uint32_t j = 0; j < i; j++) {
-            const tr_color_attachment *o = &d->color[j];
-            if (p->color_att[j] >= 0 && o->image == c->image && o->level == c->level &&
-                o->base_layer < c->base_layer + layers_needed && c->base_layer < o->base_layer + layers_needed)
-                return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                                 "%s.image is also color[%u].image, at the same level (%u) with overlapping layers "
-                                 "(%u.. and %u..): attachments may not alias", name, j, c->level, c->base_layer,
-                                 o->base_layer);
-        }
+        const int j = aliased_colour(d, p, i, layers_needed);
+        if (j >= 0)
+            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                             "%s.image is also color[%d].image, at the same level (%u) with overlapping layers "
+                             "(%u.. and %d..): attachments may not alias", name, j, c->level, c->base_layer,
+                             (int)d->color[j].base_layer);
         tr__attachment_state *a = &p->att[p->att_count];
         memset(a, 0, sizeof(*a));
         a->image = c->image;
@@ -367,18 +378,14 @@ static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr_
 }
 
 /* The least scratch the pass will need (context.h, memory_limit): a GMEM
- * tile for every thread, the depth attachment's LRZ buffer (bounds,
- * rejection counts, partly covered blocks: 20 bytes a texel), and per bin
+ * tile for every thread, the depth attachment's LRZ (tr__lrz_bytes), and per bin
  * a tile and its place in the tile list, per pipe and view a stream. */
 static uint64_t pass_scratch_bytes(const tr_context *ctx, const tr__pass *p)
 {
     const tr_bin_layout *l = &p->layout;
     uint64_t bytes = (uint64_t)ctx->desc.threads * p->tile_bytes;
-    if (p->depth_att >= 0 && !(ctx->desc.flags & TR_CONTEXT_NO_LRZ)) {
-        uint8_t twl, thl;
-        tr__lrz_texel_shape(p->samples, &twl, &thl);
-        bytes += (uint64_t)(((p->fb_w - 1) >> twl) + 1) * (((p->fb_h - 1) >> thl) + 1) * p->view_count * 20u;
-    }
+    if (p->depth_att >= 0 && !(ctx->desc.flags & TR_CONTEXT_NO_LRZ))
+        bytes += tr__lrz_bytes(p->fb_w, p->fb_h, p->samples, p->view_count);
     bytes += (uint64_t)l->bins_x * l->bins_y * (sizeof(tr__tile) + sizeof(uint32_t));
     bytes += (uint64_t)l->pipes_x * l->pipes_y * p->view_count * sizeof(tr__stream);
     return bytes;

@@ -79,6 +79,19 @@ static inline void tr__lrz_texel_shape(uint32_t samples, uint8_t *tw_log2, uint8
     *th_log2 = samples >= 8 ? 1 : samples >= 2 ? 2 : 3;
 }
 
+/* The bytes a pass's LRZ takes for a w x h framebuffer of `views` views:
+ * per texel a bound and a rejection count (the buffer, lrz.c size_buffer)
+ * and a partial-block mask and bound (the pass's scratch, reset_parts);
+ * the fast-clear groups are a byte per 64 texels more (left out: this is
+ * for the up-front size check, context.h memory_limit). */
+static inline uint64_t tr__lrz_bytes(uint32_t w, uint32_t h, uint32_t samples, uint32_t views)
+{
+    uint8_t twl, thl;
+    tr__lrz_texel_shape(samples, &twl, &thl);
+    const uint64_t texels = (uint64_t)(((w - 1) >> twl) + 1) * (((h - 1) >> thl) + 1) * views;
+    return texels * (sizeof(float) + sizeof(uint32_t) + sizeof(uint64_t) + sizeof(float));
+}
+
 /* Sizes the scratch for rendering space [0, w) x [0, h) (pixels) of a
  * pass with `samples` per pixel. */
 bool tr__lrz_scratch_reserve(tr_context *ctx, tr__lrz_scratch *s, uint32_t w, uint32_t h, uint32_t samples);
