@@ -108,6 +108,9 @@ typedef struct tr_context_desc {
      * the call that makes them, the message giving the bytes needed.
      * tr_pass_stats.memory_* say what a pass used. */
     size_t memory_limit;
+    /* The most instructions one invocation of a SPIR-V shader may execute
+     * (shader.h, "The instruction budget"); 0 = TR_DEFAULT_SHADER_BUDGET. */
+    uint32_t shader_budget;
 } tr_context_desc;
 
 /* Creates a context.  desc may be NULL for all defaults.  On success *out is

@@ -333,8 +333,10 @@ typedef struct tr_multisample_state {
                                   the samples the fragment shader runs for at least */
 } tr_multisample_state;
 
+struct tr_shader_module;
+
 typedef struct tr_pipeline_desc {
-    tr_vertex_shader vertex_shader;     /* required */
+    tr_vertex_shader vertex_shader;     /* a C vertex shader, or NULL with vertex_module */
     uint32_t flags;                     /* TR_PIPELINE_* */
     tr_fragment_shader fragment_shader; /* NULL: depth/stencil only, colour not written */
     uint32_t fs_flags;                  /* TR_FS_* */
@@ -384,6 +386,14 @@ typedef struct tr_pipeline_desc {
     /* lines (TR_TOPOLOGY_LINE_*; ignored by other topologies) */
     float line_width;                   /* 0 = 1; else [1, TR_MAX_LINE_WIDTH] */
     tr_line_mode line_mode;             /* BRESENHAM needs multisample.samples 1 */
+    /* SPIR-V stages (shader.h), instead of vertex_shader / fragment_shader
+     * (a stage given both is TR_ERROR_INVALID_DESCRIPTOR).  An entry NULL
+     * means "main".  With a fragment module the fragment flags and masks
+     * above are derived from it (shader.h, "What the pipeline derives"). */
+    const struct tr_shader_module *vertex_module;
+    const char *vertex_entry;
+    const struct tr_shader_module *fragment_module;
+    const char *fragment_entry;
 } tr_pipeline_desc;
 
 typedef struct tr_pipeline tr_pipeline;

@@ -14,6 +14,7 @@
 #include "pipeline.h"
 #include "renderpass.h"
 #include "scene.h"
+#include "shader.h"
 #include "subsample.h"
 #include "texture.h"
 

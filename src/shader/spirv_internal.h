@@ -81,6 +81,11 @@ tr_result tr__spv_parse(tr_context *ctx, const char *fn, const uint32_t *words, 
                         tr__spv_module *m);
 void tr__spv_free(tr_context *ctx, tr__spv_module *m);
 
+/* Runs SPIRV-Tools' validator (Vulkan 1.3 environment: SPIR-V 1.0 - 1.6)
+ * over the words; TR_OK, or TR_ERROR_INVALID_ARGUMENT with the validator's
+ * first message quoted after "fn: ".  spirv_validate.c. */
+tr_result tr__spv_validate(tr_context *ctx, const char *fn, const uint32_t *words, size_t word_count);
+
 /* The entry point of `model` called `name` (NULL: "main"), or NULL. */
 const tr__spv_entry *tr__spv_find_entry(const tr__spv_module *m, uint32_t model, const char *name);
 

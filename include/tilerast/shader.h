@@ -1,0 +1,108 @@
+/* tilerast: SPIR-V shaders.
+ *
+ * A pipeline's vertex and fragment stages may be SPIR-V instead of C
+ * callbacks (pipeline.h): Vulkan SPIR-V 1.0 - 1.6 with logical addressing
+ * and the Shader capability, as glslang / shaderc emit it for GLSL 4.50
+ * and for HLSL.  A module is validated (SPIRV-Tools' validator, Vulkan 1.3
+ * rules) and checked for what tilerast runs when it is created; a pipeline
+ * translates its entry points once, when it is created, into a program run
+ * over every lane of a vertex batch or fragment block at once, under
+ * pipeline.h's shader contract (helper lanes computed like live ones,
+ * derivatives from the 2x2 quad).  The module's code is copied: the
+ * caller's words may be freed after tr_shader_module_create, and the
+ * module may be destroyed once the pipelines that use it exist.
+ *
+ * ---- The resource model (Vulkan's, descriptor set 0 only) ---------------
+ * - A uniform block (`layout(binding = b) uniform U { ... }`) reads the
+ *   bytes tr_cmd_bind_uniform_buffer(ctx, b, ...) bound for the draw, with
+ *   the Offset, ArrayStride, MatrixStride and RowMajor decorations the
+ *   compiler gave it (std140 from GLSL).  Bytes past what was bound read 0.
+ * - The push-constant block reads the draw's tr_cmd_set_uniforms bytes.
+ * - A combined image sampler at binding b reads texture slot b
+ *   (tr_cmd_bind_texture); an array of them, consecutive slots.  Sampling
+ *   runs texture.h's arithmetic: the same texels and weights as the C
+ *   calls.  A Dref (shadow) sample needs a compare sampler.
+ * - Vertex input location n reads vertex attribute n (integer types read
+ *   tr_vs_batch.attrib.u, floats attrib.f); attributes the shader does not
+ *   read may be bound and are ignored.
+ * - Output locations of the vertex stage and input locations of the
+ *   fragment stage are the varyings: one vec4 slot each, matrices and
+ *   arrays taking consecutive locations, Component decorations placing
+ *   scalars and vectors inside one slot.
+ * - Fragment output location n writes colour attachment n (Index 1 of
+ *   location 0: blend source 1).
+ * Descriptor sets other than 0, storage buffers, storage images and every
+ * stage but Vertex and Fragment are refused at module creation, by name.
+ *
+ * ---- What the pipeline derives ------------------------------------------
+ * With a fragment module, tr_pipeline_desc's texture_mask, varying_count,
+ * flat_mask, noperspective_mask and fs_flags (MAY_DISCARD, WRITES_DEPTH,
+ * EARLY_TESTS, NO_FRAG_COORD, SAMPLE_RATE) come from the module; a desc
+ * that sets one of them to something else (a non-zero value that differs)
+ * fails with TR_ERROR_INVALID_DESCRIPTOR naming the field.  A stage given
+ * both a C callback and a module fails the same way.  A fragment input at
+ * a location no vertex output writes, or two stages declaring different
+ * types at one location, fails naming the location.
+ *
+ * ---- Arithmetic: the same bits everywhere ------------------------------
+ * Float arithmetic is IEEE binary32, round to nearest even, every
+ * operation rounded on its own (no contraction; OpFMul then OpFAdd is never
+ * an FMA), denormals kept.  GLSL.std.450's transcendental functions are
+ * computed by tilerast's own code, not the C library's, so an image is the
+ * same on every machine; their error bounds, measured against a
+ * double-precision reference (tests/shader/test_spirv_math.c), are listed
+ * in src/shader/spirv_math.h and are within Vulkan's precision
+ * requirements.  Integer division by zero gives 0 (signed: INT_MIN / -1
+ * gives INT_MIN); shifts by 32 or more give 0 (arithmetic right shift: the
+ * sign); conversions of NaN or out-of-range floats to integers saturate
+ * (NaN: 0).
+ *
+ * ---- The instruction budget ---------------------------------------------
+ * A shader that does not finish within tr_context_desc.shader_budget
+ * instructions per invocation (counted as executed instructions of its
+ * program, loops included; 0 = TR_DEFAULT_SHADER_BUDGET) is stopped: the
+ * pass's tr_cmd_end_render_pass fails with TR_ERROR_LIMIT_EXCEEDED naming
+ * the entry point, and the attachments' contents are unspecified. */
+#ifndef TILERAST_SHADER_H
+#define TILERAST_SHADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "context.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TR_DEFAULT_SHADER_BUDGET (1u << 24)
+#define TR_MAX_UNIFORM_BUFFERS 16u       /* bindings 0 .. 15 */
+#define TR_MAX_UNIFORM_BUFFER_BYTES 65536u
+
+typedef struct tr_shader_module tr_shader_module;
+
+typedef struct tr_shader_module_desc {
+    const uint32_t *code;   /* SPIR-V words (host byte order) */
+    size_t code_size;       /* in bytes, a multiple of 4 */
+} tr_shader_module_desc;
+
+/* Validates and reads a SPIR-V module.  Errors: TR_ERROR_INVALID_ARGUMENT
+ * (not SPIR-V, or the validator's complaint, quoted), and
+ * TR_ERROR_UNSUPPORTED_FORMAT naming the capability, extension,
+ * instruction, storage class or stage tilerast does not run. */
+TR_API tr_result tr_shader_module_create(tr_context *ctx, const tr_shader_module_desc *desc,
+                                         tr_shader_module **out);
+/* Frees the module; pipelines made from it keep working.  NULL: nothing. */
+TR_API void tr_shader_module_destroy(tr_shader_module *module);
+
+/* Binds `size` bytes (at most TR_MAX_UNIFORM_BUFFER_BYTES) as uniform
+ * buffer `binding` (< TR_MAX_UNIFORM_BUFFERS) for the draws recorded after
+ * it in the current pass; the bytes are copied now.  data NULL with size 0
+ * unbinds.  A draw whose SPIR-V reads a binding with nothing bound fails
+ * with TR_ERROR_INVALID_STATE naming the binding. */
+TR_API tr_result tr_cmd_bind_uniform_buffer(tr_context *ctx, uint32_t binding, const void *data, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
