@@ -4,7 +4,8 @@
 #      (find_package(tilerast CONFIG REQUIRED)), and runs its two programs,
 #      one linked to tilerast::tilerast (shared), one to tilerast::tilerast_static;
 #   2. compiles consumer/main.c with the flags of `pkg-config --cflags --libs
-#      tilerast` and runs it (skipped, with a message, without pkg-config).
+#      tilerast` and runs it, then again with `pkg-config --static` against
+#      libtilerast.a (skipped, with a message, without pkg-config).
 # Any failure stops the script with FATAL_ERROR, which fails the test.
 #
 # Variables: TR_BUILD_DIR TR_SOURCE_DIR TR_PREFIX TR_WORK_DIR TR_LIBDIR
@@ -143,4 +144,22 @@ tr_run("compile with pkg-config's flags" "${cc}" -std=c11 ${sanitize_flags}
 tr_run("run consume_pkgconfig" ${CMAKE_COMMAND} -E env
        "LD_LIBRARY_PATH=${TR_PREFIX}/${TR_LIBDIR}" "${pc_exe}")
 
-message(STATUS "install_consume: passed (CMake package: shared and static; pkg-config)")
+# The static library through pkg-config --static: Libs.private must bring
+# what libtilerast.a needs (SPIRV-Tools, libstdc++, OpenMP, threads, libm).
+# -l:libtilerast.a (GNU ld and lld) picks the archive where -ltilerast
+# would pick the .so.
+execute_process(COMMAND "${PKG_CONFIG_EXECUTABLE}" --static --cflags --libs tilerast
+  RESULT_VARIABLE rc OUTPUT_VARIABLE pc_static_flags ERROR_VARIABLE pc_err
+  OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "install_consume: pkg-config --static --cflags --libs tilerast failed:\n${pc_err}")
+endif()
+message(STATUS "install_consume: pkg-config --static --cflags --libs tilerast: ${pc_static_flags}")
+separate_arguments(pc_static_args UNIX_COMMAND "${pc_static_flags}")
+list(TRANSFORM pc_static_args REPLACE "^-ltilerast$" "-l:libtilerast.a")
+set(pc_static_exe "${TR_WORK_DIR}/consume_pkgconfig_static")
+tr_run("compile with pkg-config --static's flags" "${cc}" -std=c11 ${sanitize_flags}
+       "${TR_SOURCE_DIR}/tests/install/consumer/main.c" ${pc_static_args} -o "${pc_static_exe}")
+tr_run("run consume_pkgconfig_static" "${pc_static_exe}")
+
+message(STATUS "install_consume: passed (CMake package: shared and static; pkg-config: shared and static)")
