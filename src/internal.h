@@ -230,10 +230,14 @@ static inline size_t tr__image_texel_index(const tr_image *img, uint32_t level, 
     return img->level_offset[level] + ((size_t)layer * h + y) * w + x;
 }
 
+struct tr__spv_program;
+struct tr__spv_draw;
+
 struct tr_pipeline {
     tr_context *ctx;
     tr_pipeline *prev, *next;
-    tr_pipeline_desc desc;      /* with defaults applied */
+    tr_pipeline_desc desc;      /* with defaults applied (a SPIR-V stage's callback is its marker) */
+    struct tr__spv_program *vs_prog, *fs_prog; /* SPIR-V stages (src/shader), or NULL */
     uint32_t pass_uses;         /* nonzero while bound in the recording pass */
 };
 
@@ -283,5 +287,19 @@ tr_result tr__image_read_rgba8(const tr_image *img, const tr_subresource *sub, u
 
 /* Writes w x h RGBA8 pixels as a PNG (TR_ERROR_IO on failure). */
 tr_result tr__write_png_rgba8(const char *path, uint32_t w, uint32_t h, const uint8_t *px);
+
+/* ---- SPIR-V stages (src/shader/shader_api.c) ------------------------------- */
+
+/* Translates a desc's modules, checks them against each other and the desc,
+ * and fills the fields they imply (shader.h, "What the pipeline derives"). */
+tr_result tr__spv_pipeline_stages(tr_context *ctx, tr_pipeline_desc *d, struct tr__spv_program **vs,
+                                  struct tr__spv_program **fs);
+void tr__spv_program_free(tr_context *ctx, struct tr__spv_program *p);
+void tr__spv_vertex_marker(tr_vs_batch *batch);
+void tr__spv_fragment_marker(tr_fs_block *block);
+/* Run a pipeline's stage over a batch / block: its C callback, or its
+ * program with the draw's resources (spv: tr__draw.spv). */
+void tr__shade_vertices(const tr_pipeline *p, struct tr__spv_draw *spv, tr_vs_batch *b);
+void tr__shade_fragments(const tr_pipeline *p, struct tr__spv_draw *spv, tr_fs_block *b);
 
 #endif

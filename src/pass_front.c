@@ -407,7 +407,7 @@ static uint32_t front_chunk(tr_context *ctx, const front_draw *fc, tr__front_slo
     float *flatbuf = clipbuf + (size_t)(2 * TR_CLIP_MAX_VERTS) * stride;
     if (shade) {
         tr_vs_batch batch;
-        tr__vertex_shade(d->pipeline, &fc->src, d->uniforms, lo, hi, chunk, &batch);
+        tr__vertex_shade(d->pipeline, &fc->src, d->uniforms, d->spv, lo, hi, chunk, &batch);
     }
     sl->count = 0;
     sl->bins_used = 0;
@@ -515,7 +515,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
             src.view_index = p->view_ids[vs];
             if (pd->topology == TR_TOPOLOGY_TRIANGLE_FAN) {
                 tr_vs_batch batch;
-                tr__vertex_shade(pl, &src, d->uniforms, 0, 1, first_vtx, &batch);
+                tr__vertex_shade(pl, &src, d->uniforms, d->spv, 0, 1, first_vtx, &batch);
             }
             const front_draw fc = {.p = p, .d = d, .draw_index = draw_index, .src = src, .first_vtx = first_vtx,
                                    .inst = inst, .view_slot = vs, .view = (uint16_t)p->view_ids[vs],

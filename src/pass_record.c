@@ -594,6 +594,9 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     p->stencil_ref[0] = p->stencil_ref[1] = 0;
     memset(p->blend_constants, 0, sizeof(p->blend_constants));
     p->uniforms = NULL;
+    p->uniforms_size = 0;
+    memset(p->ubo, 0, sizeof p->ubo);
+    memset(p->ubo_size, 0, sizeof p->ubo_size);
     memset(p->textures, 0, sizeof(p->textures));
     p->textures_copy = NULL;
     memset(p->feedback, 0, sizeof(p->feedback));
@@ -809,6 +812,7 @@ tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size)
         return tr__error(ctx, ctx->pass->fail_code, "tr_cmd_set_uniforms: an earlier command of this pass failed");
     if (!size) {
         ctx->pass->uniforms = NULL;
+        ctx->pass->uniforms_size = 0;
         return TR_OK;
     }
     void *copy = tr__arena_alloc(ctx, &ctx->pass->arena, size);
@@ -816,6 +820,7 @@ tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size)
         return tr__pass_fail(ctx, "tr_cmd_set_uniforms");
     memcpy(copy, data, size);
     ctx->pass->uniforms = copy;
+    ctx->pass->uniforms_size = size;
     return TR_OK;
 }
 
@@ -930,6 +935,11 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         p->feedback_copy = copy;
     }
     d->feedback_maps = p->feedback_copy;
+    const tr_result sr = tr__spv_draw_prepare(ctx, fn, p, pl, d);
+    if (sr != TR_OK) {
+        p->draw_count--;
+        return sr;
+    }
     d->depth_min = TR_MIN(d->viewport.min_depth, d->viewport.max_depth);
     d->depth_max = TR_MAX(d->viewport.min_depth, d->viewport.max_depth);
     d->depth_qmax = p->depth_att >= 0 ? tr__format(p->att[p->depth_att].format)->depth_max : 0u;
@@ -938,7 +948,10 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     if (!prims || !instance_count)
         return TR_OK;
     p->stats.vertex_linear_ids += (uint64_t)fetch.padded_count * instance_count * p->view_count;
-    return tr__front_draw(ctx, fn, draw_index, &src, prims, instance_count, first_instance);
+    const tr_result fr2 = tr__front_draw(ctx, fn, draw_index, &src, prims, instance_count, first_instance);
+    if (fr2 != TR_OK)
+        return fr2;
+    return tr__spv_draw_check(ctx, fn, &p->draws[draw_index], 1u);
 }
 
 

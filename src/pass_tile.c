@@ -639,7 +639,13 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     p->stats.layout = *l;
     if (stats)
         *stats = p->stats;
+    /* a SPIR-V stage that ran past its budget (shader.h) */
+    tr_result spv_r = TR_OK;
+    for (size_t i = 0; i < p->draw_count && spv_r == TR_OK; i++)
+        spv_r = tr__spv_draw_check(ctx, "tr_cmd_end_render_pass", &p->draws[i], 3u);
     tr__pass_end_state(ctx);
+    if (spv_r != TR_OK)
+        return spv_r;
     if (ss_r != TR_OK) /* the tiles are stored; aprons and metadata could not be */
         return tr__error(ctx, ss_r, "tr_cmd_end_render_pass: out of memory for the subsampled aprons");
     return TR_OK;

@@ -57,82 +57,76 @@ static tr_result check_vertex_input(tr_context *ctx, tr_pipeline_desc *d)
     return TR_OK;
 }
 
-tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_pipeline **out)
+/* Checks a desc and resolves its defaults (after a SPIR-V stage filled what its module implies). */
+static tr_result resolve_desc(tr_context *ctx, tr_pipeline_desc *d)
 {
-    tr__api_enter(ctx);
-    if (!out)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_create: out is NULL");
-    *out = NULL;
-    if (!ctx || !desc)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_create: %s is NULL", ctx ? "desc" : "ctx");
-    tr_pipeline_desc d = *desc;
-    if (!d.vertex_shader)
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_pipeline_desc.vertex_shader is NULL");
-    if (d.varying_count > TR_MAX_VARYINGS)
+    if (!d->vertex_shader)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_pipeline_desc.vertex_shader is NULL (and no vertex_module)");
+    if (d->varying_count > TR_MAX_VARYINGS)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_pipeline_desc.varying_count = %u exceeds %u",
-                         d.varying_count, TR_MAX_VARYINGS);
-    if (d.flat_mask >> d.varying_count)
+                         d->varying_count, TR_MAX_VARYINGS);
+    if (d->flat_mask >> d->varying_count)
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                         "tr_pipeline_desc.flat_mask = 0x%x names varyings beyond varying_count (%u)", d.flat_mask,
-                         d.varying_count);
-    if (d.noperspective_mask >> d.varying_count)
+                         "tr_pipeline_desc.flat_mask = 0x%x names varyings beyond varying_count (%u)", d->flat_mask,
+                         d->varying_count);
+    if (d->noperspective_mask >> d->varying_count)
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.noperspective_mask = 0x%x names varyings beyond varying_count (%u)",
-                         d.noperspective_mask, d.varying_count);
-    if (d.flat_mask & d.noperspective_mask)
+                         d->noperspective_mask, d->varying_count);
+    if (d->flat_mask & d->noperspective_mask)
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.flat_mask and tr_pipeline_desc.noperspective_mask both name varyings "
                          "0x%x: a varying is flat or noperspective, not both",
-                         d.flat_mask & d.noperspective_mask);
-    if (d.flags & ~(uint32_t)TR_PIPELINE_WRITES_VIEWPORT_INDEX)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.flags = 0x%x has unknown bits", d.flags);
-    if (d.fs_flags & ~(uint32_t)(TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS | TR_FS_EARLY_TESTS |
+                         d->flat_mask & d->noperspective_mask);
+    if (d->flags & ~(uint32_t)TR_PIPELINE_WRITES_VIEWPORT_INDEX)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.flags = 0x%x has unknown bits", d->flags);
+    if (d->fs_flags & ~(uint32_t)(TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS | TR_FS_EARLY_TESTS |
                                    TR_FS_NO_FRAG_COORD | TR_FS_SAMPLE_RATE))
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.fs_flags = 0x%x has unknown bits",
-                         d.fs_flags);
-    if (d.texture_mask >> TR_MAX_TEXTURES)
+                         d->fs_flags);
+    if (d->texture_mask >> TR_MAX_TEXTURES)
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.texture_mask = 0x%x names slots beyond TR_MAX_TEXTURES (%u)",
-                         d.texture_mask, TR_MAX_TEXTURES);
-    if (d.feedback_mask >> TR_MAX_FEEDBACK_MAPS)
+                         d->texture_mask, TR_MAX_TEXTURES);
+    if (d->feedback_mask >> TR_MAX_FEEDBACK_MAPS)
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.feedback_mask = 0x%x names slots beyond TR_MAX_FEEDBACK_MAPS (%u)",
-                         d.feedback_mask, TR_MAX_FEEDBACK_MAPS);
-    if (d.feedback_mask && !d.fragment_shader)
+                         d->feedback_mask, TR_MAX_FEEDBACK_MAPS);
+    if (d->feedback_mask && !d->fragment_shader)
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.feedback_mask: feedback writes need a fragment_shader");
-    if (d.feedback_mask)
-        d.fs_flags |= TR_FS_SIDE_EFFECTS; /* feedback writes are memory writes */
-    if (!d.fragment_shader && (d.fs_flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)))
+    if (d->feedback_mask)
+        d->fs_flags |= TR_FS_SIDE_EFFECTS; /* feedback writes are memory writes */
+    if (!d->fragment_shader && (d->fs_flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)))
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.fs_flags: discard or depth writes need a fragment_shader");
-    if ((unsigned)d.topology > TR_TOPOLOGY_LINE_STRIP)
+    if ((unsigned)d->topology > TR_TOPOLOGY_LINE_STRIP)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.topology = %d is not a tr_topology",
-                         (int)d.topology);
-    if ((unsigned)d.line_mode > TR_LINE_BRESENHAM)
+                         (int)d->topology);
+    if ((unsigned)d->line_mode > TR_LINE_BRESENHAM)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.line_mode = %d is not a tr_line_mode",
-                         (int)d.line_mode);
-    if (d.line_width == 0.0f)
-        d.line_width = 1.0f;
-    if (!(d.line_width >= 1.0f && d.line_width <= TR_MAX_LINE_WIDTH))
+                         (int)d->line_mode);
+    if (d->line_width == 0.0f)
+        d->line_width = 1.0f;
+    if (!(d->line_width >= 1.0f && d->line_width <= TR_MAX_LINE_WIDTH))
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
                          "tr_pipeline_desc.line_width = %g is outside [1, TR_MAX_LINE_WIDTH = %g] (0 means 1)",
-                         (double)d.line_width, (double)TR_MAX_LINE_WIDTH);
-    if ((unsigned)d.cull_mode > TR_CULL_FRONT_AND_BACK)
+                         (double)d->line_width, (double)TR_MAX_LINE_WIDTH);
+    if ((unsigned)d->cull_mode > TR_CULL_FRONT_AND_BACK)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.cull_mode = %d is not a tr_cull_mode",
-                         (int)d.cull_mode);
-    if ((unsigned)d.front_face > TR_FRONT_FACE_CW)
+                         (int)d->cull_mode);
+    if ((unsigned)d->front_face > TR_FRONT_FACE_CW)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.front_face = %d is not a tr_front_face",
-                         (int)d.front_face);
-    if ((unsigned)d.tie_rule > TR_TIE_BOTTOM_LEFT)
+                         (int)d->front_face);
+    if ((unsigned)d->tie_rule > TR_TIE_BOTTOM_LEFT)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.tie_rule = %d is not a tr_tie_rule",
-                         (int)d.tie_rule);
-    if ((unsigned)d.depth_compare > TR_COMPARE_ALWAYS)
+                         (int)d->tie_rule);
+    if ((unsigned)d->depth_compare > TR_COMPARE_ALWAYS)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.depth_compare = %d is not a tr_compare_op",
-                         (int)d.depth_compare);
-    if (d.depth_compare == TR_COMPARE_DEFAULT)
-        d.depth_compare = TR_COMPARE_LESS;
-    tr_multisample_state *ms = &d.multisample;
+                         (int)d->depth_compare);
+    if (d->depth_compare == TR_COMPARE_DEFAULT)
+        d->depth_compare = TR_COMPARE_LESS;
+    tr_multisample_state *ms = &d->multisample;
     if (!ms->samples)
         ms->samples = 1;
     if (!tr_sample_count_valid(ms->samples))
@@ -148,21 +142,21 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
     ms->alpha_to_coverage = !!ms->alpha_to_coverage;
     ms->alpha_to_one = !!ms->alpha_to_one;
     ms->sample_shading = !!ms->sample_shading;
-    if (d.line_mode == TR_LINE_BRESENHAM && ms->samples > 1 &&
-        (d.topology == TR_TOPOLOGY_LINE_LIST || d.topology == TR_TOPOLOGY_LINE_STRIP))
+    if (d->line_mode == TR_LINE_BRESENHAM && ms->samples > 1 &&
+        (d->topology == TR_TOPOLOGY_LINE_LIST || d->topology == TR_TOPOLOGY_LINE_STRIP))
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.line_mode: BRESENHAM lines are single-sampled only "
                          "(multisample.samples = %u); use TR_LINE_RECTANGULAR", ms->samples);
-    d.depth_test = !!d.depth_test;
-    d.depth_write = !!d.depth_write;
-    d.stencil_test = !!d.stencil_test;
-    tr_result r = check_stencil_face(ctx, &d.stencil_front, "stencil_front");
+    d->depth_test = !!d->depth_test;
+    d->depth_write = !!d->depth_write;
+    d->stencil_test = !!d->stencil_test;
+    tr_result r = check_stencil_face(ctx, &d->stencil_front, "stencil_front");
     if (r == TR_OK)
-        r = check_stencil_face(ctx, &d.stencil_back, "stencil_back");
+        r = check_stencil_face(ctx, &d->stencil_back, "stencil_back");
     if (r != TR_OK)
         return r;
     for (uint32_t i = 0; i < TR_MAX_COLOR_ATTACHMENTS; i++) {
-        tr_blend_state *b = &d.blend[i];
+        tr_blend_state *b = &d->blend[i];
         if ((unsigned)b->src_color > TR_BLEND_ONE_MINUS_SRC1_ALPHA ||
             (unsigned)b->dst_color > TR_BLEND_ONE_MINUS_SRC1_ALPHA ||
             (unsigned)b->src_alpha > TR_BLEND_ONE_MINUS_SRC1_ALPHA ||
@@ -184,12 +178,35 @@ tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_p
             b->dst_alpha = TR_BLEND_ZERO;
         b->write_mask = b->write_mask == 0 ? 0xfu : (b->write_mask & TR_COLOR_MASK_NONE) ? 0u : b->write_mask;
     }
-    r = check_vertex_input(ctx, &d);
+    r = check_vertex_input(ctx, d);
     if (r != TR_OK)
         return r;
-    tr_pipeline *p = tr__calloc(ctx, sizeof(tr_pipeline));
-    if (!p)
-        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_pipeline_create: out of memory");
+    return TR_OK;
+}
+
+tr_result tr_pipeline_create(tr_context *ctx, const tr_pipeline_desc *desc, tr_pipeline **out)
+{
+    tr__api_enter(ctx);
+    if (!out)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_create: out is NULL");
+    *out = NULL;
+    if (!ctx || !desc)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_create: %s is NULL", ctx ? "desc" : "ctx");
+    tr_pipeline_desc d = *desc;
+    struct tr__spv_program *vs = NULL, *fs = NULL;
+    tr_result r = tr__spv_pipeline_stages(ctx, &d, &vs, &fs);
+    if (r == TR_OK)
+        r = resolve_desc(ctx, &d);
+    tr_pipeline *p = r == TR_OK ? tr__calloc(ctx, sizeof(tr_pipeline)) : NULL;
+    if (r == TR_OK && !p)
+        r = tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_pipeline_create: out of memory");
+    if (r != TR_OK) {
+        tr__spv_program_free(ctx, vs);
+        tr__spv_program_free(ctx, fs);
+        return r;
+    }
+    p->vs_prog = vs;
+    p->fs_prog = fs;
     p->ctx = ctx;
     p->desc = d;
     p->next = ctx->pipelines;
@@ -214,6 +231,8 @@ tr_result tr_pipeline_destroy(tr_pipeline *p)
         ctx->pipelines = p->next;
     if (p->next)
         p->next->prev = p->prev;
+    tr__spv_program_free(ctx, p->vs_prog);
+    tr__spv_program_free(ctx, p->fs_prog);
     tr__free(ctx, p);
     return TR_OK;
 }

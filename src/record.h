@@ -31,6 +31,7 @@ typedef struct tr__draw {
     uint32_t stencil_ref[2];   /* front, back */
     float blend_constants[4];
     const void *uniforms;
+    struct tr__spv_draw *spv;  /* the SPIR-V stages' resources (src/shader), NULL for C stages */
     const tr_texture_binding *textures; /* TR_MAX_TEXTURES slots, in the pass arena */
     tr_feedback_map *const *feedback_maps; /* TR_MAX_FEEDBACK_MAPS slots, in the pass arena */
     float depth_min, depth_max; /* the viewport's depth range, ordered */

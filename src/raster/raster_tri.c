@@ -383,7 +383,7 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
         for (uint32_t i = 0; i < fs->count; i++)
             fs->frag_y[i] = h - fs->frag_y[i];
     }
-    pd->fragment_shader(fs);
+    tr__shade_fragments(d->pipeline, d->spv, fs);
 shaded:
     if (rb->fdm) {
         const uint64_t n = (uint64_t)tr__popcount64(live);

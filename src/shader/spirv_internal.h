@@ -34,7 +34,8 @@ typedef struct tr__spv_type {
 
 typedef struct tr__spv_decor {
     uint32_t location, component, binding, set, builtin, spec_id; /* TR__SPV_NONE: absent */
-    bool flat, noperspective, centroid, sample, block, buffer_block;
+    uint32_t offset, array_stride, matrix_stride, index;          /* TR__SPV_NONE: absent */
+    bool flat, noperspective, centroid, sample, block, buffer_block, row_major;
 } tr__spv_decor;
 
 typedef struct tr__spv_var {
@@ -61,6 +62,7 @@ typedef struct tr__spv_module {
     uint32_t *constant;   /* by id: the bits of a 32-bit scalar OpConstant / OpSpecConstant */
     bool *is_constant;    /* by id */
     uint32_t *member_types; /* Struct members, in order */
+    tr__spv_decor *member_decor; /* parallel to member_types: OpMemberDecorate's */
     uint32_t member_count;
     tr__spv_var *vars;
     uint32_t var_count;

@@ -22,6 +22,9 @@ static bool capability_supported(uint32_t cap)
     case SpvCapabilityMultiView:            /* ViewIndex */
     case SpvCapabilityFragmentDensityEXT:   /* FragSizeEXT, FragInvocationCountEXT */
     case SpvCapabilityDemoteToHelperInvocation:
+    case SpvCapabilityGeometry:             /* declared by fragment shaders that read PrimitiveId; geometry
+                                               entry points and built-ins stay refused */
+    case SpvCapabilityInterpolationFunction: /* InterpolateAtCentroid (AtSample / AtOffset: refused) */
         return true;
     default:
         return false;
@@ -94,6 +97,8 @@ typedef struct walk {
     uint32_t len;         /* its words */
     size_t at;            /* its word offset */
     uint32_t *name_at;    /* by id: word offset of its OpName string, 0: none */
+    uint32_t *member_decorations; /* word offsets of OpMemberDecorate, applied once structs are known */
+    uint32_t member_decoration_count;
 } walk;
 
 static tr_result fail(const walk *w, tr_result code, const char *what, ...) TR_PRINTF(3, 4);
@@ -161,6 +166,11 @@ static tr_result decorate(walk *w, tr__spv_decor *d, const uint32_t *op, uint32_
     case SpvDecorationDescriptorSet: d->set = v; break;
     case SpvDecorationBuiltIn: d->builtin = v; break;
     case SpvDecorationSpecId: d->spec_id = v; break;
+    case SpvDecorationOffset: d->offset = v; break;
+    case SpvDecorationArrayStride: d->array_stride = v; break;
+    case SpvDecorationMatrixStride: d->matrix_stride = v; break;
+    case SpvDecorationIndex: d->index = v; break;
+    case SpvDecorationRowMajor: d->row_major = true; break;
     case SpvDecorationFlat: d->flat = true; break;
     case SpvDecorationNoPerspective: d->noperspective = true; break;
     case SpvDecorationCentroid: d->centroid = true; break;
@@ -170,7 +180,9 @@ static tr_result decorate(walk *w, tr__spv_decor *d, const uint32_t *op, uint32_
     default: break; /* offsets, strides, names for tools: read where used */
     }
     if ((op[0] == SpvDecorationLocation || op[0] == SpvDecorationComponent || op[0] == SpvDecorationBinding ||
-         op[0] == SpvDecorationDescriptorSet || op[0] == SpvDecorationBuiltIn || op[0] == SpvDecorationSpecId) &&
+         op[0] == SpvDecorationDescriptorSet || op[0] == SpvDecorationBuiltIn || op[0] == SpvDecorationSpecId ||
+         op[0] == SpvDecorationOffset || op[0] == SpvDecorationArrayStride || op[0] == SpvDecorationMatrixStride ||
+         op[0] == SpvDecorationIndex) &&
         n < 2)
         return fail(w, TR_ERROR_INVALID_ARGUMENT, "decoration %u without its value", op[0]);
     return TR_OK;
@@ -365,7 +377,8 @@ static tr_result preamble(walk *w, uint32_t op)
     case SpvOpMemberDecorate:
         NEED(4);
         ID(1);
-        return TR_OK; /* member offsets and builtins: read with the block's type when it is used */
+        w->member_decorations[w->member_decoration_count++] = (uint32_t)w->at; /* applied by finish() */
+        return TR_OK;
     case SpvOpTypeVoid:
     case SpvOpTypeBool:
     case SpvOpTypeInt:
@@ -431,6 +444,18 @@ static tr_result preamble(walk *w, uint32_t op)
 static tr_result finish(walk *w)
 {
     tr__spv_module *m = w->m;
+    for (uint32_t i = 0; i < w->member_decoration_count; i++) {
+        w->at = w->member_decorations[i];
+        w->in = m->words + w->at;
+        w->len = w->in[0] >> 16;
+        const tr__spv_type *t = &m->types[w->in[1]];
+        if (t->op != SpvOpTypeStruct || w->in[2] >= t->members)
+            return fail(w, TR_ERROR_INVALID_ARGUMENT, "OpMemberDecorate of member %u of id %u, not a member of a struct",
+                        w->in[2], w->in[1]);
+        const tr_result r = decorate(w, &m->member_decor[t->member0 + w->in[2]], w->in + 3, w->len - 3);
+        if (r != TR_OK)
+            return r;
+    }
     w->in = NULL;
     w->at = m->code_begin;
     for (uint32_t i = 0; i < m->var_count; i++) {
@@ -463,7 +488,7 @@ tr_result tr__spv_parse(tr_context *ctx, const char *fn, const uint32_t *words, 
                         tr__spv_module *m)
 {
     memset(m, 0, sizeof *m);
-    walk w0 = {ctx, fn, m, NULL, 0, 0, NULL}, *w = &w0;
+    walk w0 = {ctx, fn, m, NULL, 0, 0, NULL, NULL, 0}, *w = &w0;
     if (word_count < 5)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: %zu words: a SPIR-V module has a 5-word header", fn,
                          word_count);
@@ -490,12 +515,15 @@ tr_result tr__spv_parse(tr_context *ctx, const char *fn, const uint32_t *words, 
     m->is_constant = tr__calloc(ctx, bound * sizeof *m->is_constant);
     w->name_at = tr__calloc(ctx, bound * sizeof *w->name_at);
     m->member_types = tr__alloc(ctx, n * sizeof *m->member_types);
+    m->member_decor = tr__alloc(ctx, n * sizeof *m->member_decor);
+    w->member_decorations = tr__alloc(ctx, n / 4 * sizeof *w->member_decorations + sizeof *w->member_decorations);
     m->vars = tr__alloc(ctx, n / 4 * sizeof *m->vars + sizeof *m->vars);
     m->interface_ids = tr__alloc(ctx, n * sizeof *m->interface_ids);
     m->entries = tr__alloc(ctx, n / 4 * sizeof *m->entries + sizeof *m->entries);
     uint32_t *copy = tr__alloc(ctx, n * sizeof *copy);
     tr_result r = TR_OK;
-    if (!m->types || !m->decor || !m->constant || !m->is_constant || !w->name_at || !m->member_types || !m->vars ||
+    if (!m->types || !m->decor || !m->constant || !m->is_constant || !w->name_at || !m->member_types ||
+        !m->member_decor || !w->member_decorations || !m->vars ||
         !m->interface_ids || !m->entries || !copy) {
         tr__free(ctx, copy);
         r = tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "%s: out of memory for a module of %zu words and %zu ids", fn, n,
@@ -505,9 +533,13 @@ tr_result tr__spv_parse(tr_context *ctx, const char *fn, const uint32_t *words, 
     memcpy(copy, words, n * sizeof *copy);
     m->words = copy;
     m->word_count = n;
+    const tr__spv_decor none = {TR__SPV_NONE, TR__SPV_NONE, TR__SPV_NONE, TR__SPV_NONE, TR__SPV_NONE, TR__SPV_NONE,
+                                TR__SPV_NONE, TR__SPV_NONE, TR__SPV_NONE, TR__SPV_NONE,
+                                false, false, false, false, false, false, false};
     for (size_t i = 0; i < bound; i++)
-        m->decor[i] = (tr__spv_decor){TR__SPV_NONE, TR__SPV_NONE, TR__SPV_NONE, TR__SPV_NONE, TR__SPV_NONE,
-                                      TR__SPV_NONE, false, false, false, false, false, false};
+        m->decor[i] = none;
+    for (size_t i = 0; i < n; i++)
+        m->member_decor[i] = none;
     m->code_begin = n;
     for (size_t i = 5; i < n;) {
         const uint32_t len = copy[i] >> 16, op = copy[i] & 0xffffu;
@@ -530,6 +562,7 @@ tr_result tr__spv_parse(tr_context *ctx, const char *fn, const uint32_t *words, 
     r = finish(w);
 done:
     tr__free(ctx, w->name_at);
+    tr__free(ctx, w->member_decorations);
     if (r != TR_OK)
         tr__spv_free(ctx, m);
     return r;
@@ -543,6 +576,7 @@ void tr__spv_free(tr_context *ctx, tr__spv_module *m)
     tr__free(ctx, m->constant);
     tr__free(ctx, m->is_constant);
     tr__free(ctx, m->member_types);
+    tr__free(ctx, m->member_decor);
     tr__free(ctx, m->vars);
     tr__free(ctx, m->interface_ids);
     tr__free(ctx, m->entries);

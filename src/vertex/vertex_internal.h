@@ -87,7 +87,7 @@ static inline uint32_t tr__vertex_stride(const tr_pipeline_desc *pd)
 
 /* Shades stream positions [begin, end) into out (tr__vertex_stride floats per vertex). */
 void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const void *uniforms,
-                      uint32_t begin, uint32_t end, float *out, tr_vs_batch *batch);
+                      struct tr__spv_draw *spv, uint32_t begin, uint32_t end, float *out, tr_vs_batch *b);
 
 /* Guard-band factors for a viewport: |x| <= gb_x * w keeps the window x in band. */
 void tr__vertex_guard_band(const tr_viewport *vp, float *gb_x, float *gb_y);

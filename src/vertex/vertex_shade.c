@@ -51,7 +51,7 @@ static void fetch_attributes(const tr__fetch *f, const tr__vertex_source *src, u
 }
 
 void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const void *uniforms,
-                      uint32_t begin, uint32_t end, float *out, tr_vs_batch *b)
+                      struct tr__spv_draw *spv, uint32_t begin, uint32_t end, float *out, tr_vs_batch *b)
 {
     const uint32_t nv = p->desc.varying_count;
     const uint32_t stride = tr__vertex_stride(&p->desc);
@@ -74,7 +74,7 @@ void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const 
         memset(b->varyings, 0, sizeof(float) * 4 * TR_VS_LANES * nv);
         for (uint32_t l = 0; l < TR_VS_LANES; l++)
             b->point_size[l] = 1.0f;
-        p->desc.vertex_shader(b);
+        tr__shade_vertices(p, spv, b);
         for (uint32_t l = 0; l < n; l++) {
             float *o = out + (size_t)(base - begin + l) * stride;
             for (uint32_t c = 0; c < 4; c++)

@@ -218,7 +218,7 @@ Test(spirv, unsupported_features_are_named)
     expect_refused(ctx,
                    "#version 450\nlayout(points) in;\nlayout(points, max_vertices = 1) out;\n"
                    "void main() { EmitVertex(); }\n",
-                   shaderc_geometry_shader, TR_ERROR_UNSUPPORTED_FORMAT, "capability Geometry");
+                   shaderc_geometry_shader, TR_ERROR_UNSUPPORTED_FORMAT, "a Geometry entry point");
     expect_refused(ctx,
                    "#version 450\nlayout(location = 0) out vec4 o;\n"
                    "layout(set = 0, binding = 0, rgba8) uniform writeonly image2D img;\n"
