@@ -8,11 +8,11 @@
 set -euo pipefail
 
 # build-essential: gcc, make, libc headers; cmake: the build; libsimde-dev:
-# SIMD wrappers; libstb-dev: PNG in and out; spirv-headers: the SPIR-V
-# front end (src/shader); libcriterion-dev: the tests; libshaderc-dev: the
+# SIMD wrappers; libstb-dev: PNG in and out; spirv-headers and spirv-tools:
+# the SPIR-V front end and its validator (src/shader); libcriterion-dev: the tests; libshaderc-dev: the
 # tests' GLSL, compiled to SPIR-V; pkg-config: the install test;
 # glmark2-data: the bench's mesh scene.
-TILERAST_DEB_PACKAGES=(build-essential cmake libsimde-dev libstb-dev spirv-headers libcriterion-dev
+TILERAST_DEB_PACKAGES=(build-essential cmake libsimde-dev libstb-dev spirv-headers spirv-tools libcriterion-dev
                        libshaderc-dev pkg-config glmark2-data)
 # Extra packages a caller needs besides (scripts/fuzz.sh: clang and its
 # runtime libraries) come as arguments.
