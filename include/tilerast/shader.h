@@ -60,9 +60,18 @@
  * ---- The instruction budget ---------------------------------------------
  * A shader that does not finish within tr_context_desc.shader_budget
  * instructions per invocation (counted as executed instructions of its
- * program, loops included; 0 = TR_DEFAULT_SHADER_BUDGET) is stopped: the
- * pass's tr_cmd_end_render_pass fails with TR_ERROR_LIMIT_EXCEEDED naming
- * the entry point, and the attachments' contents are unspecified. */
+ * program's blocks it ran, loops included; 0 = TR_DEFAULT_SHADER_BUDGET) is
+ * stopped: the pass's tr_cmd_end_render_pass fails with
+ * TR_ERROR_LIMIT_EXCEEDED naming the entry point (a vertex shader's draw
+ * fails so too, when it is recorded), and the attachments' contents are
+ * unspecified.  The count is per invocation, so whether a pass fails does
+ * not depend on threads, bins or which quads share a block.
+ *
+ * ---- Not (yet) run ------------------------------------------------------
+ * The SampleMask output, GLSL.std.450 InterpolateAtSample / AtOffset,
+ * OpImageGather, OpImageQuerySamples, arrays of uniform blocks: refused by
+ * name.  Centroid inputs are interpolated at the pixel centre (or the
+ * sample, when shading per sample), as non-centroid ones. */
 #ifndef TILERAST_SHADER_H
 #define TILERAST_SHADER_H
 
