@@ -68,10 +68,16 @@
  * not depend on threads, bins or which quads share a block.
  *
  * ---- Not (yet) run ------------------------------------------------------
- * The SampleMask output, GLSL.std.450 InterpolateAtSample / AtOffset,
- * OpImageGather, OpImageQuerySamples, arrays of uniform blocks: refused by
- * name.  Centroid inputs are interpolated at the pixel centre (or the
- * sample, when shading per sample), as non-centroid ones. */
+ * The SampleMask output, OpImageGather, OpImageQuerySamples, arrays of
+ * uniform blocks: refused by name when the module is created.  Centroid
+ * inputs are interpolated at the pixel centre (or the sample, when shading
+ * per sample), as non-centroid ones.  GLSL.std.450 InterpolateAtOffset and
+ * AtSample move the input by the quad's fine derivatives,
+ * v + dFdx(v) * ox + dFdy(v) * oy (the offset of AtSample is the sample's
+ * standard position minus 1/2): exact for inputs linear in the framebuffer,
+ * first-order for perspective-correct ones.  SampleMask as an input is every
+ * sample of the pass (or the one being shaded), not the fragment's
+ * coverage. */
 #ifndef TILERAST_SHADER_H
 #define TILERAST_SHADER_H
 

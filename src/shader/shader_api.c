@@ -41,11 +41,18 @@ tr_result tr_shader_module_create(tr_context *ctx, const tr_shader_module_desc *
     /* our own reading first: it names what tilerast does not run (a
      * capability, a stage) more precisely than the validator would */
     tr_result r = tr__spv_parse(ctx, fn, desc->code, words, &sm->m);
-    if (r == TR_OK) {
+    if (r == TR_OK)
         r = tr__spv_validate(ctx, fn, desc->code, words);
-        if (r != TR_OK)
-            tr__spv_free(ctx, &sm->m);
+    /* Every entry point is translated once now, and the program dropped:
+     * what tilerast does not run (an instruction, a built-in, an image
+     * kind) is refused here, by name, not when a pipeline is made. */
+    for (uint32_t i = 0; r == TR_OK && i < sm->m.entry_count; i++) {
+        tr__spv_program *prog = NULL;
+        r = tr__spv_translate(ctx, fn, &sm->m, sm->m.entries[i].model, sm->m.entries[i].name, &prog);
+        tr__spv_program_free(ctx, prog);
     }
+    if (r != TR_OK)
+        tr__spv_free(ctx, &sm->m);
     if (r != TR_OK) {
         tr__free(ctx, sm);
         return r;

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include <simde/x86/sse2.h>
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include "shader/spirv_math.h"
@@ -422,6 +423,21 @@ static void tex_call(const tr__spv_tex *t, uint32_t *R, uint32_t L, uint32_t n, 
 
 /* ---- the loop ----------------------------------------------------------------------------- */
 
+/* Bit l: lane l of r is non-zero (a bool is 0 or ~0). */
+static uint64_t lane_bits(const uint32_t *r, uint32_t n)
+{
+    uint64_t bits = 0;
+    uint32_t l = 0;
+    for (; l + 4 <= n; l += 4) {
+        const simde__m128i v = simde_mm_loadu_si128((const simde__m128i *)(r + l));
+        const simde__m128i z = simde_mm_cmpeq_epi32(v, simde_mm_setzero_si128());
+        bits |= (uint64_t)(~simde_mm_movemask_ps(simde_mm_castsi128_ps(z)) & 0xf) << l;
+    }
+    for (; l < n; l++)
+        bits |= (uint64_t)(r[l] != 0) << l;
+    return bits;
+}
+
 typedef struct run_state {
     uint64_t discard;      /* lanes killed or demoted */
     uint64_t live;         /* fragment: covered lanes (others are helpers) */
@@ -435,7 +451,9 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
     uint32_t *R = f->regs;
     uint64_t *pending = f->pending;
     uint32_t M[TR_FS_LANES];       /* the running block's mask, per lane: 0 or ~0 */
-    uint32_t count[TR_FS_LANES] = {0}; /* SPIR-V instructions each lane executed */
+    bool full = false;             /* M is all ones */
+    uint64_t base = 0;             /* SPIR-V instructions every lane executed ... */
+    uint32_t extra[TR_FS_LANES] = {0}, max_extra = 0; /* ... and each lane's beside them */
     const uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1;
     uint64_t active = 0;
     pending[p->entry_block] = all;
@@ -452,13 +470,23 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
                 pc = in->b;
                 break;
             }
-            bool over = false;
-            LANES {
-                M[l] = (active >> l) & 1u ? ~0u : 0u;
-                count[l] += in->c & M[l];
-                over |= count[l] > res->budget;
+            /* The budget, per lane: every lane of a full block adds the same
+             * (base); a partial block adds to its lanes' own counts (extra). */
+            if (active == all) {
+                if (!full) {
+                    memset(M, 0xff, sizeof M);
+                    full = true;
+                }
+                base += in->c;
+            } else {
+                full = false;
+                LANES {
+                    M[l] = 0u - (uint32_t)((active >> l) & 1u);
+                    extra[l] += in->c & M[l];
+                    max_extra = extra[l] > max_extra ? extra[l] : max_extra;
+                }
             }
-            if (over) {
+            if (base + max_extra > res->budget) {
                 st->over_budget = true;
                 return;
             }
@@ -467,9 +495,7 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
         case TR__OP_BRANCH: {
             uint64_t take = active;
             if (in->b != TR__NOREG) {
-                const uint32_t *C = REGU(in->b);
-                uint64_t bits = 0;
-                LANES bits |= (uint64_t)(C[l] != 0) << l;
+                const uint64_t bits = lane_bits(REGU(in->b), n);
                 take &= in->aux ? ~bits : bits;
             }
             pending[in->a] |= take;
@@ -483,6 +509,7 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
             st->discard |= active;
             active = 0;
             memset(M, 0, sizeof M);
+            full = false;
             pc = in->b;
             break;
         case TR__OP_DEMOTE:
@@ -596,6 +623,18 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
             break;
         }
         case TR__OP_BREV: LANES D[l] = brev(A[l]); break;
+        case TR__OP_SAMPLE_OFFSET:
+            LANES {
+                float pos[2] = {0.5f, 0.5f};
+                if (A[l] < res->samples)
+                    (void)tr_sample_position(res->samples, A[l], pos);
+                D[l] = u32(pos[in->aux] - 0.5f);
+            }
+            break;
+        case TR__OP_UMUL_HI: LANES D[l] = (uint32_t)(((uint64_t)A[l] * B[l]) >> 32); break;
+        case TR__OP_SMUL_HI:
+            LANES D[l] = (uint32_t)((uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) >> 32);
+            break;
         case TR__OP_BCNT: LANES D[l] = (uint32_t)__builtin_popcount(A[l]); break;
         case TR__OP_SELECT: {
             const uint32_t *C = REGU(in->c);

@@ -18,6 +18,7 @@ static bool capability_supported(uint32_t cap)
     case SpvCapabilityImageGatherExtended:  /* non-constant texel offsets */
     case SpvCapabilitySampleRateShading:    /* SampleId, SamplePosition, sample interpolation */
     case SpvCapabilityImageQuery:
+    case SpvCapabilityMinLod:               /* the MinLod image operand */
     case SpvCapabilityDerivativeControl:
     case SpvCapabilityMultiView:            /* ViewIndex */
     case SpvCapabilityFragmentDensityEXT:   /* FragSizeEXT, FragInvocationCountEXT */

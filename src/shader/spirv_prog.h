@@ -60,6 +60,9 @@ enum tr__spv_opcode {
     TR__OP_BFI,        /* d = a with count R[e] bits at offset R[c] replaced by b's low bits */
     TR__OP_BFE_S, TR__OP_BFE_U, /* d = R[c] bits of a from offset R[b], sign- / zero-extended */
     TR__OP_BREV, TR__OP_BCNT,
+    TR__OP_UMUL_HI, TR__OP_SMUL_HI, /* the high 32 bits of the 64-bit product */
+    TR__OP_SAMPLE_OFFSET, /* d = the pass's sample R[a]'s position minus 1/2, component aux (0 when R[a] is
+                             not a sample) */
     TR__OP_SELECT,     /* d = c ? a : b  (c a bool: 0 or ~0) */
     TR__OP_MIN_CLAMP,  /* d = min(R[a], c) (unsigned): clamps a dynamic index */
     /* derivatives (fragment programs), over each quad */

@@ -125,6 +125,11 @@ typedef struct xl {
     bool uses_push, kills;
     /* the word being translated, for messages */
     size_t at;
+    /* Within a block, what each variable register is known to hold (a value
+     * register, stored or loaded earlier in the block): a later load reads
+     * it instead of copying the variable.  known[k] + 1 for var register k,
+     * 0: unknown; known_set lists the entries to clear when a block begins. */
+    uint32_t *known, capknown, *known_set, nknown_set, capknown_set;
     uint8_t *chunk;        /* scratch(): the newest chunk */
     size_t chunk_used, chunk_size;
 } xl;
@@ -261,6 +266,45 @@ static void def(xl *x, uint32_t r)
     if (r != TR__NOREG && !(r & RC_MASK) && r < x->nval) {
         x->vi[r].pc = x->ncode;
         x->vi[r].loop = x->nloops ? x->loops[x->nloops - 1] : 0;
+    }
+}
+
+static void forget_all(xl *x)
+{
+    for (uint32_t i = 0; i < x->nknown_set; i++)
+        if (x->known_set[i] < x->capknown)
+            x->known[x->known_set[i]] = 0;
+    x->nknown_set = 0;
+}
+
+static uint32_t known_value(const xl *x, uint32_t var)
+{
+    const uint32_t k = var & ~RC_MASK;
+    return (var & RC_MASK) == RC_VAR && k < x->capknown && x->known[k] ? x->known[k] - 1 : TR__NOREG;
+}
+
+static void set_known(xl *x, uint32_t var, uint32_t value)
+{
+    const uint32_t k = var & ~RC_MASK;
+    if ((var & RC_MASK) != RC_VAR)
+        return;
+    if (k >= x->capknown) {
+        const uint32_t old = x->capknown;
+        if (!grow(x, (void **)&x->known, &x->capknown, k + 1, sizeof *x->known))
+            return;
+        memset(x->known + old, 0, (size_t)(x->capknown - old) * sizeof *x->known);
+    }
+    if (!x->known[k] && grow(x, (void **)&x->known_set, &x->capknown_set, x->nknown_set + 1, sizeof *x->known_set))
+        x->known_set[x->nknown_set++] = k;
+    x->known[k] = value + 1;
+}
+
+static void forget_range(xl *x, uint32_t var, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t k = (var & ~RC_MASK) + i;
+        if (k < x->capknown)
+            x->known[k] = 0;
     }
 }
 
@@ -1162,10 +1206,16 @@ static void load_value(xl *x, const tptr *p, tval *out)
         return;
     }
     for (uint32_t i = 0; i < n && !failed(x); i++) {
+        const uint32_t slot = p->base + p->off + i, k = p->dyn == TR__NOREG ? known_value(x, slot) : TR__NOREG;
+        if (k != TR__NOREG) { /* stored or loaded earlier in this block */
+            out->comp[i] = k;
+            continue;
+        }
         const uint32_t r = new_val(x);
         out->comp[i] = r;
         if (p->dyn == TR__NOREG) {
-            alu(x, TR__OP_MOV, r, p->base + p->off + i, TR__NOREG, TR__NOREG);
+            alu(x, TR__OP_MOV, r, slot, TR__NOREG, TR__NOREG);
+            set_known(x, slot, r);
         } else {
             use(x, p->dyn);
             def(x, r);
@@ -1186,7 +1236,9 @@ static void store_value(xl *x, const tptr *p, const tval *v, bool masked)
         if (p->dyn == TR__NOREG) {
             emit5(x, masked ? TR__OP_MOVM : TR__OP_MOV, 0, p->base + p->off + i, v->comp[i], TR__NOREG, TR__NOREG,
                   TR__NOREG);
+            set_known(x, p->base + p->off + i, v->comp[i]);
         } else {
+            forget_range(x, p->base, p->limit);
             use(x, p->dyn);
             emit5(x, TR__OP_STORE_IDX, 0, p->base + p->off + i, v->comp[i], p->dyn, p->limit - p->off - i,
                   TR__NOREG);
@@ -1317,6 +1369,7 @@ static void ext_record(xl *x, const uint32_t *in, uint32_t len)
     const bool pointer_args = inst == GLSLstd450Modf || inst == GLSLstd450Frexp ||
                               inst == GLSLstd450InterpolateAtCentroid || inst == GLSLstd450InterpolateAtSample ||
                               inst == GLSLstd450InterpolateAtOffset;
+    /* (the interpolation functions read their own operands) */
     for (uint32_t i = 0; i < nargs; i++)
         if (!(pointer_args && i != (inst == GLSLstd450Modf || inst == GLSLstd450Frexp ? 0u : 9u)) &&
             !(a[i] = operand(x, in[5 + i])))
@@ -1327,9 +1380,45 @@ static void ext_record(xl *x, const uint32_t *in, uint32_t len)
         return fail(x, TR_ERROR_UNSUPPORTED_FORMAT, "GLSL.std.450 %s needs 64-bit types",
                     inst == GLSLstd450PackDouble2x32 ? "PackDouble2x32" : "UnpackDouble2x32");
     case GLSLstd450InterpolateAtSample:
-    case GLSLstd450InterpolateAtOffset:
-        return fail(x, TR_ERROR_UNSUPPORTED_FORMAT, "GLSL.std.450 %s is not supported",
-                    inst == GLSLstd450InterpolateAtSample ? "InterpolateAtSample" : "InterpolateAtOffset");
+    case GLSLstd450InterpolateAtOffset: {
+        /* The input at an offset from the fragment's centre (a sample's
+         * position minus 1/2, or the operand): v + dFdx(v) * ox + dFdy(v) * oy,
+         * with the quad's fine derivatives (exact for inputs linear in the
+         * framebuffer; shader.h) */
+        const tval *pv = value_slot(x, NULL, in[5]), *o = len > 6 ? operand(x, in[6]) : NULL;
+        if (!pv || pv->kind != V_PTR || !o)
+            return fail(x, TR_ERROR_INVALID_ARGUMENT, "interpolation of a non-pointer");
+        if (!x->fragment)
+            return fail(x, TR_ERROR_INVALID_ARGUMENT, "interpolation outside a fragment shader");
+        tval v;
+        load_value(x, &pv->p, &v);
+        if (failed(x) || !fresh(x, r, in[1]) || r->n != v.n)
+            return;
+        uint32_t off[2];
+        if (inst == GLSLstd450InterpolateAtOffset) {
+            if (o->n < 2)
+                return fail(x, TR_ERROR_INVALID_ARGUMENT, "InterpolateAtOffset's offset is not a vec2");
+            off[0] = o->comp[0];
+            off[1] = o->comp[1];
+        } else {
+            for (uint16_t c = 0; c < 2; c++) {
+                off[c] = new_val(x);
+                use(x, o->comp[0]);
+                def(x, off[c]);
+                emit5(x, TR__OP_SAMPLE_OFFSET, c, off[c], o->comp[0], TR__NOREG, TR__NOREG, TR__NOREG);
+            }
+        }
+        for (uint32_t c = 0; c < v.n; c++) {
+            const uint32_t dx = new_val(x), dy = new_val(x), t1 = new_val(x), t2 = new_val(x), t3 = new_val(x);
+            alu(x, TR__OP_DDX_FINE, dx, v.comp[c], TR__NOREG, TR__NOREG);
+            alu(x, TR__OP_DDY_FINE, dy, v.comp[c], TR__NOREG, TR__NOREG);
+            alu(x, TR__OP_FMUL, t1, dx, off[0], TR__NOREG);
+            alu(x, TR__OP_FADD, t2, v.comp[c], t1, TR__NOREG);
+            alu(x, TR__OP_FMUL, t3, dy, off[1], TR__NOREG);
+            alu(x, TR__OP_FADD, r->comp[c], t2, t3, TR__NOREG);
+        }
+        return;
+    }
     case GLSLstd450InterpolateAtCentroid: {
         /* its operand is a pointer to an input: the input's value */
         const tval *pv = value_slot(x, NULL, in[5]);
@@ -1896,6 +1985,20 @@ static void translate_ins(xl *x, const uint32_t *in, uint32_t len, uint32_t op)
         }
         return;
     }
+    case SpvOpUMulExtended:
+    case SpvOpSMulExtended: { /* a struct (low bits, high bits) */
+        NEED(5);
+        const tval *a = operand(x, in[3]), *b = operand(x, in[4]);
+        tval *r = result(x, in[2]);
+        if (!a || !b || !r || !fresh(x, r, in[1]) || r->n != 2 * a->n)
+            return;
+        for (uint32_t i = 0; i < a->n; i++) {
+            alu(x, TR__OP_IMUL, r->comp[i], a->comp[i], b->comp[i], TR__NOREG);
+            alu(x, op == SpvOpUMulExtended ? TR__OP_UMUL_HI : TR__OP_SMUL_HI, r->comp[a->n + i], a->comp[i],
+                b->comp[i], TR__NOREG);
+        }
+        return;
+    }
     /* bits */
     case SpvOpShiftRightLogical: NEED(5); componentwise(x, TR__OP_SHR, in, 2); return;
     case SpvOpShiftRightArithmetic: NEED(5); componentwise(x, TR__OP_SAR, in, 2); return;
@@ -2095,6 +2198,7 @@ static void skip_site(xl *x, uint32_t pc)
 /* A block begins at the current pc: earlier blocks skip to it. */
 static uint32_t begin_block(xl *x, uint32_t block, uint32_t count)
 {
+    forget_all(x);
     for (uint32_t i = 0; i < x->nskip; i++)
         x->code[x->skip_patch[i]].b = x->ncode;
     x->nskip = 0;
@@ -2184,6 +2288,7 @@ static void call(xl *x, const uint32_t *in, uint32_t len)
             r->comp[i] = ret + i;
     }
     const uint32_t cont = x->nblocks++;
+    forget_all(x);
     emit5(x, TR__OP_BRANCH, 0, TR__NOREG, x->nblocks, TR__NOREG, TR__NOREG, TR__NOREG);
     emit_function(x, callee, args, nargs, cont, ret, n);
     begin_block(x, cont, 0);
@@ -2345,19 +2450,88 @@ static void emit_function(xl *x, tfunc *f, const tval *args, uint32_t nargs, uin
 
 /* ---- the program ---------------------------------------------------------------------------- */
 
-/* Values written inside a loop and read after it: the writer writes a temporary,
- * and a masked move after it updates the value for the running lanes. */
+/* Marks the variable registers an instruction reads. */
+static void mark_var_reads(const xl *x, const tr__ins *in, uint8_t *read)
+{
+#define READ(r)                                                                                                   \
+    do {                                                                                                          \
+        if ((r) != TR__NOREG && ((r) & RC_MASK) == RC_VAR)                                                        \
+            read[(r) & ~RC_MASK] = 1;                                                                             \
+    } while (0)
+    switch (in->op) {
+    case TR__OP_BLOCK:
+    case TR__OP_LOOP_BACK:
+    case TR__OP_KILL:
+    case TR__OP_DEMOTE:
+    case TR__OP_END:
+    case TR__OP_HELPER:
+        return;
+    case TR__OP_BRANCH: READ(in->b); return;
+    case TR__OP_LOAD_IDX:
+        for (uint32_t i = 0; (in->a & RC_MASK) == RC_VAR && i < in->c; i++)
+            read[(in->a & ~RC_MASK) + i] = 1;
+        READ(in->b);
+        return;
+    case TR__OP_STORE_IDX: READ(in->a); READ(in->b); return;
+    case TR__OP_LOAD_BUF: READ(in->b); return;
+    case TR__OP_MIN_CLAMP: READ(in->a); return;
+    case TR__OP_MOVM:
+    case TR__OP_MOV: READ(in->a); return;
+    case TR__OP_EXT: {
+        const tr__spv_ext *e = &x->ext[in->a];
+        for (uint32_t j = 0; j < 3; j++)
+            for (uint32_t k = 0; k < 16; k++)
+                READ(e->arg[j][k]);
+        return;
+    }
+    case TR__OP_TEX: {
+        const tr__spv_tex *t = &x->tex[in->a];
+        const uint32_t regs[] = {t->slot_reg, t->coord[0], t->coord[1], t->coord[2], t->proj, t->dref, t->bias,
+                                 t->lod, t->grad[0], t->grad[1], t->grad[2], t->grad[3], t->min_lod, t->offset[0],
+                                 t->offset[1]};
+        for (size_t k = 0; k < TR_ARRAY_SIZE(regs); k++)
+            READ(regs[k]);
+        return;
+    }
+    default: READ(in->a); READ(in->b); READ(in->c); READ(in->e); return;
+    }
+#undef READ
+}
+
+/* Whether an instruction only writes variable registers nothing reads. */
+static bool dead_store(const tr__ins *in, const uint8_t *read)
+{
+    if (in->op != TR__OP_MOVM && in->op != TR__OP_MOV && in->op != TR__OP_MOVC && in->op != TR__OP_STORE_IDX)
+        return false;
+    if ((in->d & RC_MASK) != RC_VAR)
+        return false;
+    const uint32_t n = in->op == TR__OP_STORE_IDX ? in->c : 1;
+    for (uint32_t i = 0; i < n; i++)
+        if (read[(in->d & ~RC_MASK) + i])
+            return false;
+    return true;
+}
+
+/* The last rewrite: stores to variables nothing reads go; values written
+ * inside a loop and read after it are written to a temporary, and a masked
+ * move after the writer updates the value for the running lanes. */
 static void mask_escapes(xl *x)
 {
     uint32_t n = 0;
     for (uint32_t r = 0; r < x->nval; r++)
         n += x->vi[r].escapes && x->vi[r].pc != UINT32_MAX;
-    if (!n)
-        return;
+    uint8_t *read = tr__calloc(x->ctx, (size_t)x->nvar + 1);
+    if (!read)
+        return oom(x);
+    for (uint32_t pc = 0; pc < x->ncode; pc++)
+        mark_var_reads(x, &x->code[pc], read);
+    for (uint32_t i = 0; i < x->nout; i++)
+        if ((x->io_out[i].reg & RC_MASK) == RC_VAR)
+            read[x->io_out[i].reg & ~RC_MASK] = 1;
     uint32_t *at = tr__calloc(x->ctx, ((size_t)x->ncode + 1) * sizeof *at); /* escaping writes per pc */
     uint32_t *map = tr__alloc(x->ctx, ((size_t)x->ncode + 1) * sizeof *map);
     tr__ins *code = tr__alloc(x->ctx, ((size_t)x->ncode + n) * sizeof *code);
-    uint32_t *regs = tr__alloc(x->ctx, (size_t)n * sizeof *regs);
+    uint32_t *regs = tr__alloc(x->ctx, ((size_t)n + 1) * sizeof *regs);
     if (!at || !map || !code || !regs) {
         oom(x);
         goto done;
@@ -2385,6 +2559,8 @@ static void mask_escapes(xl *x)
     for (uint32_t pc = 0; pc < x->ncode && !failed(x); pc++) {
         map[pc] = out;
         tr__ins ins = x->code[pc];
+        if (dead_store(&ins, read))
+            continue;
         const uint32_t first = at[pc], last = at[pc + 1];
         uint32_t moves[64][2], nm = 0;
         for (uint32_t i = first; i < last && nm < 64; i++) {
@@ -2418,6 +2594,7 @@ static void mask_escapes(xl *x)
     x->ncode = x->capcode = out;
     code = NULL;
 done:
+    tr__free(x->ctx, read);
     tr__free(x->ctx, at);
     tr__free(x->ctx, map);
     tr__free(x->ctx, code);
@@ -2599,6 +2776,8 @@ tr_result tr__spv_translate(tr_context *ctx, const char *fn, const tr__spv_modul
     tr__free(ctx, x->ext);
     tr__free(ctx, x->tex);
     tr__free(ctx, x->vi);
+    tr__free(ctx, x->known);
+    tr__free(ctx, x->known_set);
     tr__free(ctx, x->skip_patch);
     scratch_free(x);
     if (r != TR_OK) {
