@@ -483,6 +483,8 @@ void tr_context_destroy(tr_context *ctx)
         ctx->images->pass_uses = ctx->images->texture_uses = 0;
         tr_image_destroy(ctx->images);
     }
+    while (ctx->shader_modules)
+        tr_shader_module_destroy(ctx->shader_modules);
     tr__pass_release(ctx);
     tr__free(ctx, ctx->pass);
     tr_allocator a = ctx->desc.allocator;

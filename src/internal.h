@@ -262,6 +262,7 @@ struct tr_context {
     tr_pipeline *pipelines;
     tr_sampler *samplers;
     tr_feedback_map *feedback_maps;
+    tr_shader_module *shader_modules;
     float srgb_decode[256];     /* sRGB code -> linear */
     float unorm8_decode[256];   /* c -> (float)c / 255.0f, the reference's division done once */
     float srgb_encode_threshold[255]; /* linear value at which code c+1 begins */

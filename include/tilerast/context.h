@@ -117,7 +117,8 @@ typedef struct tr_context_desc {
  * the new context; on failure *out is NULL. */
 TR_API tr_result tr_context_create(const tr_context_desc *desc, tr_context **out);
 
-/* Destroys the context and every image and pipeline still alive in it. */
+/* Destroys the context and every image, pipeline, sampler, feedback map and
+ * shader module still alive in it. */
 TR_API void tr_context_destroy(tr_context *ctx);
 
 /* The descriptor with every default applied. */

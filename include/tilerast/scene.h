@@ -76,6 +76,29 @@ typedef struct tr_scene_render_options {
      * samples) that the pass resolves into `color` as it stores; the
      * samples themselves are not stored. */
     uint32_t samples;
+    /* SPIR-V stages (shader.h) instead of the built-in C shaders; NULL
+     * keeps the C shader of that stage (each stage chosen on its own).
+     * shaders/scene.vert and shaders/scene.frag are the C shaders' GLSL
+     * twins and draw the same bytes.  The interface a module must have:
+     *   - vertex stage: input location 0 reads the vertex's position (the
+     *     scene's vertices are bound as vertex buffer 0, 20 bytes apart:
+     *     location 0 R32G32B32A32_SFLOAT at offset 0, location 1
+     *     R8G8B8A8_UNORM, i.e. c / 255, at offset 16, tr_scene_vertex's
+     *     layout); it writes gl_Position and output location 0 (the colour
+     *     varying), and gl_PointSize for point scenes;
+     *   - the push-constant block holds the scene's point size as a float
+     *     at offset 0 (both stages may read it; nothing else is defined);
+     *   - fragment stage: input location 0 is the colour varying, output
+     *     location 0 colour attachment 0; no textures or uniform buffers.
+     *     For a TR_SCENE_FLAT scene the input must be `flat` (scene.* with
+     *     SCENE_FLAT defined): the pipeline derives flat_mask from the
+     *     module, and a smooth module for a flat scene fails with
+     *     TR_ERROR_INVALID_DESCRIPTOR naming flat_mask.  For other scenes
+     *     the module's own interpolation is used.
+     * The modules are only read while tr_scene_render_with runs (its
+     * pipeline is made and destroyed there). */
+    const struct tr_shader_module *vertex_module;
+    const struct tr_shader_module *fragment_module;
 } tr_scene_render_options;
 
 /* Renders the scene into `color` (R8G8B8A8_UNORM, scene size) in one render

@@ -6,6 +6,7 @@
  * BOTTOM_LEFT tie rule is GL's left/bottom fill rule seen through that flip.
  * Being a plain API user keeps this file an honest benchmark client. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,10 +15,12 @@
 /* What the vertex shader finds in the uniforms: only a pointer, since
  * tr_cmd_set_uniforms copies at most TR_MAX_UNIFORM_BYTES and a scene's
  * vertices are far more.  The vertex array outlives the pass (the caller
- * owns the scene for the whole tr_scene_render call). */
+ * owns the scene for the whole tr_scene_render call).  The point size comes
+ * first: it is the push-constant float at offset 0 that SPIR-V stages read
+ * (scene.h), the same bytes whichever stages are C. */
 typedef struct scene_uniforms {
-    const tr_scene_vertex *vertices;
     float point_size;
+    const tr_scene_vertex *vertices;
 } scene_uniforms;
 
 static void scene_vertex_shader(tr_vs_batch *batch)
@@ -54,16 +57,33 @@ static void scene_fragment_shader(tr_fs_block *block)
             memcpy(&block->color[0][c][l], &block->varyings[0][c][l], 4 * sizeof(float));
 }
 
-static tr_pipeline_desc scene_pipeline_desc(uint32_t flags, float size)
+static tr_pipeline_desc scene_pipeline_desc(uint32_t flags, float size, const tr_scene_render_options *o)
 {
     tr_pipeline_desc d;
     memset(&d, 0, sizeof d);
-    d.vertex_shader = scene_vertex_shader;
-    d.fragment_shader = scene_fragment_shader;
-    d.fs_flags = TR_FS_NO_FRAG_COORD; /* it reads its one varying only */
-    d.varying_count = 1;
     d.flat_mask = (flags & TR_SCENE_FLAT) ? 1u : 0u; /* provoking vertex = first, as GL's
-                                                         first-vertex convention */
+                                                         first-vertex convention; with a
+                                                         fragment module, a check of its
+                                                         `flat` (derived, shader.h) */
+    if (o->vertex_module) {
+        /* tr_scene_vertex as vertex buffer 0 (scene.h states the interface) */
+        d.vertex_module = o->vertex_module;
+        d.bindings[0].stride = (uint32_t)sizeof(tr_scene_vertex);
+        d.attributes[0].format = TR_VERTEX_FORMAT_R32G32B32A32_SFLOAT;
+        d.attributes[0].offset = (uint32_t)offsetof(tr_scene_vertex, x);
+        d.attributes[1].format = TR_VERTEX_FORMAT_R8G8B8A8_UNORM;
+        d.attributes[1].offset = (uint32_t)offsetof(tr_scene_vertex, r);
+    } else {
+        d.vertex_shader = scene_vertex_shader;
+    }
+    if (o->fragment_module) {
+        /* varying_count and fs_flags are the module's (derived) */
+        d.fragment_module = o->fragment_module;
+    } else {
+        d.fragment_shader = scene_fragment_shader;
+        d.fs_flags = TR_FS_NO_FRAG_COORD; /* it reads its one varying only */
+        d.varying_count = 1;
+    }
     d.topology = flags & TR_SCENE_POINTS  ? TR_TOPOLOGY_POINT_LIST
                  : flags & TR_SCENE_LINES ? TR_TOPOLOGY_LINE_LIST
                                           : TR_TOPOLOGY_TRIANGLE_LIST;
@@ -216,7 +236,7 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
         if (r != TR_OK)
             goto done;
     }
-    tr_pipeline_desc pd = scene_pipeline_desc(scene->flags, scene->size);
+    tr_pipeline_desc pd = scene_pipeline_desc(scene->flags, scene->size, options);
     pd.multisample.samples = samples;
     if (samples > 1) /* GL's multisampled lines are rectangles (llvmpipe too) */
         pd.line_mode = TR_LINE_RECTANGULAR;
@@ -243,9 +263,16 @@ tr_result tr_scene_render_with(tr_context *ctx, const tr_scene *scene,
         rec = tr_cmd_set_viewport(ctx, &vp);
     }
     if (rec == TR_OK) {
-        scene_uniforms u = { scene->vertices, scene->size };
+        scene_uniforms u;
+        memset(&u, 0, sizeof u); /* the padding too: the bytes are the modules' push constants */
+        u.point_size = scene->size;
+        u.vertices = scene->vertices;
         rec = tr_cmd_set_uniforms(ctx, &u, sizeof u);
     }
+    if (rec == TR_OK && options->vertex_module && scene->triangle_count > 0)
+        rec = tr_cmd_bind_vertex_buffer(ctx, 0, scene->vertices,
+                                        (size_t)tr_scene_prim_vertices(fl) * scene->triangle_count *
+                                            sizeof(tr_scene_vertex), 0);
     if (rec == TR_OK && scene->triangle_count > 0)
         rec = tr_cmd_draw(ctx, tr_scene_prim_vertices(fl) * scene->triangle_count, 1, 0, 0);
     if (rec != TR_OK) {

@@ -12,6 +12,7 @@
 
 struct tr_shader_module {
     tr_context *ctx;
+    tr_shader_module *prev, *next; /* the context's modules (tr_context_destroy frees them) */
     tr__spv_module m;
 };
 
@@ -57,6 +58,10 @@ tr_result tr_shader_module_create(tr_context *ctx, const tr_shader_module_desc *
         tr__free(ctx, sm);
         return r;
     }
+    sm->next = ctx->shader_modules;
+    if (ctx->shader_modules)
+        ctx->shader_modules->prev = sm;
+    ctx->shader_modules = sm;
     *out = sm;
     return TR_OK;
 }
@@ -66,6 +71,12 @@ void tr_shader_module_destroy(tr_shader_module *module)
     if (!module)
         return;
     tr_context *ctx = module->ctx;
+    if (module->prev)
+        module->prev->next = module->next;
+    else
+        ctx->shader_modules = module->next;
+    if (module->next)
+        module->next->prev = module->prev;
     tr__spv_free(ctx, &module->m);
     tr__free(ctx, module);
 }

@@ -430,7 +430,7 @@ Test(spirv_errors, draw_with_unbound_texture)
  * name (issue 30: "refused at module creation with the unsupported
  * capability or instruction named"); a module that is accepted makes a
  * pipeline that draws. */
-static void refused_early_or_runs(const char *vs, const char *fs, const char *what)
+static void refused_early_or_runs(const char *vs, const char *fs, const char *what, const char *needle)
 {
     tr_context *ctx = spvh_context(1, 0);
     size_t nv = 0, nf = 0;
@@ -447,6 +447,8 @@ static void refused_early_or_runs(const char *vs, const char *fs, const char *wh
     if (rv != TR_OK || rf != TR_OK) {
         cr_expect_eq(rv != TR_OK ? rv : rf, TR_ERROR_UNSUPPORTED_FORMAT, "%s: %s", what, msg);
         cr_log_info("%s: refused at module creation: %s", what, msg);
+        cr_expect(strstr(msg, needle) != NULL, "%s: the message names the instruction / capability \"%s\": %s", what,
+                  needle, msg);
     } else {
         tr_pipeline_desc pd = {0};
         pd.vertex_module = vm;
@@ -469,14 +471,14 @@ Test(spirv_errors, unsupported_refused_at_module_creation_gather)
     refused_early_or_runs(NULL,
                           "#version 450\nlayout(location = 0) out vec4 o;\nlayout(binding = 0) uniform sampler2D t;\n"
                           "void main() { o = textureGather(t, gl_FragCoord.xy * 0.1); }\n",
-                          "textureGather");
+                          "textureGather", "ImageGather");
 }
 
 Test(spirv_errors, unsupported_refused_at_module_creation_clip_distance)
 {
     refused_early_or_runs("#version 450\nvoid main() { gl_Position = vec4(0.0); gl_ClipDistance[0] = 1.0; }\n",
                           "#version 450\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0); }\n",
-                          "gl_ClipDistance");
+                          "gl_ClipDistance", "ClipDistance");
 }
 
 Test(spirv_errors, unsupported_refused_at_module_creation_sample_mask)
@@ -484,13 +486,14 @@ Test(spirv_errors, unsupported_refused_at_module_creation_sample_mask)
     refused_early_or_runs(NULL,
                           "#version 450\nlayout(location = 0) out vec4 o;\n"
                           "void main() { gl_SampleMask[0] = 1; o = vec4(1.0); }\n",
-                          "gl_SampleMask");
+                          "gl_SampleMask", "SampleMask");
 }
 
 Test(spirv_errors, unsupported_refused_at_module_creation_interpolate_at)
 {
-    refused_early_or_runs(NULL,
+    refused_early_or_runs("#version 450\nlayout(location = 0) out vec4 c;\n"
+                          "void main() { gl_Position = vec4(0.0); c = vec4(1.0); }\n",
                           "#version 450\nlayout(location = 0) in vec4 c;\nlayout(location = 0) out vec4 o;\n"
                           "void main() { o = interpolateAtOffset(c, vec2(0.1)); }\n",
-                          "interpolateAtOffset");
+                          "interpolateAtOffset", "InterpolateAtOffset");
 }
