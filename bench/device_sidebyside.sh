@@ -8,8 +8,10 @@
 #       tilerast-bench and tilerast-llvmpipe in BUILD_DIR (default build/) and
 #       writes .device/tilerast-sidebyside.tar.xz (ignored; about 44 MB):
 #       both programs, every library they load except glibc's own (libc,
-#       libm, ld-linux, ...), the bunny of the mesh scene, MANIFEST, and this
-#       script as `run`.
+#       libm, ld-linux, ...), the bunny of the mesh scene, the GLSL scene
+#       shaders (shaders/ of the repository, which tilerast-bench compiles
+#       with the shaderc linked into it and the runner hands to OSMesa),
+#       MANIFEST, and this script as `run`.
 #   sh bench/device_sidebyside.sh run [OPTIONS]
 #       (on the device, from the repository root, .device carried in) unpacks
 #       the archive into a temporary folder under ${TMPDIR:-/tmp} (not under
@@ -23,6 +25,12 @@
 #       OPTIONS: --threads LIST  --frames N  --lrz on,off (or on, or off)
 #                --quick (= --threads 1,2 --frames 2)  --no-llvmpipe
 #                --samples N (both renderers multisampled; llvmpipe has 4x only)
+#                --shader c|spirv|both (tilerast-bench's: the C callbacks, the
+#                  SPIR-V twins, or both alternated; with spirv or both,
+#                  llvmpipe draws the same GLSL in a 4.5 core context)
+#                --compare (tilerast-bench --compare-llvmpipe first, into
+#                  sidebyside-compare.txt: which pixels differ from llvmpipe's
+#                  on this machine's Mesa)
 #                --out DIR (default: $OUT if set, else the current folder)
 #       Writes to the out folder (as results come, so a run cut short keeps
 #       what finished): sidebyside-lrz-on.jsonl, sidebyside-lrz-off.jsonl,
@@ -40,6 +48,7 @@
 # 5 minutes for the whole matrix; one call per LRZ mode if the lease is slow):
 #   sh bench/device_sidebyside.sh run                # --lrz on,off
 #   sh bench/device_sidebyside.sh run --lrz on       # or one mode per call
+#   sh bench/device_sidebyside.sh run --lrz on --shader both   # C, SPIR-V, llvmpipe GLSL
 set -eu
 
 prog=device_sidebyside.sh
@@ -93,15 +102,19 @@ summary() {
     }
     {
         r = field("renderer"); if (r == "") next
-        sc = field("scene"); th = field("threads"); ms = field("median_ms")
-        if (r == "tilerast") { mode = (field("lrz") == "false") ? "off" : "on" } else mode = cur[FILENAME]
+        sc = field("scene"); th = field("threads"); ms = field("median_ms"); sh = field("shader")
+        # lines without "shader" (older runs): tilerast C, llvmpipe fixed function
+        if (r == "tilerast") { mode = (field("lrz") == "false") ? "off" : "on"; who = "t-" (sh == "" ? "c" : sh) }
+        else { mode = cur[FILENAME]; who = "l-" (sh == "" ? "fixed" : sh) }
         cur[FILENAME] = mode
         key = sc SUBSEP th
         if (!(key in seen)) { seen[key] = 1; order[n++] = key }
-        val[key, mode, r] = ms
+        val[key, mode, who] = ms
+        if (who == "t-spirv") spirv[mode] = 1
     }
     function cell(v) { return v == "" ? sprintf("%9s", "-") : sprintf("%9.2f", v) }
     function ratio(a, b) { return (a == "" || b == "" || a + 0 <= 0) ? sprintf("%7s", "-") : sprintf("%6.2fx", b / a) }
+    function lp(k, m) { return val[k, m, "l-fixed"] != "" ? val[k, m, "l-fixed"] : val[k, m, "l-glsl"] }
     END {
         if (n == 0) { print "(no results)"; exit }
         printf "%-15s %3s | %9s %9s %7s | %9s %9s %7s | %6s\n", "", "", "LRZ on", "", "", "LRZ off", "", "", ""
@@ -109,12 +122,26 @@ summary() {
                "tilerast", "llvmpipe", "speedup", "off/on"
         for (i = 0; i < n; i++) {
             k = order[i]; split(k, p, SUBSEP)
-            a = val[k, "on", "tilerast"]; b = val[k, "on", "llvmpipe"]
-            c = val[k, "off", "tilerast"]; d = val[k, "off", "llvmpipe"]
+            a = val[k, "on", "t-c"]; b = lp(k, "on")
+            c = val[k, "off", "t-c"]; d = lp(k, "off")
             printf "%-15s %3s | %s %s %s | %s %s %s | %s\n", p[1], p[2], cell(a), cell(b), ratio(a, b),
                    cell(c), cell(d), ratio(c, d), (a != "" && c != "" && a + 0 > 0) ? sprintf("%5.2fx", c / a) : "     -"
         }
-        print "median ms per frame; speedup = llvmpipe / tilerast (above 1: tilerast faster); off/on = tilerast LRZ off / on"
+        print "median ms per frame; tilerast = its C callbacks; llvmpipe = fixed function where it ran, else GLSL;"
+        print "speedup = llvmpipe / tilerast (above 1: tilerast faster); off/on = tilerast LRZ off / on"
+        for (m in spirv) {
+            printf "\nSPIR-V beside the C callbacks and llvmpipe drawing the same GLSL, LRZ %s\n", m
+            printf "%-15s %3s | %9s %9s %9s | %7s %7s %7s\n", "scene", "thr", "C", "SPIR-V", "lp GLSL", "SPV/C",
+                   "lp/C", "lp/SPV"
+            for (i = 0; i < n; i++) {
+                k = order[i]; split(k, p, SUBSEP)
+                a = val[k, m, "t-c"]; b = val[k, m, "t-spirv"]; c = val[k, m, "l-glsl"]
+                if (b == "") continue
+                printf "%-15s %3s | %s %s %s | %s %s %s\n", p[1], p[2], cell(a), cell(b), cell(c), ratio(a, b),
+                       ratio(a, c), ratio(b, c)
+            }
+            print "median ms per frame; SPV/C = SPIR-V / C (above 1: SPIR-V slower); lp/X = llvmpipe / X (above 1: X faster)"
+        }
     }' "$@"
 }
 
@@ -144,6 +171,8 @@ pack() {
     mkdir -p "$st/lib"
     cp "$bench" "$runner" "$st/"
     cp "$bunny" "$st/bunny.obj"
+    # the GLSL scene shaders: tilerast-bench finds shaders/ beside itself
+    cp -R "$root/shaders" "$st/shaders"
     cp "$0" "$st/run"
     chmod 755 "$st/run" "$st/tilerast-bench" "$st/tilerast-llvmpipe"
 
@@ -236,7 +265,7 @@ t.extractall(sys.argv[2], **({"filter": "data"} if hasattr(tarfile, "data_filter
 bench() {
     dir=$here
     { [ -x "$dir/tilerast-bench" ] && [ -d "$dir/lib" ]; } || die "$dir is not an unpacked $name archive"
-    threads=1,2,4,8,16 frames=7 lrz=on,off extra="" out=${OUT:-$PWD}
+    threads=1,2,4,8,16 frames=7 lrz=on,off extra="" out=${OUT:-$PWD} compare=0
     while [ $# -gt 0 ]; do
         case $1 in
         --threads) threads=${2:?}; shift ;;
@@ -246,6 +275,8 @@ bench() {
         --quick) threads=1,2 frames=2 ;;
         --no-llvmpipe) extra="$extra --no-llvmpipe" ;;
         --samples) extra="$extra --samples ${2:?}"; shift ;;
+        --shader) extra="$extra --shader ${2:?}"; shift ;;
+        --compare) compare=1 ;;
         -h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d'; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
         esac
@@ -260,9 +291,10 @@ bench() {
     LD_LIBRARY_PATH=$dir/lib
     TILERAST_LLVMPIPE=$dir/tilerast-llvmpipe
     TILERAST_BENCH_BUNNY=$dir/bunny.obj
+    TILERAST_SHADERS=$dir/shaders
     GALLIUM_DRIVER=llvmpipe
     MESA_SHADER_CACHE_DIR=$dir/mesa-shader-cache
-    export LD_LIBRARY_PATH TILERAST_LLVMPIPE TILERAST_BENCH_BUNNY GALLIUM_DRIVER MESA_SHADER_CACHE_DIR
+    export LD_LIBRARY_PATH TILERAST_LLVMPIPE TILERAST_BENCH_BUNNY TILERAST_SHADERS GALLIUM_DRIVER MESA_SHADER_CACHE_DIR
     unset LD_PRELOAD LP_NUM_THREADS TR_SIMD OMP_NUM_THREADS OMP_THREAD_LIMIT OMP_DYNAMIC OMP_WAIT_POLICY \
         OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY GOMP_SPINCOUNT LIBGL_ALWAYS_SOFTWARE MESA_DEBUG LP_DEBUG \
         GALLIUM_DEBUG 2>/dev/null || true
@@ -310,8 +342,15 @@ bench() {
     echo "from the system (glibc's): $(sed -n 's/^system (glibc): \([^ ]*\) .*/\1/p' "$log" | tr '\n' ' ')"
     [ $bad = 0 ] || die "the folder's programs cannot run as packed here (see above)"
 
-    echo "== bench: threads $threads, frames $frames, lrz $lrz ${extra:+($extra)}" | tee -a "$log"
     files="" status=0
+    if [ $compare = 1 ]; then
+        # which pixels differ from llvmpipe's (threads: the list's first)
+        echo "== compare with llvmpipe -> $out/sidebyside-compare.txt  ($(date -u +%H:%M:%S))" | tee -a "$log"
+        "$dir/tilerast-bench" --compare-llvmpipe --threads "${threads%%,*}" >"$out/sidebyside-compare.txt" \
+            2>>"$log" || status=1
+        cat "$out/sidebyside-compare.txt"
+    fi
+    echo "== bench: threads $threads, frames $frames, lrz $lrz ${extra:+($extra)}" | tee -a "$log"
     for l in $(echo "$lrz" | tr ',' ' '); do
         case $l in on | off) ;; *) die "--lrz wants on, off or on,off, not '$l'" ;; esac
         j=$out/sidebyside-lrz-$l.jsonl
@@ -323,9 +362,9 @@ bench() {
             awk -F'[,:]' '{
                 for (i = 1; i < NF; i++) { k = $i; gsub(/[{}"]/, "", k); v = $(i + 1); gsub(/[{}"]/, "", v); f[k] = v }
                 if (f["renderer"] == "tilerast")
-                    printf "   %-15s %3s  tilerast lrz %-3s %9.2f ms\n", f["scene"], f["threads"], (f["lrz"] == "false" ? "off" : "on"), f["median_ms"]
+                    printf "   %-15s %3s  tilerast lrz %-3s %-5s %9.2f ms\n", f["scene"], f["threads"], (f["lrz"] == "false" ? "off" : "on"), (f["shader"] == "" ? "c" : f["shader"]), f["median_ms"]
                 else if (f["renderer"] == "llvmpipe")
-                    printf "   %-15s %3s  llvmpipe         %9.2f ms  (tilerast %.2fx its speed)\n", f["scene"], f["threads"], f["median_ms"], f["speedup_vs_llvmpipe"]
+                    printf "   %-15s %3s  llvmpipe %-5s        %9.2f ms  (tilerast %.2fx its speed)\n", f["scene"], f["threads"], (f["shader"] == "" ? "fixed" : f["shader"]), f["median_ms"], f["speedup_vs_llvmpipe"]
                 else
                     print "   " $0
                 split("", f); fflush()

@@ -2,7 +2,8 @@
  * OSMesa and times it, so that tilerast-bench can put llvmpipe beside
  * tilerast on exactly the same triangles.
  *
- *   tilerast-llvmpipe [--frames N] [--warmup N] [--samples N] [--raw OUT.rgba] SCENE.scn
+ *   tilerast-llvmpipe [--frames N] [--warmup N] [--samples N] [--raw OUT.rgba]
+ *                     [--glsl DIR] [--clear R,G,B,A] SCENE.scn
  *   tilerast-llvmpipe --info
  *
  * --info prints OSMesa's GL_RENDERER and GL_VERSION on one line and exits:
@@ -33,7 +34,28 @@
  * frame, inside the timing (--raw reads that one back after the frames),
  * as tilerast-render --samples resolves in its tiles (llvmpipe has 4x
  * only).  Its resolve truncates where tilerast's rounds half up, so the
- * resolved bytes may be one below tilerast's where coverage is the same. */
+ * resolved bytes may be one below tilerast's where coverage is the same.
+ *
+ * --glsl DIR draws with GLSL instead of the fixed-function pipeline:
+ * DIR/scene.vert and DIR/scene.frag (the twins of tilerast's C scene
+ * shaders, shaders/ in the repository), with SCENE_FLAT defined for flat
+ * scenes, in an OpenGL 4.5 core profile context
+ * (OSMesaCreateContextAttribs), the vertices in a vertex buffer object
+ * (location 0: four floats, location 1: four normalised unsigned bytes,
+ * 20 bytes a vertex, uploaded once before the frames), the point size in
+ * the uniform at location 0 with GL_PROGRAM_POINT_SIZE.  Everything else
+ * (framebuffer object, clip control, provoking vertex, tests, blending) is
+ * as above.  The JSON gains "shader":"glsl" (else "fixed").
+ *
+ * --heavy (with --glsl DIR; built with bench/bench_heavy.c) draws the
+ * shader-heavy scene instead of a scene file: its mesh, uniforms (the
+ * std140 block at binding 0), three mipmapped RGBA8 textures (units 0-2,
+ * trilinear, repeat) and GLSL (DIR/bench/heavy.vert, heavy.frag) as
+ * bench_heavy.h exposes them, 1920x1080, cleared to (0, 0, 0, 255).
+ *
+ * --clear R,G,B,A replaces the scene's clear colour (bytes), so that a
+ * comparison can tell written pixels from cleared ones (tilerast-bench
+ * --compare-llvmpipe). */
 #define _POSIX_C_SOURCE 200809L
 #define GL_GLEXT_PROTOTYPES 1 /* glBlendFuncSeparate, framebuffer objects */
 
@@ -46,6 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_glsl.h"
 #include "tilerast/tilerast.h"
 #include "tool_common.h"
 
@@ -87,15 +110,200 @@ static int print_info(void)
     return 0;
 }
 
+/* A compiled shader of `kind` from `src`, or 0 after printing the log. */
+static GLuint compile_shader(GLenum kind, const char *src, const char *name)
+{
+    GLuint sh = glCreateShader(kind);
+    glShaderSource(sh, 1, &src, NULL);
+    glCompileShader(sh);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = "";
+        glGetShaderInfoLog(sh, sizeof log, NULL, log);
+        fprintf(stderr, PROG ": %s: %s\n", name, log);
+        glDeleteShader(sh);
+        return 0;
+    }
+    return sh;
+}
+
+/* The program of dir/scene.vert and dir/scene.frag (SCENE_FLAT defined
+ * when flat), or 0 after saying why. */
+static GLuint scene_program(const char *dir, int flat)
+{
+    static const char *const flat_defs[] = {"SCENE_FLAT", NULL};
+    char msg[512];
+    char *vs_src = bench_glsl_source(dir, "scene.vert", flat ? flat_defs : NULL, msg, sizeof msg);
+    char *fs_src = vs_src ? bench_glsl_source(dir, "scene.frag", flat ? flat_defs : NULL, msg, sizeof msg) : NULL;
+    if (!vs_src || !fs_src) {
+        fprintf(stderr, PROG ": %s\n", msg);
+        free(vs_src);
+        return 0;
+    }
+    GLuint vs = compile_shader(GL_VERTEX_SHADER, vs_src, "scene.vert");
+    GLuint fs = vs ? compile_shader(GL_FRAGMENT_SHADER, fs_src, "scene.frag") : 0;
+    free(vs_src);
+    free(fs_src);
+    if (!fs)
+        return 0;
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, vs);
+    glAttachShader(prog, fs);
+    glLinkProgram(prog);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        fprintf(stderr, PROG ": linking the scene shaders: %s\n", log);
+        glDeleteProgram(prog);
+        return 0;
+    }
+    return prog;
+}
+
+/* "R,G,B,A" bytes into c; 0 on success. */
+static int parse_rgba(const char *s, unsigned char c[4])
+{
+    for (int i = 0; i < 4; i++) {
+        char *end;
+        errno = 0;
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned long v = strtoul(s, &end, 10);
+        if (errno || v > 255 || *end != (i < 3 ? ',' : '\0'))
+            return -1;
+        c[i] = (unsigned char)v;
+        s = end + 1;
+    }
+    return 0;
+}
+
+#ifdef TILERAST_BENCH_HEAVY
+#include "bench_heavy.h"
+
+/* Where bench_heavy.c reads its GLSL (bench_heavy_dir.h): DIR/bench. */
+char bench_heavy_shader_dir[1024];
+
+/* A GL program from two sources, or 0 after printing the logs. */
+static GLuint link_program(const char *vs_src, const char *fs_src, const char *what)
+{
+    GLuint vs = compile_shader(GL_VERTEX_SHADER, vs_src, what);
+    GLuint fs = vs ? compile_shader(GL_FRAGMENT_SHADER, fs_src, what) : 0;
+    if (!fs)
+        return 0;
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, vs);
+    glAttachShader(prog, fs);
+    glLinkProgram(prog);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        fprintf(stderr, PROG ": linking %s: %s\n", what, log);
+        glDeleteProgram(prog);
+        return 0;
+    }
+    return prog;
+}
+
+/* The heavy scene's GL objects, made from bench_heavy's data (a tilerast
+ * context makes it; only its arrays are used here).  Returns the index
+ * count, 0 on failure. */
+static GLsizei heavy_setup(const char *glsl_dir)
+{
+    const size_t len = strlen(glsl_dir);
+    if (len + sizeof "/bench" > sizeof bench_heavy_shader_dir) {
+        fprintf(stderr, PROG ": %s: path too long\n", glsl_dir);
+        return 0;
+    }
+    memcpy(bench_heavy_shader_dir, glsl_dir, len);
+    memcpy(bench_heavy_shader_dir + len, "/bench", sizeof "/bench");
+    tr_context *tctx = NULL;
+    bench_heavy *h = NULL;
+    if (tr_context_create(&(tr_context_desc){.threads = 1}, &tctx) != TR_OK ||
+        bench_heavy_create(tctx, &h) != TR_OK) {
+        fprintf(stderr, PROG ": cannot build the heavy scene (%s)\n", tctx ? tr_context_last_error(tctx) : "");
+        return 0;
+    }
+    GLuint prog = link_program(bench_heavy_glsl(h, 0), bench_heavy_glsl(h, 1), "the heavy scene's GLSL");
+    if (!prog)
+        return 0;
+    glUseProgram(prog);
+    uint32_t nv, ni;
+    const bench_heavy_vertex *v = bench_heavy_vertices(h, &nv);
+    const uint32_t *idx = bench_heavy_indices(h, &ni);
+    GLuint vao, buf[3];
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(3, buf);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[0]);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(nv * sizeof *v), v, GL_STATIC_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[1]);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(ni * sizeof *idx), idx, GL_STATIC_DRAW);
+    const GLsizei stride = (GLsizei)sizeof(bench_heavy_vertex);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, (const void *)0);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, (const void *)12);
+    glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, stride, (const void *)24);
+    glVertexAttribPointer(3, 2, GL_FLOAT, GL_FALSE, stride, (const void *)40);
+    for (GLuint a = 0; a < 4; a++)
+        glEnableVertexAttribArray(a);
+    glBindBuffer(GL_UNIFORM_BUFFER, buf[2]);
+    glBufferData(GL_UNIFORM_BUFFER, sizeof(bench_heavy_uniforms), bench_heavy_uniform_data(h), GL_STATIC_DRAW);
+    glBindBufferBase(GL_UNIFORM_BUFFER, 0, buf[2]);
+    GLuint tex[BENCH_HEAVY_TEXTURES];
+    glGenTextures(BENCH_HEAVY_TEXTURES, tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    const uint32_t levels = bench_heavy_levels(h);
+    for (uint32_t t = 0; t < BENCH_HEAVY_TEXTURES; t++) {
+        glActiveTexture(GL_TEXTURE0 + t);
+        glBindTexture(GL_TEXTURE_2D, tex[t]);
+        glTexStorage2D(GL_TEXTURE_2D, (GLsizei)levels, GL_RGBA8, BENCH_HEAVY_TEX_SIZE, BENCH_HEAVY_TEX_SIZE);
+        for (uint32_t l = 0; l < levels; l++) {
+            uint32_t size;
+            const uint8_t *texels = bench_heavy_texels(h, t, l, &size);
+            /* row 0 is v = 0 in both APIs: the rows go as they are */
+            glTexSubImage2D(GL_TEXTURE_2D, (GLint)l, 0, 0, (GLsizei)size, (GLsizei)size, GL_RGBA, GL_UNSIGNED_BYTE,
+                            texels);
+        }
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    }
+    bench_heavy_destroy(h);
+    tr_context_destroy(tctx);
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        fprintf(stderr, PROG ": setting up the heavy scene: GL error 0x%x\n", e);
+        return 0;
+    }
+    return (GLsizei)ni;
+}
+#endif
+
+#define USAGE                                                                                                   \
+    "usage: " PROG " [--frames N] [--warmup N] [--samples N] [--raw OUT.rgba] [--glsl DIR] [--clear R,G,B,A] " \
+    "SCENE.scn | --glsl DIR --heavy | --info\n"
+
 int main(int argc, char **argv)
 {
     unsigned long frames = 10, warmup = 2, samples = 1;
-    const char *raw = NULL, *path = NULL;
+    const char *raw = NULL, *path = NULL, *glsl = NULL;
+    unsigned char clear[4];
+    bool clear_given = false, heavy = false;
     if (argc == 2 && !strcmp(argv[1], "--info"))
         return print_info();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if ((!strcmp(a, "--frames") || !strcmp(a, "--warmup") || !strcmp(a, "--raw") || !strcmp(a, "--samples")) &&
+        if ((!strcmp(a, "--frames") || !strcmp(a, "--warmup") || !strcmp(a, "--raw") || !strcmp(a, "--samples") ||
+             !strcmp(a, "--glsl") || !strcmp(a, "--clear")) &&
             i + 1 >= argc) {
             fprintf(stderr, PROG ": %s needs a value\n", a);
             return 2;
@@ -117,24 +325,62 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(a, "--raw")) {
             raw = argv[++i];
+        } else if (!strcmp(a, "--heavy")) {
+            heavy = true;
+        } else if (!strcmp(a, "--glsl")) {
+            glsl = argv[++i];
+        } else if (!strcmp(a, "--clear")) {
+            if (parse_rgba(argv[++i], clear)) {
+                fprintf(stderr, PROG ": --clear wants R,G,B,A bytes\n");
+                return 2;
+            }
+            clear_given = true;
         } else if (a[0] == '-') {
-            fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--samples N] [--raw OUT.rgba] SCENE.scn | --info\n");
+            fprintf(stderr, USAGE);
             return 2;
         } else {
             path = a;
         }
     }
-    if (!path) {
-        fprintf(stderr, "usage: " PROG " [--frames N] [--warmup N] [--samples N] [--raw OUT.rgba] SCENE.scn | --info\n");
+    if (heavy ? (path || !glsl) : !path) {
+        fprintf(stderr, USAGE);
         return 2;
     }
     tr_scene sc;
     char msg[256];
-    if (tr_scene_load(path, &sc, msg, sizeof msg) != TR_OK) {
+    if (heavy) {
+#ifdef TILERAST_BENCH_HEAVY
+        /* no primitives of its own: the size and clear of the heavy scene */
+        memset(&sc, 0, sizeof sc);
+        sc.width = BENCH_HEAVY_WIDTH;
+        sc.height = BENCH_HEAVY_HEIGHT;
+        sc.clear_color[3] = 255;
+        sc.clear_depth = 1.0f;
+        sc.size = 1.0f;
+#else
+        fprintf(stderr, PROG ": --heavy: built without bench/bench_heavy.c\n");
+        return 1;
+#endif
+    } else if (tr_scene_load(path, &sc, msg, sizeof msg) != TR_OK) {
         fprintf(stderr, PROG ": %s: %s\n", path, msg);
         return 1;
     }
-    OSMesaContext ctx = OSMesaCreateContextExt(OSMESA_RGBA, 32, 0, 0, NULL);
+    if (clear_given)
+        memcpy(sc.clear_color, clear, 4);
+    OSMesaContext ctx;
+    if (glsl) {
+        /* OpenGL 4.5 core: what the scene shaders are written for */
+        static const int attribs[] = {OSMESA_FORMAT, OSMESA_RGBA, OSMESA_DEPTH_BITS, 0,
+                                      OSMESA_PROFILE, OSMESA_CORE_PROFILE, OSMESA_CONTEXT_MAJOR_VERSION, 4,
+                                      OSMESA_CONTEXT_MINOR_VERSION, 5, 0};
+        ctx = OSMesaCreateContextAttribs(attribs, NULL);
+        if (!ctx) {
+            fprintf(stderr, PROG ": this OSMesa cannot make an OpenGL 4.5 core profile context\n");
+            return 1;
+        }
+    } else {
+        ctx = OSMesaCreateContextExt(OSMESA_RGBA, 32, 0, 0, NULL);
+    }
     unsigned char *buf = calloc((size_t)sc.width * sc.height, 4);
     double *times = malloc(frames * sizeof *times);
     if (!ctx || !buf || !times || !OSMesaMakeCurrent(ctx, buf, GL_UNSIGNED_BYTE, (GLsizei)sc.width,
@@ -204,23 +450,61 @@ int main(int argc, char **argv)
         glEnable(GL_BLEND);
         glBlendFunc(GL_ONE, GL_ONE);
     }
-    glShadeModel((sc.flags & TR_SCENE_FLAT) ? GL_FLAT : GL_SMOOTH);
+    GLuint program = 0, vao = 0, vbo = 0;
+    GLsizei heavy_indices = 0;
+    if (heavy) {
+#ifdef TILERAST_BENCH_HEAVY
+        heavy_indices = heavy_setup(glsl);
+#endif
+        if (!heavy_indices)
+            return 1;
+    } else if (glsl) {
+        program = scene_program(glsl, (sc.flags & TR_SCENE_FLAT) != 0);
+        if (!program)
+            return 1;
+        glUseProgram(program);
+        glUniform1f(0, sc.size);
+        glEnable(GL_PROGRAM_POINT_SIZE);
+        glGenVertexArrays(1, &vao);
+        glBindVertexArray(vao);
+        glGenBuffers(1, &vbo);
+        glBindBuffer(GL_ARRAY_BUFFER, vbo);
+        glBufferData(GL_ARRAY_BUFFER,
+                     (GLsizeiptr)((size_t)tr_scene_prim_vertices(sc.flags) * sc.triangle_count * sizeof(tr_scene_vertex)),
+                     sc.vertices, GL_STATIC_DRAW);
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, (GLsizei)sizeof(tr_scene_vertex), (const void *)0);
+        glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, (GLsizei)sizeof(tr_scene_vertex), (const void *)16);
+        glEnableVertexAttribArray(0);
+        glEnableVertexAttribArray(1);
+        GLenum e = glGetError();
+        if (e != GL_NO_ERROR) {
+            fprintf(stderr, PROG ": setting up the GLSL program: GL error 0x%x\n", e);
+            return 1;
+        }
+    } else {
+        glShadeModel((sc.flags & TR_SCENE_FLAT) ? GL_FLAT : GL_SMOOTH);
+    }
     /* Lines and points (SRSCENE2): GL's aliased lines are its diamond-exit
      * lines (tilerast's Bresenham), rectangles when multisampled; GL cannot
      * ask for single-sampled rectangular lines (RECT_LINES) without
      * smoothing them, so those are drawn aliased (a known difference). */
     const GLenum mode = (sc.flags & TR_SCENE_POINTS) ? GL_POINTS : (sc.flags & TR_SCENE_LINES) ? GL_LINES : GL_TRIANGLES;
     glLineWidth(sc.size);
-    glPointSize(sc.size);
-    glEnableClientState(GL_VERTEX_ARRAY);
-    glEnableClientState(GL_COLOR_ARRAY);
-    const unsigned char *v = (const unsigned char *)sc.vertices;
-    glVertexPointer(4, GL_FLOAT, 20, v);
-    glColorPointer(4, GL_UNSIGNED_BYTE, 20, v + 16);
+    if (!glsl) {
+        glPointSize(sc.size);
+        glEnableClientState(GL_VERTEX_ARRAY);
+        glEnableClientState(GL_COLOR_ARRAY);
+        const unsigned char *v = (const unsigned char *)sc.vertices;
+        glVertexPointer(4, GL_FLOAT, 20, v);
+        glColorPointer(4, GL_UNSIGNED_BYTE, 20, v + 16);
+    }
     for (unsigned long f = 0; f < warmup + frames; f++) {
         double t0 = tool_now_ms();
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        glDrawArrays(mode, 0, (GLsizei)(tr_scene_prim_vertices(sc.flags) * sc.triangle_count));
+        if (heavy)
+            glDrawElements(GL_TRIANGLES, heavy_indices, GL_UNSIGNED_INT, (const void *)0);
+        else
+            glDrawArrays(mode, 0, (GLsizei)(tr_scene_prim_vertices(sc.flags) * sc.triangle_count));
         if (ms) {
             /* the resolve */
             glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolved);
@@ -260,11 +544,17 @@ int main(int argc, char **argv)
     }
     qsort(times, frames, sizeof *times, cmp_double);
     double median = frames % 2 ? times[frames / 2] : 0.5 * (times[frames / 2 - 1] + times[frames / 2]);
-    printf("{\"renderer\":\"llvmpipe\",\"frames\":%lu,\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"times\":[",
-           frames, median, times[0], times[frames - 1]);
+    printf("{\"renderer\":\"llvmpipe\",\"shader\":\"%s\",\"frames\":%lu,\"median_ms\":%.3f,\"min_ms\":%.3f,"
+           "\"max_ms\":%.3f,\"times\":[",
+           glsl ? "glsl" : "fixed", frames, median, times[0], times[frames - 1]);
     for (unsigned long f = 0; f < frames; f++)
         printf("%s%.3f", f ? "," : "", times[f]);
     printf("]}\n");
+    if (glsl && !heavy) {
+        glDeleteBuffers(1, &vbo);
+        glDeleteVertexArrays(1, &vao);
+        glDeleteProgram(program);
+    }
     glDeleteFramebuffers(1, &fbo);
     if (resolved)
         glDeleteFramebuffers(1, &resolved);

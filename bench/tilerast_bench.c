@@ -14,7 +14,22 @@
  *   - the bunny of the mesh scene: $TILERAST_BENCH_BUNNY if set and not
  *     empty, else bunny.obj in the directory of this executable if it is
  *     readable there, else the compiled-in BENCH_BUNNY_PATH (Debian's
- *     glmark2-data). */
+ *     glmark2-data);
+ *   - the GLSL scene shaders (scene.vert, scene.frag) of --shader spirv|both
+ *     and --compare-llvmpipe: --shaders DIR, else $TILERAST_SHADERS if set
+ *     and not empty, else shaders/ in the directory of this executable if
+ *     it holds scene.vert, else the repository's shaders/ compiled in
+ *     (TILERAST_SHADERS_DIR).  tilerast compiles them with shaderc at
+ *     startup (for Vulkan); the llvmpipe runner compiles the same text
+ *     with OpenGL 4.5 core (tilerast-llvmpipe --glsl).
+ *
+ * --shader both times the C callbacks and the SPIR-V modules in the same
+ * process, frame by frame alternated (as --lrz both), and prints the ratio
+ * SPIR-V / C; with llvmpipe, the runner then draws the same GLSL.
+ * --compare-llvmpipe renders each scene once with tilerast (SPIR-V and C)
+ * and llvmpipe (GLSL and fixed-function), twice each with two clear
+ * colours so that written pixels are told from cleared ones, and counts
+ * the pixels whose coverage or colour differ. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -24,7 +39,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_glsl.h"
 #include "bench_scenes.h"
+#ifdef TILERAST_BENCH_HEAVY
+#include "bench_heavy.h"
+
+/* Where bench_heavy.c reads its GLSL (bench_heavy_dir.h): set in main. */
+char bench_heavy_shader_dir[1024];
+#endif
 #include "tilerast/tilerast.h"
 #include "tool_common.h"
 
@@ -32,6 +54,10 @@
 #define BENCH_WARMUP_FRAMES 2u
 #define BENCH_MAX_THREAD_COUNTS 32u
 #define BENCH_MAX_FRAMES 100000u
+#define BENCH_MAX_CONFIGS 4u /* LRZ on/off x C/SPIR-V */
+#define SHADERS_ENV "TILERAST_SHADERS"
+
+enum { BENCH_SHADER_C = 0, BENCH_SHADER_SPIRV = 1, BENCH_SHADER_BOTH = 2 };
 
 typedef struct bench_options {
     uint32_t threads[BENCH_MAX_THREAD_COUNTS];
@@ -41,6 +67,11 @@ typedef struct bench_options {
     int lrz;                 /* 1 on (default), 0 off, 2 both, alternating frame by frame */
     int llvmpipe;            /* time llvmpipe beside tilerast (when built with OSMesa) */
     uint32_t samples;        /* --samples: 1 (default), 2, 4 or 8 */
+    int shader;              /* BENCH_SHADER_*: C callbacks (default), SPIR-V, both alternated */
+    int compare;             /* --compare-llvmpipe */
+    const char *shaders_dir; /* --shaders */
+    int no_heavy;            /* --no-heavy: the six standard scenes only */
+    const char *only;        /* --scene NAME: that scene alone (a standard one or "heavy") */
     const char *export_dir;
     char **files;
     int file_count;
@@ -50,6 +81,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: " PROG " [--threads N[,N...]] [--frames N] [--samples N] [--json] [--export DIR]\n"
+            "                     [--shader c|spirv|both] [--shaders DIR] [--compare-llvmpipe]\n"
             "                     [FILE.scn ...]\n"
             "\n"
             "Times the six standard scenes (or the given scene files) with tilerast.\n"
@@ -64,6 +96,20 @@ static void usage(FILE *f)
             "                  its tiles, llvmpipe (4x only) into a second framebuffer\n"
             "  --lrz on|off|both  low-resolution Z (default on); both alternates an LRZ-on\n"
             "                  and an LRZ-off context frame by frame and prints the ratio\n"
+            "  --shader c|spirv|both  the scene shaders: the C callbacks (default), the\n"
+            "                  GLSL twins shaders/scene.vert and scene.frag compiled to\n"
+            "                  SPIR-V with shaderc, or both alternated frame by frame with\n"
+            "                  the ratio SPIR-V / C; with spirv or both, llvmpipe draws the\n"
+            "                  same GLSL in an OpenGL 4.5 core context\n"
+            "  --shaders DIR   where scene.vert and scene.frag are (default below); the\n"
+            "                  heavy scene's GLSL is DIR/bench/heavy.vert and heavy.frag\n"
+            "  --scene NAME    that scene alone (tri_small, ..., heavy)\n"
+            "  --no-heavy      skip the shader-heavy scene \"heavy\" (bench_heavy.c, when\n"
+            "                  built in), which follows the six standard scenes: C and/or\n"
+            "                  SPIR-V as --shader says, llvmpipe drawing its GLSL\n"
+            "  --compare-llvmpipe  render each scene once with tilerast (SPIR-V, C) and\n"
+            "                  llvmpipe (GLSL, fixed function) and count the pixels whose\n"
+            "                  coverage or colour differ (|d| = 1, 2..3, >3); no timing\n"
             "  --export DIR    write the standard scenes as DIR/<name>.scn and exit\n"
             "  -h, --help      show this help\n"
             "\n"
@@ -74,8 +120,11 @@ static void usage(FILE *f)
             "  TILERAST_BENCH_BUNNY  the mesh scene's bunny.obj; when unset or empty,\n"
             "                        bunny.obj next to this executable, else\n"
             "                        %s\n"
+            "  TILERAST_SHADERS      the folder of scene.vert and scene.frag when --shaders\n"
+            "                        is not given; when unset or empty, shaders/ next to\n"
+            "                        this executable, else %s\n"
             "  LP_NUM_THREADS        not read: the bench sets it for each llvmpipe run\n",
-            BENCH_WARMUP_FRAMES, BENCH_BUNNY_PATH);
+            BENCH_WARMUP_FRAMES, BENCH_BUNNY_PATH, TILERAST_SHADERS_DIR);
 }
 
 static int parse_uint(const char *s, const char **end_out, uint32_t max, uint32_t *out)
@@ -110,6 +159,48 @@ static int parse_args(int argc, char **argv, bench_options *o)
         }
         if (strcmp(a, "--no-llvmpipe") == 0) {
             o->llvmpipe = 0;
+            continue;
+        }
+        if (strcmp(a, "--scene") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, PROG ": --scene needs a value\n");
+                return 2;
+            }
+            o->only = argv[++i];
+            if (bench_scene_find(o->only) < 0 && strcmp(o->only, "heavy") != 0) {
+                fprintf(stderr, PROG ": --scene: no scene '%s'\n", o->only);
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(a, "--no-heavy") == 0) {
+            o->no_heavy = 1;
+            continue;
+        }
+        if (strcmp(a, "--compare-llvmpipe") == 0) {
+            o->compare = 1;
+            continue;
+        }
+        if (strcmp(a, "--shader") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "c") == 0)
+                o->shader = BENCH_SHADER_C;
+            else if (strcmp(v, "spirv") == 0)
+                o->shader = BENCH_SHADER_SPIRV;
+            else if (strcmp(v, "both") == 0)
+                o->shader = BENCH_SHADER_BOTH;
+            else {
+                fprintf(stderr, PROG ": --shader wants c, spirv or both, not '%s'\n", v);
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(a, "--shaders") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, PROG ": --shaders needs a value\n");
+                return 2;
+            }
+            o->shaders_dir = argv[++i];
             continue;
         }
         if (strcmp(a, "--lrz") == 0) {
@@ -257,40 +348,143 @@ static int export_scenes(const char *dir)
 
 /* ---- timing ------------------------------------------------------------- */
 
+/* ---- the SPIR-V scene shaders -------------------------------------------- */
+
+/* SPIR-V words of shaders/scene.vert and scene.frag, [flat][fragment],
+ * compiled once at startup (bench_spirv_compile). */
+static struct {
+    uint32_t *code[2][2];
+    size_t words[2][2];
+    char dir[4096];
+} spv;
+
+/* Writes "<directory of this executable>/<name>" to out.  0 on success. */
+static int beside_self(const char *name, char *out, size_t cap);
+
+/* The folder of the scene shaders: --shaders, $TILERAST_SHADERS, shaders/
+ * beside this executable, the source tree's. */
+static const char *shaders_dir(const bench_options *o)
+{
+    if (spv.dir[0] == '\0') {
+        const char *env = getenv(SHADERS_ENV);
+        char probe[4096];
+        if (o->shaders_dir != NULL)
+            snprintf(spv.dir, sizeof spv.dir, "%s", o->shaders_dir);
+        else if (env != NULL && env[0] != '\0')
+            snprintf(spv.dir, sizeof spv.dir, "%s", env);
+        else if (beside_self("shaders/scene.vert", probe, sizeof probe) == 0 && access(probe, R_OK) == 0) {
+            *strrchr(probe, '/') = '\0'; /* the folder */
+            memcpy(spv.dir, probe, strlen(probe) + 1);
+        } else
+            snprintf(spv.dir, sizeof spv.dir, "%s", TILERAST_SHADERS_DIR);
+    }
+    return spv.dir;
+}
+
+/* Compiles both stages, smooth and flat, with shaderc.  0 on success. */
+static int bench_spirv_compile(const bench_options *o)
+{
+    static const char *const flat_defs[] = {"SCENE_FLAT", NULL};
+    static const char *const files[2] = {"scene.vert", "scene.frag"};
+    const char *dir = shaders_dir(o);
+    for (int flat = 0; flat < 2; flat++) {
+        for (int st = 0; st < 2; st++) {
+            char msg[4096];
+            char *src = bench_glsl_source(dir, files[st], flat ? flat_defs : NULL, msg, sizeof msg);
+            if (src == NULL) {
+                fprintf(stderr, PROG ": %s (--shaders DIR or $" SHADERS_ENV " names the folder)\n", msg);
+                return -1;
+            }
+            spv.code[flat][st] = bench_glsl_spirv(src, files[st], st, &spv.words[flat][st], msg, sizeof msg);
+            free(src);
+            if (spv.code[flat][st] == NULL) {
+                fprintf(stderr, PROG ": %s/%s%s: %s\n", dir, files[st], flat ? " (SCENE_FLAT)" : "", msg);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void bench_spirv_free(void)
+{
+    for (int flat = 0; flat < 2; flat++)
+        for (int st = 0; st < 2; st++)
+            free(spv.code[flat][st]);
+}
+
+/* The scene's modules in ctx (the flat pair for a flat scene), into
+ * ropts.  0 on success. */
+static int bench_spirv_modules(tr_context *ctx, const tr_scene *scene, tr_shader_module *m[2],
+                               tr_scene_render_options *ropts)
+{
+    const int flat = (scene->flags & TR_SCENE_FLAT) != 0;
+    for (int st = 0; st < 2; st++) {
+        const tr_shader_module_desc d = {.code = spv.code[flat][st], .code_size = spv.words[flat][st] * 4};
+        tr_result r = tr_shader_module_create(ctx, &d, &m[st]);
+        if (r != TR_OK) {
+            fprintf(stderr, PROG ": the %s module: %s (%s)\n", st ? "fragment" : "vertex", tr_result_string(r),
+                    tr_context_last_error(ctx));
+            return -1;
+        }
+    }
+    ropts->vertex_module = m[0];
+    ropts->fragment_module = m[1];
+    return 0;
+}
+
+/* ---- timing ------------------------------------------------------------- */
+
+/* One configuration of bench_run: context flags and which shaders. */
+typedef struct bench_conf {
+    uint32_t flags; /* context flags (TR_CONTEXT_NO_LRZ) */
+    int spirv;      /* the SPIR-V modules instead of the C callbacks */
+} bench_conf;
+
 typedef struct bench_result {
     uint32_t threads; /* as the context reports it */
     uint32_t frames;
     uint32_t flags;   /* context flags (TR_CONTEXT_NO_LRZ) */
+    int spirv;        /* drawn through the SPIR-V modules */
     uint32_t samples; /* per pixel */
     double median_ms, min_ms, max_ms;
     tr_pass_stats stats; /* of the last timed frame */
 } bench_result;
 
 /* Renders one scene warm-up + frames times in a fresh context per
- * configuration (context flags); with several configurations the frames
- * alternate between them, so that the machine's noise falls on all alike.
- * The colour and depth images are made once per context and kept across
- * frames, as the llvmpipe runner's OSMesa context keeps its buffers (a
- * depth image made per frame would time the allocator: 8 MB of fresh pages
- * zeroed every frame, which the depth pass itself never touches, its store
- * being DONT_CARE).  times holds frames doubles per configuration. */
+ * configuration (context flags and shaders); with several configurations
+ * the frames alternate between them, so that the machine's noise falls on
+ * all alike.  The colour and depth images are made once per context and
+ * kept across frames, as the llvmpipe runner's OSMesa context keeps its
+ * buffers (a depth image made per frame would time the allocator: 8 MB of
+ * fresh pages zeroed every frame, which the depth pass itself never
+ * touches, its store being DONT_CARE).  A SPIR-V configuration makes its
+ * modules once per context; each frame's tr_scene_render_with makes its
+ * pipeline (translating the modules) inside the timing, as the C one makes
+ * its own.  times holds frames doubles per configuration. */
 static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t samples, uint32_t frames, uint32_t nconf,
-                     const uint32_t *flags, double *times, bench_result *out)
+                     const bench_conf *conf, double *times, bench_result *out)
 {
-    tr_context *ctx[2] = {NULL, NULL};
-    tr_image *image[2] = {NULL, NULL};
-    tr_image *depth[2] = {NULL, NULL};
+    tr_context *ctx[BENCH_MAX_CONFIGS] = {NULL};
+    tr_image *image[BENCH_MAX_CONFIGS] = {NULL};
+    tr_image *depth[BENCH_MAX_CONFIGS] = {NULL};
+    tr_shader_module *mod[BENCH_MAX_CONFIGS][2] = {{NULL}};
+    tr_scene_render_options ropts[BENCH_MAX_CONFIGS];
     int status = -1;
     for (uint32_t c = 0; c < nconf; c++) {
+        memset(&ropts[c], 0, sizeof ropts[c]);
+        ropts[c].samples = samples;
         tr_context_desc cd;
         memset(&cd, 0, sizeof cd);
         cd.threads = threads;
-        cd.flags = flags[c];
+        cd.flags = conf[c].flags;
         tr_result r = tr_context_create(&cd, &ctx[c]);
         if (r != TR_OK) {
             fprintf(stderr, PROG ": creating a context: %s\n", tr_result_string(r));
             goto done;
         }
+        if (conf[c].spirv && bench_spirv_modules(ctx[c], scene, mod[c], &ropts[c]) != 0)
+            goto done;
         tr_image_desc id;
         memset(&id, 0, sizeof id);
         id.format = TR_FORMAT_R8G8B8A8_UNORM;
@@ -315,14 +509,14 @@ static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t samples, 
         memset(&out[c], 0, sizeof out[c]);
         out[c].threads = tr_context_get_desc(ctx[c]).threads;
         out[c].frames = frames;
-        out[c].flags = flags[c];
+        out[c].flags = conf[c].flags;
+        out[c].spirv = conf[c].spirv;
         out[c].samples = samples;
     }
-    const tr_scene_render_options ropts = {.samples = samples};
     for (uint32_t f = 0; f < BENCH_WARMUP_FRAMES + frames; f++) {
         for (uint32_t c = 0; c < nconf; c++) {
             double t0 = tool_now_ms();
-            tr_result r = tr_scene_render_with(ctx[c], scene, &ropts, image[c], depth[c], &out[c].stats);
+            tr_result r = tr_scene_render_with(ctx[c], scene, &ropts[c], image[c], depth[c], &out[c].stats);
             double t1 = tool_now_ms();
             if (r != TR_OK) {
                 fprintf(stderr, PROG ": rendering: %s (%s)\n", tr_result_string(r),
@@ -341,9 +535,12 @@ static int bench_run(const tr_scene *scene, uint32_t threads, uint32_t samples, 
     }
     status = 0;
 done:
-    for (uint32_t c = 0; c < nconf; c++)
+    for (uint32_t c = 0; c < nconf; c++) {
+        tr_shader_module_destroy(mod[c][0]);
+        tr_shader_module_destroy(mod[c][1]);
         if (ctx[c])
             tr_context_destroy(ctx[c]); /* destroys the images too */
+    }
     return status;
 }
 
@@ -358,20 +555,21 @@ static void print_result(const bench_options *o, const char *name, const tr_scen
     if (o->json) {
         fputs("{\"scene\":", stdout);
         tool_json_string(stdout, name);
-        printf(",\"renderer\":\"tilerast\",\"samples\":%u,\"lrz\":%s,\"width\":%u,\"height\":%u,\"triangles\":%u,"
+        printf(",\"renderer\":\"tilerast\",\"shader\":\"%s\",\"samples\":%u,\"lrz\":%s,\"width\":%u,\"height\":%u,\"triangles\":%u,"
                "\"flags\":%u,\"threads\":%u,\"frames\":%u,\"median_ms\":%.3f,\"min_ms\":%.3f,"
                "\"max_ms\":%.3f,\"mtri_s\":%.3f,\"mpix_s\":%.3f",
-               res->samples, (res->flags & TR_CONTEXT_NO_LRZ) ? "false" : "true", scene->width, scene->height,
+               res->spirv ? "spirv" : "c", res->samples, (res->flags & TR_CONTEXT_NO_LRZ) ? "false" : "true",
+               scene->width, scene->height,
                scene->triangle_count, scene->flags, res->threads, res->frames, res->median_ms, res->min_ms,
                res->max_ms, mtri, mpix);
         fputs(",\"stats\":", stdout);
         tool_json_stats(stdout, s);
         fputs("}\n", stdout);
     } else {
-        printf("%-16s threads %-3u lrz %-3s median %9.2f ms  min %9.2f  max %9.2f  %8.2f Mtri/s  "
+        printf("%-16s threads %-3u lrz %-3s %-6s median %9.2f ms  min %9.2f  max %9.2f  %8.2f Mtri/s  "
                "%8.1f Mpix/s",
-               name, res->threads, (res->flags & TR_CONTEXT_NO_LRZ) ? "off" : "on", res->median_ms, res->min_ms,
-               res->max_ms, mtri, mpix);
+               name, res->threads, (res->flags & TR_CONTEXT_NO_LRZ) ? "off" : "on", res->spirv ? "SPIR-V" : "C",
+               res->median_ms, res->min_ms, res->max_ms, mtri, mpix);
         if (res->samples > 1)
             printf("  %ux", res->samples);
         putchar('\n');
@@ -445,42 +643,53 @@ static const char *llvmpipe_runner(void)
     return path;
 }
 
+/* Appends `arg` to the command at *q in single quotes (a quote inside is
+ * closed, escaped and reopened), then a space. */
+static void shell_arg(char **q, const char *arg)
+{
+    char *w = *q;
+    *w++ = '\'';
+    for (const char *p = arg; *p; p++) {
+        if (*p == '\'') {
+            memcpy(w, "'\\''", 4);
+            w += 4;
+        } else {
+            *w++ = *p;
+        }
+    }
+    *w++ = '\'';
+    *w++ = ' ';
+    *w = '\0';
+    *q = w;
+}
+
 /* Runs tilerast-llvmpipe on a scene file with LP_NUM_THREADS set for
  * `threads` (1: LP_NUM_THREADS=0, everything on one core, as SCENES.md
- * measures it); stores its frame times.  0 on success. */
-static int run_llvmpipe(const char *scn_path, uint32_t threads, uint32_t samples, uint32_t frames, double *times)
+ * measures it) and the runner's options `args` (NULL-terminated; NULL for
+ * none); stores its frame times (times may be NULL).  0 on success. */
+static int run_llvmpipe(const char *scn_path, uint32_t threads, uint32_t samples, uint32_t frames,
+                        const char *const *args, double *times)
 {
     char lp[16];
     snprintf(lp, sizeof lp, "%u", threads <= 1 ? 0u : threads);
     if (setenv("LP_NUM_THREADS", lp, 1) != 0)
         return -1;
-    /* The path is passed in single quotes; a quote inside is closed,
-     * escaped and reopened. */
     const char *runner = llvmpipe_runner();
-    size_t cap = 4 * strlen(runner) + 4 * strlen(scn_path) + 96;
+    char nums[64];
+    snprintf(nums, sizeof nums, "--frames %u --samples %u ", frames, samples);
+    size_t cap = 4 * strlen(runner) + (scn_path ? 4 * strlen(scn_path) : 0) + sizeof nums + 16;
+    for (const char *const *a = args; a && *a; a++)
+        cap += 4 * strlen(*a) + 3;
     char *cmd = malloc(cap), *q;
     if (!cmd)
         return -1;
     q = cmd;
-    *q++ = '\'';
-    for (const char *p = runner; *p; p++) {
-        if (*p == '\'') {
-            memcpy(q, "'\\''", 4);
-            q += 4;
-        } else {
-            *q++ = *p;
-        }
-    }
-    q += sprintf(q, "' --frames %u --samples %u '", frames, samples);
-    for (const char *p = scn_path; *p; p++) {
-        if (*p == '\'') {
-            memcpy(q, "'\\''", 4);
-            q += 4;
-        } else {
-            *q++ = *p;
-        }
-    }
-    strcpy(q, "'");
+    shell_arg(&q, runner);
+    q += sprintf(q, "%s", nums);
+    for (const char *const *a = args; a && *a; a++)
+        shell_arg(&q, *a);
+    if (scn_path)
+        shell_arg(&q, scn_path);
     FILE *f = popen(cmd, "r");
     free(cmd);
     if (!f)
@@ -493,7 +702,7 @@ static int run_llvmpipe(const char *scn_path, uint32_t threads, uint32_t samples
     if (rc != 0 || !t)
         return -1;
     t += 9;
-    for (uint32_t i = 0; i < frames; i++) {
+    for (uint32_t i = 0; i < frames && times; i++) {
         char *end;
         times[i] = strtod(t, &end);
         if (end == t)
@@ -502,7 +711,32 @@ static int run_llvmpipe(const char *scn_path, uint32_t threads, uint32_t samples
     }
     return 0;
 }
+
+/* run_llvmpipe for the heavy scene (the runner's --heavy in args). */
+static int run_llvmpipe_heavy(uint32_t threads, uint32_t frames, const char *const *args, double *times)
+{
+    return run_llvmpipe(NULL, threads, 1, frames, args, times);
+}
 #endif
+
+/* Writes the scene to a temporary file for llvmpipe (path: 64 bytes).
+ * 0 on success. */
+static int temp_scene(const tr_scene *scene, char *path)
+{
+    strcpy(path, "/tmp/tilerast-bench-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        path[0] = '\0';
+        return -1;
+    }
+    close(fd);
+    if (tr_scene_save(scene, path) != TR_OK) {
+        remove(path);
+        path[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
 
 /* Times one scene at every requested thread count.  scn_path: the scene
  * as a file (for llvmpipe), or NULL to write a temporary one. */
@@ -513,17 +747,19 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
     int status = 0;
     int llvmpipe = 0;
     char tmp_path[64] = "";
+    /* llvmpipe draws the GLSL when tilerast draws SPIR-V */
+    const char *lp_args[3] = {NULL, NULL, NULL};
+    if (o->shader != BENCH_SHADER_C) {
+        lp_args[0] = "--glsl";
+        lp_args[1] = shaders_dir(o);
+    }
 #ifdef TILERAST_LLVMPIPE_RUNNER
     llvmpipe = o->llvmpipe;
     if (llvmpipe && !scn_path) {
-        strcpy(tmp_path, "/tmp/tilerast-bench-XXXXXX");
-        int fd = mkstemp(tmp_path);
-        if (fd < 0 || tr_scene_save(scene, tmp_path) != TR_OK) {
+        if (temp_scene(scene, tmp_path) != 0) {
             fprintf(stderr, PROG ": %s: cannot write a temporary scene file for llvmpipe\n", name);
             llvmpipe = 0;
         }
-        if (fd >= 0)
-            close(fd);
         scn_path = tmp_path;
     }
 #else
@@ -532,8 +768,21 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
         fprintf(stderr, PROG ": llvmpipe side by side skipped: built without OSMesa "
                         "(Debian: libosmesa6-dev)\n");
 #endif
+    /* The configurations, alternated frame by frame: LRZ modes x shaders. */
+    bench_conf conf[BENCH_MAX_CONFIGS];
+    uint32_t nconf = 0;
+    const uint32_t lrz_flags[2] = {o->lrz == 0 ? TR_CONTEXT_NO_LRZ : 0u, TR_CONTEXT_NO_LRZ};
+    const uint32_t nlrz = o->lrz == 2 ? 2 : 1;
+    const uint32_t nshader = o->shader == BENCH_SHADER_BOTH ? 2 : 1;
+    for (uint32_t l = 0; l < nlrz; l++)
+        for (uint32_t sh = 0; sh < nshader; sh++) {
+            conf[nconf].flags = lrz_flags[l];
+            conf[nconf].spirv = o->shader == BENCH_SHADER_SPIRV || sh == 1;
+            nconf++;
+        }
     const uint32_t rounds = llvmpipe ? 2 : 1;
-    double *tl = malloc(sizeof(double) * o->frames * rounds), *lp = malloc(sizeof(double) * o->frames * rounds);
+    /* tl: tilerast's times [configuration][round * frames + frame] */
+    double *tl = malloc(sizeof(double) * o->frames * rounds * nconf), *lp = malloc(sizeof(double) * o->frames * rounds);
     if (!tl || !lp) {
         free(tl);
         free(lp);
@@ -541,21 +790,21 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
     }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t threads = o->thread_count_n ? o->threads[i] : 0;
-        bench_result res[2];
-        const uint32_t both[2] = {0, TR_CONTEXT_NO_LRZ};
-        const uint32_t one = o->lrz ? 0 : TR_CONTEXT_NO_LRZ;
-        uint32_t nconf = o->lrz == 2 ? 2 : 1;
+        bench_result res[BENCH_MAX_CONFIGS];
         int failed = 0, lp_ok = llvmpipe;
         /* Rounds alternate the two renderers so that the machine's noise
          * falls on both. */
         for (uint32_t r = 0; r < rounds && !failed; r++) {
-            if (bench_run(scene, threads, o->samples, o->frames, nconf, nconf == 2 ? both : &one, times, res) != 0) {
+            if (bench_run(scene, threads, o->samples, o->frames, nconf, conf, times, res) != 0) {
                 failed = 1;
                 break;
             }
-            memcpy(tl + (size_t)r * o->frames, times, sizeof(double) * o->frames);
+            for (uint32_t c = 0; c < nconf; c++)
+                memcpy(tl + ((size_t)c * rounds + r) * o->frames, times + (size_t)c * o->frames,
+                       sizeof(double) * o->frames);
 #ifdef TILERAST_LLVMPIPE_RUNNER
-            if (lp_ok && run_llvmpipe(scn_path, res[0].threads, o->samples, o->frames, lp + (size_t)r * o->frames) != 0) {
+            if (lp_ok && run_llvmpipe(scn_path, res[0].threads, o->samples, o->frames, lp_args,
+                                      lp + (size_t)r * o->frames) != 0) {
                 fprintf(stderr, PROG ": %s: the llvmpipe runner (%s) failed\n", name, llvmpipe_runner());
                 lp_ok = 0;
             }
@@ -567,37 +816,71 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
             continue;
         }
         if (rounds > 1) {
-            /* tilerast's figures over every round (the first configuration) */
-            res[0].frames = o->frames * rounds;
-            res[0].median_ms = median_of(tl, res[0].frames);
-            res[0].min_ms = tl[0];
-            res[0].max_ms = tl[res[0].frames - 1];
+            /* tilerast's figures over every round */
+            for (uint32_t c = 0; c < nconf; c++) {
+                double *t = tl + (size_t)c * rounds * o->frames;
+                res[c].frames = o->frames * rounds;
+                res[c].median_ms = median_of(t, res[c].frames);
+                res[c].min_ms = t[0];
+                res[c].max_ms = t[res[c].frames - 1];
+            }
         }
         for (uint32_t c = 0; c < nconf; c++)
             print_result(o, name, scene, &res[c]);
-        if (nconf == 2 && res[0].median_ms > 0) {
-            double ratio = res[1].median_ms / res[0].median_ms;
-            if (o->json)
-                printf("{\"scene\":\"%s\",\"threads\":%u,\"lrz_off_over_on\":%.3f}\n", name, res[0].threads,
-                       ratio);
-            else
-                printf("    LRZ: off %.2f ms / on %.2f ms = %.2fx (medians, frames alternated)\n",
-                       res[1].median_ms, res[0].median_ms, ratio);
+        if (nlrz == 2) {
+            /* LRZ off over on, for each shader */
+            for (uint32_t sh = 0; sh < nshader; sh++) {
+                const bench_result *on = &res[sh], *off = &res[nshader + sh];
+                if (on->median_ms <= 0)
+                    continue;
+                double ratio = off->median_ms / on->median_ms;
+                if (o->json)
+                    printf("{\"scene\":\"%s\",\"threads\":%u,\"shader\":\"%s\",\"lrz_off_over_on\":%.3f}\n", name,
+                           on->threads, on->spirv ? "spirv" : "c", ratio);
+                else
+                    printf("    LRZ (%s): off %.2f ms / on %.2f ms = %.2fx (medians, frames alternated)\n",
+                           on->spirv ? "SPIR-V" : "C", off->median_ms, on->median_ms, ratio);
+            }
+        }
+        if (nshader == 2) {
+            /* SPIR-V over C, for each LRZ mode */
+            for (uint32_t l = 0; l < nlrz; l++) {
+                const bench_result *c = &res[2 * l], *sp = &res[2 * l + 1];
+                if (c->median_ms <= 0)
+                    continue;
+                double ratio = sp->median_ms / c->median_ms;
+                if (o->json)
+                    printf("{\"scene\":\"%s\",\"threads\":%u,\"lrz\":%s,\"spirv_over_c\":%.3f}\n", name, c->threads,
+                           (c->flags & TR_CONTEXT_NO_LRZ) ? "false" : "true", ratio);
+                else
+                    printf("    SPIR-V / C (lrz %s): %.2f ms / %.2f ms = %.2fx (medians, frames alternated)\n",
+                           (c->flags & TR_CONTEXT_NO_LRZ) ? "off" : "on", sp->median_ms, c->median_ms, ratio);
+            }
         }
         if (lp_ok) {
             uint32_t nf = o->frames * rounds;
             double lmed = median_of(lp, nf);
+            /* against the first LRZ mode: C (or SPIR-V alone) first, SPIR-V second with both */
             double speedup = res[0].median_ms > 0 ? lmed / res[0].median_ms : 0.0;
+            double sp_speedup = nshader == 2 && res[1].median_ms > 0 ? lmed / res[1].median_ms : 0.0;
+            const char *lp_shader = o->shader != BENCH_SHADER_C ? "glsl" : "fixed";
             if (o->json) {
                 fputs("{\"scene\":", stdout);
                 tool_json_string(stdout, name);
-                printf(",\"renderer\":\"llvmpipe\",\"threads\":%u,\"frames\":%u,\"median_ms\":%.3f,"
-                       "\"min_ms\":%.3f,\"max_ms\":%.3f,\"speedup_vs_llvmpipe\":%.3f}\n",
-                       res[0].threads, nf, lmed, lp[0], lp[nf - 1], speedup);
+                printf(",\"renderer\":\"llvmpipe\",\"shader\":\"%s\",\"threads\":%u,\"frames\":%u,\"median_ms\":%.3f,"
+                       "\"min_ms\":%.3f,\"max_ms\":%.3f,\"speedup_vs_llvmpipe\":%.3f",
+                       lp_shader, res[0].threads, nf, lmed, lp[0], lp[nf - 1], speedup);
+                if (nshader == 2)
+                    printf(",\"spirv_speedup_vs_llvmpipe\":%.3f", sp_speedup);
+                fputs("}\n", stdout);
             } else {
-                printf("%-16s threads %-3u llvmpipe median %9.2f ms  min %9.2f  max %9.2f"
-                       "  -> tilerast is %.2fx llvmpipe's speed\n",
-                       name, res[0].threads, lmed, lp[0], lp[nf - 1], speedup);
+                printf("%-16s threads %-3u llvmpipe (%s) median %9.2f ms  min %9.2f  max %9.2f"
+                       "  -> tilerast%s is %.2fx llvmpipe's speed",
+                       name, res[0].threads, lp_shader, lmed, lp[0], lp[nf - 1],
+                       nshader == 2 ? " (C)" : res[0].spirv ? " (SPIR-V)" : "", speedup);
+                if (nshader == 2)
+                    printf(", SPIR-V %.2fx", sp_speedup);
+                putchar('\n');
             }
             fflush(stdout);
         }
@@ -608,6 +891,458 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
         remove(tmp_path);
     return status;
 }
+
+/* ---- comparing images with llvmpipe ------------------------------------- */
+
+/* Pixel counts of one comparison of renderer a against renderer b. */
+typedef struct compare_counts {
+    uint64_t pixels;       /* compared */
+    uint64_t covered_a, covered_b;
+    uint64_t coverage;     /* covered by one renderer only */
+    uint64_t same;         /* covered by both, the same bytes */
+    uint64_t d1, d2_3, dbig; /* covered by both: the largest channel difference is 1, 2..3, >3 */
+    uint32_t max_d;
+} compare_counts;
+
+/* A pixel is covered when it is not the clear colour in either image: the
+ * scene drawn once over its own clear colour (x0) and once over another
+ * (x1, clear1), so that a primitive that happens to write the clear colour
+ * is still seen.  Colours are those of the first image. */
+static compare_counts compare_images(const uint8_t *a0, const uint8_t *a1, const uint8_t *b0, const uint8_t *b1,
+                                     const uint8_t clear0[4], const uint8_t clear1[4], size_t npix)
+{
+    compare_counts k;
+    memset(&k, 0, sizeof k);
+    k.pixels = npix;
+    for (size_t i = 0; i < npix; i++) {
+        const uint8_t *pa = a0 + 4 * i, *pb = b0 + 4 * i;
+        int ca = memcmp(pa, clear0, 4) != 0 || memcmp(a1 + 4 * i, clear1, 4) != 0;
+        int cb = memcmp(pb, clear0, 4) != 0 || memcmp(b1 + 4 * i, clear1, 4) != 0;
+        k.covered_a += (uint64_t)ca;
+        k.covered_b += (uint64_t)cb;
+        if (ca != cb) {
+            k.coverage++;
+            continue;
+        }
+        if (!ca)
+            continue;
+        uint32_t d = 0;
+        for (int c = 0; c < 4; c++) {
+            uint32_t e = pa[c] > pb[c] ? (uint32_t)(pa[c] - pb[c]) : (uint32_t)(pb[c] - pa[c]);
+            d = e > d ? e : d;
+        }
+        if (d == 0)
+            k.same++;
+        else if (d == 1)
+            k.d1++;
+        else if (d <= 3)
+            k.d2_3++;
+        else
+            k.dbig++;
+        k.max_d = d > k.max_d ? d : k.max_d;
+    }
+    return k;
+}
+
+/* The scene drawn by tilerast (SPIR-V when spirv) over clear colour
+ * `clear`, into rgba (top row first).  0 on success. */
+static int tilerast_image(const tr_scene *scene, uint32_t threads, int spirv, const uint8_t clear[4], uint8_t *rgba)
+{
+    tr_scene sc = *scene;
+    memcpy(sc.clear_color, clear, 4);
+    tr_context *ctx = NULL;
+    tr_image *img = NULL;
+    tr_shader_module *m[2] = {NULL, NULL};
+    tr_scene_render_options ro;
+    memset(&ro, 0, sizeof ro);
+    int status = -1;
+    tr_context_desc cd;
+    memset(&cd, 0, sizeof cd);
+    cd.threads = threads;
+    if (tr_context_create(&cd, &ctx) != TR_OK)
+        return -1;
+    const tr_image_desc id = {.format = TR_FORMAT_R8G8B8A8_UNORM, .width = sc.width, .height = sc.height};
+    tr_result r = tr_image_create(ctx, &id, &img);
+    if (r == TR_OK && spirv && bench_spirv_modules(ctx, &sc, m, &ro) != 0)
+        goto done;
+    if (r == TR_OK)
+        r = tr_scene_render_with(ctx, &sc, &ro, img, NULL, NULL);
+    if (r == TR_OK)
+        r = tr_image_read_rgba8(img, NULL, rgba);
+    if (r != TR_OK) {
+        fprintf(stderr, PROG ": rendering: %s (%s)\n", tr_result_string(r), tr_context_last_error(ctx));
+        goto done;
+    }
+    status = 0;
+done:
+    tr_shader_module_destroy(m[0]);
+    tr_shader_module_destroy(m[1]);
+    tr_context_destroy(ctx);
+    return status;
+}
+
+#ifdef TILERAST_LLVMPIPE_RUNNER
+/* The scene file drawn by llvmpipe (GLSL when glsl_dir is not NULL) over
+ * clear colour `clear`, into rgba (top row first).  0 on success. */
+static int llvmpipe_image(const char *scn_path, size_t bytes, uint32_t threads, const char *glsl_dir,
+                          const uint8_t clear[4], uint8_t *rgba)
+{
+    char raw[64] = "/tmp/tilerast-bench-raw-XXXXXX";
+    int fd = mkstemp(raw);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    char cl[32];
+    snprintf(cl, sizeof cl, "%u,%u,%u,%u", clear[0], clear[1], clear[2], clear[3]);
+    const char *args[8] = {"--warmup", "0", "--raw", raw, "--clear", cl, NULL, NULL};
+    if (glsl_dir) {
+        args[6] = "--glsl";
+        args[7] = glsl_dir;
+    }
+    const char *argv_nul[9];
+    memcpy(argv_nul, args, sizeof args);
+    argv_nul[8] = NULL;
+    int status = run_llvmpipe(scn_path, threads, 1, 1, argv_nul, NULL);
+    if (status == 0) {
+        FILE *f = fopen(raw, "rb");
+        status = f && fread(rgba, 1, bytes, f) == bytes ? 0 : -1;
+        if (f)
+            fclose(f);
+    }
+    remove(raw);
+    return status;
+}
+#endif
+
+static void print_counts(const bench_options *o, const char *name, const char *what, const compare_counts *k)
+{
+    if (o->json) {
+        fputs("{\"scene\":", stdout);
+        tool_json_string(stdout, name);
+        printf(",\"compare\":\"%s\",\"pixels\":%llu,\"covered_a\":%llu,\"covered_b\":%llu,\"coverage_differs\":%llu,"
+               "\"same\":%llu,\"d1\":%llu,\"d2_3\":%llu,\"d_over_3\":%llu,\"max_d\":%u}\n",
+               what, (unsigned long long)k->pixels, (unsigned long long)k->covered_a,
+               (unsigned long long)k->covered_b, (unsigned long long)k->coverage, (unsigned long long)k->same,
+               (unsigned long long)k->d1, (unsigned long long)k->d2_3, (unsigned long long)k->dbig, k->max_d);
+    } else {
+        printf("%-16s %-34s pixels %8llu covered %8llu / %8llu  coverage differs %6llu | "
+               "same %8llu  |d|=1 %6llu  2..3 %6llu  >3 %6llu (max %u)\n",
+               name, what, (unsigned long long)k->pixels, (unsigned long long)k->covered_a,
+               (unsigned long long)k->covered_b, (unsigned long long)k->coverage, (unsigned long long)k->same,
+               (unsigned long long)k->d1, (unsigned long long)k->d2_3, (unsigned long long)k->dbig, k->max_d);
+    }
+    fflush(stdout);
+}
+
+/* --compare-llvmpipe for one scene: tilerast SPIR-V against llvmpipe GLSL,
+ * and for reference tilerast C against llvmpipe fixed function, tilerast
+ * SPIR-V against C and llvmpipe GLSL against fixed function. */
+static int compare_scene(const bench_options *o, const char *name, const tr_scene *scene, const char *scn_path)
+{
+#ifdef TILERAST_LLVMPIPE_RUNNER
+    const uint32_t threads = o->thread_count_n ? o->threads[0] : 0;
+    const size_t npix = (size_t)scene->width * scene->height, bytes = npix * 4;
+    uint8_t clear[2][4];
+    memcpy(clear[0], scene->clear_color, 4);
+    for (int c = 0; c < 4; c++) /* the complement: no channel the same */
+        clear[1][c] = (uint8_t)(255 - scene->clear_color[c]);
+    /* [renderer][clear]: tilerast SPIR-V, tilerast C, llvmpipe GLSL, llvmpipe fixed */
+    uint8_t *img[4][2] = {{NULL}};
+    int status = 1;
+    char tmp_path[64] = "";
+    if (!scn_path) {
+        if (temp_scene(scene, tmp_path) != 0) {
+            fprintf(stderr, PROG ": %s: cannot write a temporary scene file for llvmpipe\n", name);
+            return 1;
+        }
+        scn_path = tmp_path;
+    }
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 2; c++)
+            if (!(img[r][c] = malloc(bytes)))
+                goto done;
+    for (int c = 0; c < 2; c++) {
+        if (tilerast_image(scene, threads, 1, clear[c], img[0][c]) != 0 ||
+            tilerast_image(scene, threads, 0, clear[c], img[1][c]) != 0) {
+            fprintf(stderr, PROG ": %s: tilerast failed\n", name);
+            goto done;
+        }
+        if (llvmpipe_image(scn_path, bytes, threads, shaders_dir(o), clear[c], img[2][c]) != 0 ||
+            llvmpipe_image(scn_path, bytes, threads, NULL, clear[c], img[3][c]) != 0) {
+            fprintf(stderr, PROG ": %s: the llvmpipe runner (%s) failed\n", name, llvmpipe_runner());
+            goto done;
+        }
+    }
+    static const struct {
+        int a, b;
+        const char *what;
+    } pairs[] = {
+        {0, 2, "tilerast SPIR-V vs llvmpipe GLSL"},
+        {1, 3, "tilerast C vs llvmpipe fixed"},
+        {0, 1, "tilerast SPIR-V vs tilerast C"},
+        {2, 3, "llvmpipe GLSL vs llvmpipe fixed"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        compare_counts k = compare_images(img[pairs[i].a][0], img[pairs[i].a][1], img[pairs[i].b][0],
+                                          img[pairs[i].b][1], clear[0], clear[1], npix);
+        print_counts(o, name, pairs[i].what, &k);
+    }
+    status = 0;
+done:
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 2; c++)
+            free(img[r][c]);
+    if (tmp_path[0])
+        remove(tmp_path);
+    return status;
+#else
+    (void)scene;
+    (void)scn_path;
+    fprintf(stderr, PROG ": %s: --compare-llvmpipe needs the bench built with OSMesa (Debian: libosmesa6-dev)\n",
+            name);
+    (void)o;
+    return 1;
+#endif
+}
+
+#ifdef TILERAST_BENCH_HEAVY
+/* ---- the shader-heavy scene ---------------------------------------------- */
+
+/* One frame of the heavy scene into image: a pass over the colour only,
+ * GL's lower-left origin (as the scenes and the llvmpipe runner), cleared
+ * to `clear`. */
+static tr_result heavy_frame(tr_context *ctx, bench_heavy *h, tr_image *image, int spirv, const uint8_t clear[4],
+                             tr_pass_stats *stats)
+{
+    tr_render_pass_desc rp;
+    memset(&rp, 0, sizeof rp);
+    rp.flags = TR_PASS_ORIGIN_LOWER_LEFT;
+    rp.color_count = 1;
+    rp.color[0].image = image;
+    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp.color[0].store_op = TR_STORE_OP_STORE;
+    for (int i = 0; i < 4; i++)
+        rp.color[0].clear_color[i] = (float)clear[i] / 255.0f;
+    tr_result r = tr_cmd_begin_render_pass(ctx, &rp);
+    if (r != TR_OK)
+        return r;
+    const tr_viewport vp = {0.0f, 0.0f, (float)BENCH_HEAVY_WIDTH, (float)BENCH_HEAVY_HEIGHT, 0.0f, 1.0f};
+    tr_result rec = tr_cmd_set_viewport(ctx, &vp);
+    if (rec == TR_OK)
+        rec = bench_heavy_draw(ctx, h, spirv != 0);
+    r = tr_cmd_end_render_pass(ctx, stats);
+    return rec != TR_OK ? rec : r;
+}
+
+static const uint8_t heavy_clear[4] = {0, 0, 0, 255}; /* as the runner's --heavy */
+
+/* The heavy scene at every thread count: C and/or SPIR-V (o->shader),
+ * frames alternated in one process, and llvmpipe drawing its GLSL, in two
+ * rounds as bench_scene. */
+static int bench_heavy_scene(const bench_options *o, double *times)
+{
+    const char *name = "heavy";
+    uint32_t n = o->thread_count_n ? o->thread_count_n : 1;
+    const uint32_t nshader = o->shader == BENCH_SHADER_BOTH ? 2 : 1;
+    int llvmpipe = 0;
+#ifdef TILERAST_LLVMPIPE_RUNNER
+    llvmpipe = o->llvmpipe;
+#endif
+    const uint32_t rounds = llvmpipe ? 2 : 1;
+    double *tl = malloc(sizeof(double) * o->frames * rounds * nshader), *lp = malloc(sizeof(double) * o->frames * rounds);
+    int status = 0;
+    if (!tl || !lp) {
+        free(tl);
+        free(lp);
+        return 1;
+    }
+    /* the scene's size and primitive count, for print_result */
+    tr_scene info;
+    memset(&info, 0, sizeof info);
+    info.width = BENCH_HEAVY_WIDTH;
+    info.height = BENCH_HEAVY_HEIGHT;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t threads = o->thread_count_n ? o->threads[i] : 0;
+        bench_result res[2];
+        int failed = 0, lp_ok = llvmpipe;
+        for (uint32_t r = 0; r < rounds && !failed; r++) {
+            tr_context *ctx[2] = {NULL, NULL};
+            bench_heavy *h[2] = {NULL, NULL};
+            tr_image *img[2] = {NULL, NULL};
+            for (uint32_t c = 0; c < nshader && !failed; c++) {
+                tr_context_desc cd;
+                memset(&cd, 0, sizeof cd);
+                cd.threads = threads;
+                cd.flags = o->lrz == 0 ? TR_CONTEXT_NO_LRZ : 0u;
+                const tr_image_desc id = {.format = TR_FORMAT_R8G8B8A8_UNORM, .width = BENCH_HEAVY_WIDTH,
+                                          .height = BENCH_HEAVY_HEIGHT};
+                if (tr_context_create(&cd, &ctx[c]) != TR_OK || bench_heavy_create(ctx[c], &h[c]) != TR_OK ||
+                    tr_image_create(ctx[c], &id, &img[c]) != TR_OK) {
+                    fprintf(stderr, PROG ": heavy: setting up: %s\n", ctx[c] ? tr_context_last_error(ctx[c]) : "");
+                    failed = 1;
+                    break;
+                }
+                uint32_t ni;
+                bench_heavy_indices(h[c], &ni);
+                info.triangle_count = ni / 3;
+                memset(&res[c], 0, sizeof res[c]);
+                res[c].threads = tr_context_get_desc(ctx[c]).threads;
+                res[c].frames = o->frames;
+                res[c].flags = cd.flags;
+                res[c].spirv = o->shader == BENCH_SHADER_SPIRV || c == 1;
+                res[c].samples = 1;
+            }
+            for (uint32_t f = 0; f < BENCH_WARMUP_FRAMES + o->frames && !failed; f++)
+                for (uint32_t c = 0; c < nshader; c++) {
+                    double t0 = tool_now_ms();
+                    tr_result e = heavy_frame(ctx[c], h[c], img[c], res[c].spirv, heavy_clear, &res[c].stats);
+                    double t1 = tool_now_ms();
+                    if (e != TR_OK) {
+                        fprintf(stderr, PROG ": heavy: rendering: %s (%s)\n", tr_result_string(e),
+                                tr_context_last_error(ctx[c]));
+                        failed = 1;
+                        break;
+                    }
+                    if (f >= BENCH_WARMUP_FRAMES)
+                        tl[((size_t)c * rounds + r) * o->frames + f - BENCH_WARMUP_FRAMES] = t1 - t0;
+                }
+            for (uint32_t c = 0; c < nshader; c++) {
+                bench_heavy_destroy(h[c]);
+                if (ctx[c])
+                    tr_context_destroy(ctx[c]);
+            }
+#ifdef TILERAST_LLVMPIPE_RUNNER
+            if (!failed && lp_ok) {
+                const char *args[] = {"--glsl", shaders_dir(o), "--heavy", NULL};
+                if (run_llvmpipe_heavy(res[0].threads, o->frames, args, lp + (size_t)r * o->frames) != 0) {
+                    fprintf(stderr, PROG ": heavy: the llvmpipe runner (%s) failed\n", llvmpipe_runner());
+                    lp_ok = 0;
+                }
+            }
+#endif
+        }
+        if (failed) {
+            status = 1;
+            continue;
+        }
+        for (uint32_t c = 0; c < nshader; c++) {
+            double *t = tl + (size_t)c * rounds * o->frames;
+            res[c].frames = o->frames * rounds;
+            res[c].median_ms = median_of(t, res[c].frames);
+            res[c].min_ms = t[0];
+            res[c].max_ms = t[res[c].frames - 1];
+            print_result(o, name, &info, &res[c]);
+        }
+        if (nshader == 2 && res[0].median_ms > 0) {
+            double ratio = res[1].median_ms / res[0].median_ms;
+            if (o->json)
+                printf("{\"scene\":\"%s\",\"threads\":%u,\"lrz\":%s,\"spirv_over_c\":%.3f}\n", name, res[0].threads,
+                       o->lrz == 0 ? "false" : "true", ratio);
+            else
+                printf("    SPIR-V / C: %.2f ms / %.2f ms = %.2fx (medians, frames alternated)\n", res[1].median_ms,
+                       res[0].median_ms, ratio);
+        }
+        if (lp_ok) {
+            uint32_t nf = o->frames * rounds;
+            double lmed = median_of(lp, nf);
+            double speedup = res[0].median_ms > 0 ? lmed / res[0].median_ms : 0.0;
+            double sp_speedup = nshader == 2 && res[1].median_ms > 0 ? lmed / res[1].median_ms : 0.0;
+            if (o->json) {
+                printf("{\"scene\":\"%s\",\"renderer\":\"llvmpipe\",\"shader\":\"glsl\",\"threads\":%u,\"frames\":%u,"
+                       "\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"speedup_vs_llvmpipe\":%.3f",
+                       name, res[0].threads, nf, lmed, lp[0], lp[nf - 1], speedup);
+                if (nshader == 2)
+                    printf(",\"spirv_speedup_vs_llvmpipe\":%.3f", sp_speedup);
+                fputs("}\n", stdout);
+            } else {
+                printf("%-16s threads %-3u llvmpipe (glsl) median %9.2f ms  min %9.2f  max %9.2f"
+                       "  -> tilerast%s is %.2fx llvmpipe's speed",
+                       name, res[0].threads, lmed, lp[0], lp[nf - 1],
+                       nshader == 2 ? " (C)" : res[0].spirv ? " (SPIR-V)" : "", speedup);
+                if (nshader == 2)
+                    printf(", SPIR-V %.2fx", sp_speedup);
+                putchar('\n');
+            }
+            fflush(stdout);
+        }
+    }
+    free(tl);
+    free(lp);
+    return status;
+}
+
+/* --compare-llvmpipe for the heavy scene: tilerast SPIR-V against llvmpipe
+ * GLSL, and SPIR-V against C. */
+static int compare_heavy(const bench_options *o)
+{
+    const uint32_t threads = o->thread_count_n ? o->threads[0] : 0;
+    const size_t npix = (size_t)BENCH_HEAVY_WIDTH * BENCH_HEAVY_HEIGHT, bytes = npix * 4;
+    uint8_t clear[2][4];
+    memcpy(clear[0], heavy_clear, 4);
+    for (int c = 0; c < 4; c++)
+        clear[1][c] = (uint8_t)(255 - heavy_clear[c]);
+    uint8_t *img[3][2] = {{NULL}}; /* tilerast SPIR-V, tilerast C, llvmpipe GLSL */
+    int status = 1;
+    tr_context *ctx = NULL;
+    bench_heavy *h = NULL;
+    tr_image *image = NULL;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 2; c++)
+            if (!(img[r][c] = malloc(bytes)))
+                goto done;
+    const tr_image_desc id = {.format = TR_FORMAT_R8G8B8A8_UNORM, .width = BENCH_HEAVY_WIDTH,
+                              .height = BENCH_HEAVY_HEIGHT};
+    if (tr_context_create(&(tr_context_desc){.threads = threads}, &ctx) != TR_OK ||
+        bench_heavy_create(ctx, &h) != TR_OK || tr_image_create(ctx, &id, &image) != TR_OK) {
+        fprintf(stderr, PROG ": heavy: setting up: %s\n", ctx ? tr_context_last_error(ctx) : "");
+        goto done;
+    }
+    for (int sp = 0; sp < 2; sp++)
+        for (int c = 0; c < 2; c++) {
+            tr_result e = heavy_frame(ctx, h, image, sp == 0, clear[c], NULL);
+            if (e == TR_OK)
+                e = tr_image_read_rgba8(image, NULL, img[sp][c]);
+            if (e != TR_OK) {
+                fprintf(stderr, PROG ": heavy: %s (%s)\n", tr_result_string(e), tr_context_last_error(ctx));
+                goto done;
+            }
+        }
+#ifdef TILERAST_LLVMPIPE_RUNNER
+    for (int c = 0; c < 2; c++) {
+        char raw[64] = "/tmp/tilerast-bench-raw-XXXXXX", cl[32];
+        int fd = mkstemp(raw);
+        if (fd < 0)
+            goto done;
+        close(fd);
+        snprintf(cl, sizeof cl, "%u,%u,%u,%u", clear[c][0], clear[c][1], clear[c][2], clear[c][3]);
+        const char *args[] = {"--glsl", shaders_dir(o), "--heavy", "--warmup", "0", "--raw", raw, "--clear", cl, NULL};
+        int ok = run_llvmpipe_heavy(threads, 1, args, NULL) == 0;
+        FILE *f = ok ? fopen(raw, "rb") : NULL;
+        ok = f && fread(img[2][c], 1, bytes, f) == bytes;
+        if (f)
+            fclose(f);
+        remove(raw);
+        if (!ok) {
+            fprintf(stderr, PROG ": heavy: the llvmpipe runner (%s) failed\n", llvmpipe_runner());
+            goto done;
+        }
+    }
+    compare_counts k = compare_images(img[0][0], img[0][1], img[2][0], img[2][1], clear[0], clear[1], npix);
+    print_counts(o, "heavy", "tilerast SPIR-V vs llvmpipe GLSL", &k);
+#endif
+    compare_counts kc = compare_images(img[0][0], img[0][1], img[1][0], img[1][1], clear[0], clear[1], npix);
+    print_counts(o, "heavy", "tilerast SPIR-V vs tilerast C", &kc);
+    status = 0;
+done:
+    bench_heavy_destroy(h);
+    if (ctx)
+        tr_context_destroy(ctx);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 2; c++)
+            free(img[r][c]);
+    return status;
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -620,7 +1355,8 @@ int main(int argc, char **argv)
     }
     if (pa != 0) {
         fprintf(stderr, "usage: " PROG " [--threads N[,N...]] [--frames N] [--samples N] [--json] "
-                        "[--export DIR] [FILE.scn ...]\nTry '" PROG " --help' for more.\n");
+                        "[--shader c|spirv|both] [--shaders DIR] [--compare-llvmpipe] [--export DIR] "
+                        "[FILE.scn ...]\nTry '" PROG " --help' for more.\n");
         free(o.files);
         return 2;
     }
@@ -628,7 +1364,22 @@ int main(int argc, char **argv)
     if (o.export_dir != NULL)
         return export_scenes(o.export_dir);
 
-    double *times = malloc(2 * (size_t)o.frames * sizeof *times);
+    if ((o.shader != BENCH_SHADER_C || o.compare) && bench_spirv_compile(&o) != 0) {
+        bench_spirv_free();
+        free(o.files);
+        return 1;
+    }
+#ifdef TILERAST_BENCH_HEAVY
+    {
+        const char *sd = shaders_dir(&o);
+        const size_t len = strlen(sd);
+        if (len + sizeof "/bench" <= sizeof bench_heavy_shader_dir) {
+            memcpy(bench_heavy_shader_dir, sd, len);
+            memcpy(bench_heavy_shader_dir + len, "/bench", sizeof "/bench");
+        }
+    }
+#endif
+    double *times = malloc(BENCH_MAX_CONFIGS * (size_t)o.frames * sizeof *times);
     if (times == NULL) {
         fprintf(stderr, PROG ": out of memory\n");
         free(o.files);
@@ -645,25 +1396,34 @@ int main(int argc, char **argv)
                 status = 1;
                 continue;
             }
-            if (bench_scene(&o, o.files[i], &scene, o.files[i], times) != 0)
+            if ((o.compare ? compare_scene(&o, o.files[i], &scene, o.files[i])
+                           : bench_scene(&o, o.files[i], &scene, o.files[i], times)) != 0)
                 status = 1;
             tr_scene_free(&scene);
         }
     } else {
         for (int id = 0; id < BENCH_SCENE_COUNT; id++) {
             const char *name = bench_scene_name((bench_scene_id)id);
+            if (o.only && strcmp(o.only, name) != 0)
+                continue;
             tr_scene scene;
             int g = generate_standard(id, &scene);
             if (g != 0) {
                 status |= g < 0;
                 continue;
             }
-            if (bench_scene(&o, name, &scene, NULL, times) != 0)
+            if ((o.compare ? compare_scene(&o, name, &scene, NULL) : bench_scene(&o, name, &scene, NULL, times)) != 0)
                 status = 1;
             tr_scene_free(&scene);
         }
+#ifdef TILERAST_BENCH_HEAVY
+        /* and the shader-heavy scene (its own draw: not a scene file) */
+        if (!o.no_heavy && (!o.only || strcmp(o.only, "heavy") == 0) && (o.compare ? compare_heavy(&o) : bench_heavy_scene(&o, times)) != 0)
+            status = 1;
+#endif
     }
     free(times);
     free(o.files);
+    bench_spirv_free();
     return status;
 }
