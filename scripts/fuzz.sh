@@ -10,7 +10,8 @@
 # targets       fuzz_scene fuzz_obj fuzz_api fuzz_transfer fuzz_spirv (default: all;
 #               fuzz_transfer: uploads, downloads, feedback decode / encode and
 #               the queries that fill caller arrays, with fuzzed pitches and sizes;
-#               fuzz_spirv: the SPIR-V front end on mutated modules)
+#               fuzz_spirv: mutated SPIR-V modules through module creation,
+#               pipelines and a draw)
 #
 # New inputs found go to build-fuzz/corpus/<target> (the seed corpus in the
 # tree is only read); a crash leaves its input in build-fuzz/ and makes the
@@ -53,8 +54,11 @@ for t in "${targets[@]}"; do
     [[ -n "$seconds" ]] && limit=(-max_total_time="$seconds")
     par=()
     [[ "$jobs_per" -gt 1 ]] && par=(-jobs="$jobs_per" -workers="$jobs_per")
+    # fuzz_spirv's inputs are a module (the seeds: up to 4 KiB) and the draw's data after it
+    maxlen=4096
+    [[ $t == fuzz_spirv ]] && maxlen=8192
     echo "== $t"
-    (cd build-fuzz && run "./tests/fuzz/$t" "${limit[@]}" "${par[@]}" -max_len=4096 -timeout=20 \
+    (cd build-fuzz && run "./tests/fuzz/$t" "${limit[@]}" "${par[@]}" -max_len="$maxlen" -timeout=20 \
         -rss_limit_mb=2048 -print_final_stats=1 "corpus/$t" "$root/tests/fuzz/corpus/$t") || status=$?
 done
 if [[ $status -eq 0 ]]; then
