@@ -451,10 +451,11 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
     uint32_t *R = f->regs;
     uint64_t *pending = f->pending;
     uint32_t M[TR_FS_LANES];       /* the running block's mask, per lane: 0 or ~0 */
-    bool full = false;             /* M is all ones */
+    bool full = true;              /* M is all ones (before the first block: every lane) */
     uint64_t base = 0;             /* SPIR-V instructions every lane executed ... */
     uint32_t extra[TR_FS_LANES] = {0}, max_extra = 0; /* ... and each lane's beside them */
     const uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1;
+    memset(M, 0xff, sizeof M);
     uint64_t active = 0;
     pending[p->entry_block] = all;
     for (uint32_t pc = 0;;) {
@@ -521,7 +522,10 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
             memcpy(D, A, n * sizeof(uint32_t));
             break;
         case TR__OP_MOVM:
-            LANES D[l] = (A[l] & M[l]) | (D[l] & ~M[l]);
+            if (full)
+                memcpy(D, A, n * sizeof(uint32_t));
+            else
+                LANES D[l] = (A[l] & M[l]) | (D[l] & ~M[l]);
             break;
         case TR__OP_MOVC: {
             const uint32_t *C = REGU(in->c), inv = in->aux ? ~0u : 0u;
