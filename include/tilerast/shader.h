@@ -67,6 +67,15 @@
  * unspecified.  The count is per invocation, so whether a pass fails does
  * not depend on threads, bins or which quads share a block.
  *
+ * ---- Memory -------------------------------------------------------------
+ * A module holds a copy of its words and tables from the context's
+ * allocator (counted in tr_context_desc.memory_limit); a pipeline holds its
+ * translated programs the same way.  Each thread that runs a program keeps
+ * a register file of its own (4 bytes x lanes x registers, from malloc, not
+ * counted in memory_limit), grown to the largest program it ran and freed
+ * when the thread exits; a thread that cannot get one fails the pass with
+ * TR_ERROR_OUT_OF_MEMORY.
+ *
  * ---- Not (yet) run ------------------------------------------------------
  * The SampleMask output, OpImageGather, OpImageQuerySamples, arrays of
  * uniform blocks: refused by name when the module is created.  Centroid

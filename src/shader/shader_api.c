@@ -253,9 +253,12 @@ tr_result tr__spv_draw_prepare(tr_context *ctx, const char *fn, tr__pass *p, con
 
 tr_result tr__spv_draw_check(tr_context *ctx, const char *fn, const tr__draw *d, uint32_t stage_bit)
 {
-    const uint32_t failed = d->spv ? atomic_load(&d->spv->failed) & stage_bit : 0u;
+    const uint32_t failed = d->spv ? atomic_load(&d->spv->failed) & (stage_bit | 4u) : 0u;
     if (!failed)
         return TR_OK;
+    if (failed & 4u)
+        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY,
+                         "%s: out of memory for a SPIR-V shader's registers (the attachments are unspecified)", fn);
     stage_bit = failed & 1u ? 1u : 2u;
     const tr__spv_program *prog = stage_bit == 1 ? d->pipeline->vs_prog : d->pipeline->fs_prog;
     return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
@@ -270,8 +273,9 @@ void tr__shade_vertices(const tr_pipeline *p, tr__spv_draw *spv, tr_vs_batch *b)
         p->desc.vertex_shader(b);
         return;
     }
-    if (spv && !tr__spv_run_vertex(p->vs_prog, &spv->res, b))
-        atomic_fetch_or(&spv->failed, 1u);
+    const tr_result r = spv ? tr__spv_run_vertex(p->vs_prog, &spv->res, b) : TR_OK;
+    if (r != TR_OK)
+        atomic_fetch_or(&spv->failed, r == TR_ERROR_OUT_OF_MEMORY ? 4u : 1u);
 }
 
 void tr__shade_fragments(const tr_pipeline *p, tr__spv_draw *spv, tr_fs_block *b)
@@ -280,6 +284,7 @@ void tr__shade_fragments(const tr_pipeline *p, tr__spv_draw *spv, tr_fs_block *b
         p->desc.fragment_shader(b);
         return;
     }
-    if (spv && !tr__spv_run_fragment(p->fs_prog, &spv->res, b))
-        atomic_fetch_or(&spv->failed, 2u);
+    const tr_result r = spv ? tr__spv_run_fragment(p->fs_prog, &spv->res, b) : TR_OK;
+    if (r != TR_OK)
+        atomic_fetch_or(&spv->failed, r == TR_ERROR_OUT_OF_MEMORY ? 4u : 2u);
 }

@@ -684,15 +684,15 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
 
 /* ---- the stages --------------------------------------------------------------------------- */
 
-bool tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *res, tr_vs_batch *b)
+tr_result tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *res, tr_vs_batch *b)
 {
     frame *f = frame_for(p);
     if (!f)
-        return false;
+        return TR_ERROR_OUT_OF_MEMORY;
     if (!f->stub && p->texture_mask) {
         f->stub = calloc(1, sizeof *f->stub);
         if (!f->stub)
-            return false;
+            return TR_ERROR_OUT_OF_MEMORY;
     }
     const uint32_t L = p->lanes, n = b->count;
     uint32_t *R = f->regs;
@@ -714,7 +714,7 @@ bool tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *res, 
     run_state st = {0, 0, false};
     run(p, res, f, n, f->stub, &st);
     if (st.over_budget)
-        return false;
+        return TR_ERROR_LIMIT_EXCEEDED;
     for (uint32_t i = 0; i < p->output_count; i++) {
         const tr__spv_io *io = &p->outputs[i];
         const uint32_t *s = REGU(io->reg);
@@ -725,14 +725,14 @@ bool tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *res, 
         default: break;
         }
     }
-    return true;
+    return TR_OK;
 }
 
-bool tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources *res, tr_fs_block *b)
+tr_result tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources *res, tr_fs_block *b)
 {
     frame *f = frame_for(p);
     if (!f)
-        return false;
+        return TR_ERROR_OUT_OF_MEMORY;
     const uint32_t L = p->lanes, n = b->count;
     uint32_t *R = f->regs;
     for (uint32_t i = 0; i < p->input_count; i++) {
@@ -782,7 +782,7 @@ bool tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources *res
     run_state st = {0, b->live, false};
     run(p, res, f, n, b, &st);
     if (st.over_budget)
-        return false;
+        return TR_ERROR_LIMIT_EXCEEDED;
     for (uint32_t i = 0; i < p->output_count; i++) {
         const tr__spv_io *io = &p->outputs[i];
         const uint32_t *s = REGU(io->reg);
@@ -793,5 +793,5 @@ bool tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources *res
         }
     }
     b->discard = st.discard;
-    return true;
+    return TR_OK;
 }

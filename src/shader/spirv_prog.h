@@ -176,7 +176,8 @@ typedef struct tr__spv_resources {
 } tr__spv_resources;
 
 /* A draw's SPIR-V state, in the pass arena (tr__draw.spv): what its
- * programs read, and whether one ran out of budget (bit 1 vertex, 2 fragment). */
+ * programs read, and whether one failed (bit 1 vertex, 2 fragment: over
+ * budget; bit 4: out of memory for a register file). */
 typedef struct tr__spv_draw {
     tr__spv_resources res;
     _Atomic uint32_t failed;
@@ -189,9 +190,11 @@ tr_result tr__spv_translate(tr_context *ctx, const char *fn, const struct tr__sp
                             const char *entry, tr__spv_program **out);
 void tr__spv_program_free(tr_context *ctx, tr__spv_program *p);
 
-/* Runs a vertex program over a batch / a fragment program over a block;
- * false when the budget ran out. */
-bool tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *res, tr_vs_batch *b);
-bool tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources *res, tr_fs_block *b);
+/* Runs a vertex program over a batch / a fragment program over a block:
+ * TR_OK, TR_ERROR_LIMIT_EXCEEDED when the budget ran out, or
+ * TR_ERROR_OUT_OF_MEMORY when the thread's register file could not be
+ * allocated (the outputs are then unspecified). */
+tr_result tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *res, tr_vs_batch *b);
+tr_result tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources *res, tr_fs_block *b);
 
 #endif
