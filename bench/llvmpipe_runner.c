@@ -128,23 +128,11 @@ static GLuint compile_shader(GLenum kind, const char *src, const char *name)
     return sh;
 }
 
-/* The program of dir/scene.vert and dir/scene.frag (SCENE_FLAT defined
- * when flat), or 0 after saying why. */
-static GLuint scene_program(const char *dir, int flat)
+/* A GL program from two sources, or 0 after printing the logs. */
+static GLuint link_program(const char *vs_src, const char *fs_src, const char *what)
 {
-    static const char *const flat_defs[] = {"SCENE_FLAT", NULL};
-    char msg[512];
-    char *vs_src = bench_glsl_source(dir, "scene.vert", flat ? flat_defs : NULL, msg, sizeof msg);
-    char *fs_src = vs_src ? bench_glsl_source(dir, "scene.frag", flat ? flat_defs : NULL, msg, sizeof msg) : NULL;
-    if (!vs_src || !fs_src) {
-        fprintf(stderr, PROG ": %s\n", msg);
-        free(vs_src);
-        return 0;
-    }
-    GLuint vs = compile_shader(GL_VERTEX_SHADER, vs_src, "scene.vert");
-    GLuint fs = vs ? compile_shader(GL_FRAGMENT_SHADER, fs_src, "scene.frag") : 0;
-    free(vs_src);
-    free(fs_src);
+    GLuint vs = compile_shader(GL_VERTEX_SHADER, vs_src, what);
+    GLuint fs = vs ? compile_shader(GL_FRAGMENT_SHADER, fs_src, what) : 0;
     if (!fs)
         return 0;
     GLuint prog = glCreateProgram();
@@ -158,10 +146,29 @@ static GLuint scene_program(const char *dir, int flat)
     if (!ok) {
         char log[4096] = "";
         glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        fprintf(stderr, PROG ": linking the scene shaders: %s\n", log);
+        fprintf(stderr, PROG ": linking %s: %s\n", what, log);
         glDeleteProgram(prog);
         return 0;
     }
+    return prog;
+}
+
+/* The program of dir/scene.vert and dir/scene.frag (SCENE_FLAT defined
+ * when flat), or 0 after saying why. */
+static GLuint scene_program(const char *dir, int flat)
+{
+    static const char *const flat_defs[] = {"SCENE_FLAT", NULL};
+    char msg[512];
+    char *vs_src = bench_glsl_source(dir, "scene.vert", flat ? flat_defs : NULL, msg, sizeof msg);
+    char *fs_src = vs_src ? bench_glsl_source(dir, "scene.frag", flat ? flat_defs : NULL, msg, sizeof msg) : NULL;
+    if (!vs_src || !fs_src) {
+        fprintf(stderr, PROG ": %s\n", msg);
+        free(vs_src);
+        return 0;
+    }
+    const GLuint prog = link_program(vs_src, fs_src, "the scene shaders");
+    free(vs_src);
+    free(fs_src);
     return prog;
 }
 
@@ -188,30 +195,6 @@ static int parse_rgba(const char *s, unsigned char c[4])
 /* Where bench_heavy.c reads its GLSL (bench_heavy_dir.h): DIR/bench. */
 char bench_heavy_shader_dir[1024];
 
-/* A GL program from two sources, or 0 after printing the logs. */
-static GLuint link_program(const char *vs_src, const char *fs_src, const char *what)
-{
-    GLuint vs = compile_shader(GL_VERTEX_SHADER, vs_src, what);
-    GLuint fs = vs ? compile_shader(GL_FRAGMENT_SHADER, fs_src, what) : 0;
-    if (!fs)
-        return 0;
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, vs);
-    glAttachShader(prog, fs);
-    glLinkProgram(prog);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[4096] = "";
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        fprintf(stderr, PROG ": linking %s: %s\n", what, log);
-        glDeleteProgram(prog);
-        return 0;
-    }
-    return prog;
-}
 
 /* The heavy scene's GL objects, made from bench_heavy's data (a tilerast
  * context makes it; only its arrays are used here).  Returns the index
