@@ -1,5 +1,8 @@
-/* tilerast-render: draws a neutral scene file ("SRSCENE1" or "SRSCENE2",
- * bench/SCENES.md) with tilerast and writes the image as PNG and/or raw RGBA8.
+/* tilerast-render: draws a neutral scene file ("SRSCENE1", "SRSCENE2" or
+ * "SRSCENE3"; README.md, "The scene file") with tilerast and writes the image
+ * as PNG and/or raw RGBA8.  The shader files a scene names (version 3) or
+ * --vertex-shader / --fragment-shader give are compiled (tool_shader.h) and
+ * drawn with instead of the built-in C shaders.
  *
  * It is the command-line face of tr_scene_load + tr_scene_render_with: what
  * a conformance script or a side-by-side comparison with another renderer
@@ -16,6 +19,7 @@
 
 #include "tilerast/tilerast.h"
 #include "tool_common.h"
+#include "tool_shader.h"
 
 #define PROG "tilerast-render"
 
@@ -35,6 +39,8 @@ typedef struct render_options {
     int fdm_offset;          /* --fdm-offset given */
     uint32_t samples;        /* --samples: 0 or 1 = single-sampled */
     int32_t fdm_offset_x, fdm_offset_y;
+    const char *vertex_shader;   /* --vertex-shader: NULL = the scene's, "" = built-in */
+    const char *fragment_shader; /* --fragment-shader: likewise */
 } render_options;
 
 static void short_usage(FILE *f)
@@ -44,7 +50,8 @@ static void short_usage(FILE *f)
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
             "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
-            "                       [--samples N]\n"
+            "                       [--samples N] [--vertex-shader FILE]\n"
+            "                       [--fragment-shader FILE]\n"
             "Try '" PROG " --help' for more.\n");
 }
 
@@ -55,10 +62,19 @@ static void usage(FILE *f)
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
             "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
-            "                       [--samples N]\n"
+            "                       [--samples N] [--vertex-shader FILE]\n"
+            "                       [--fragment-shader FILE]\n"
             "\n"
-            "Renders a scene file (SRSCENE1 triangles, or SRSCENE2 lines and points;\n"
-            "bench/SCENES.md) with tilerast.\n"
+            "Renders a scene file (SRSCENE1 triangles, SRSCENE2 lines and points,\n"
+            "SRSCENE3 any of them with shader files; README.md, \"The scene file\")\n"
+            "with tilerast.  Shader files, named by the scene (relative to the scene\n"
+            "file's folder) or by the options below (relative to the current folder),\n"
+            "replace the built-in shaders: FILE.spv is SPIR-V; FILE.hlsl is HLSL\n"
+            "(shaderc's HLSL front end, entry point main); any other name is GLSL\n"
+            "for Vulkan (#version 450 when the file has none), compiled with shaderc.\n"
+            "SCENE_FLAT is defined to 1 for flat scenes.  The interface the shaders\n"
+            "must have is scene.h's (tr_scene_render_options); shaders/scene.vert\n"
+            "and shaders/scene.frag draw what the built-in shaders draw.\n"
             "  -o, --output FILE  write the image as PNG\n"
             "  --raw FILE         write width*height*4 bytes of RGBA8, top row first\n"
             "  --threads N        threads for the bins (0 = all cores, the default)\n"
@@ -88,6 +104,9 @@ static void usage(FILE *f)
             "                     outlined\n"
             "  --fdm-png FILE     write the image with the bin grid and each bin's\n"
             "                     fragment area drawn over it (needs --density-map)\n"
+            "  --vertex-shader FILE, --fragment-shader FILE\n"
+            "                     draw with this shader file instead of the scene's\n"
+            "                     (an empty FILE: the built-in shader of that stage)\n"
             "  -h, --help         show this help\n"
             "At least one of -o, --raw, --stats, --lrz-png and --fdm-png is required.\n");
 }
@@ -130,7 +149,8 @@ static int parse_args(int argc, char **argv, render_options *o)
                           strcmp(a, "--gmem") == 0 || strcmp(a, "--lrz-png") == 0 ||
                           strcmp(a, "--device") == 0 || strcmp(a, "--density-map") == 0 ||
                           strcmp(a, "--fdm-png") == 0 || strcmp(a, "--fdm-offset") == 0 ||
-                          strcmp(a, "--subsampled") == 0 || strcmp(a, "--samples") == 0;
+                          strcmp(a, "--subsampled") == 0 || strcmp(a, "--samples") == 0 ||
+                          strcmp(a, "--vertex-shader") == 0 || strcmp(a, "--fragment-shader") == 0;
         if (takes_value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, PROG ": %s needs a value\n", a);
@@ -174,6 +194,10 @@ static int parse_args(int argc, char **argv, render_options *o)
             o->fdm_png = val;
         } else if (strcmp(a, "--subsampled") == 0) {
             o->subsampled = val;
+        } else if (strcmp(a, "--vertex-shader") == 0) {
+            o->vertex_shader = val;
+        } else if (strcmp(a, "--fragment-shader") == 0) {
+            o->fragment_shader = val;
         } else if (strcmp(a, "--fdm-offset") == 0) {
             char *end = NULL;
             errno = 0;
@@ -293,6 +317,49 @@ static int write_raw(const tr_image *image, uint32_t w, uint32_t h, const char *
     return 0;
 }
 
+/* The module of one stage: the file the command line gives (relative to
+ * the current folder), else the one the scene names (relative to the
+ * scene's folder); *out stays NULL for the built-in shader.  0, or -1
+ * after a message naming the file. */
+static int load_module(tr_context *ctx, const render_options *o, const tr_scene *scene, int fragment,
+                       tr_shader_module **out)
+{
+    const char *given = fragment ? o->fragment_shader : o->vertex_shader;
+    const char *named = fragment ? scene->fragment_shader : scene->vertex_shader;
+    char path[4096];
+    if (given != NULL) {
+        if (given[0] == '\0')
+            return 0;
+        snprintf(path, sizeof path, "%s", given);
+    } else {
+        if (named[0] == '\0')
+            return 0;
+        if (tool_shader_resolve(o->scene_path, named, path, sizeof path) != 0) {
+            fprintf(stderr, PROG ": %s: %s '%s': path too long\n", o->scene_path,
+                    fragment ? "fragment_shader" : "vertex_shader", named);
+            return -1;
+        }
+    }
+    char msg[4096];
+    size_t words = 0;
+    uint32_t *code = tool_shader_spirv(path, fragment, (scene->flags & TR_SCENE_FLAT) != 0, &words, msg, sizeof msg);
+    if (code == NULL) {
+        fprintf(stderr, PROG ": %s shader: %s\n", fragment ? "fragment" : "vertex", msg);
+        return -1;
+    }
+    const tr_shader_module_desc d = {.code = code, .code_size = words * 4};
+    tr_result r = tr_shader_module_create(ctx, &d, out);
+    free(code);
+    if (r != TR_OK) {
+        char what[4200];
+        snprintf(what, sizeof what, "%s: creating the %s shader module", path, fragment ? "fragment" : "vertex");
+        report(ctx, what, r);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     render_options o;
@@ -317,6 +384,7 @@ int main(int argc, char **argv)
     int status = 1;
     tr_context *ctx = NULL;
     tr_image *image = NULL;
+    tr_shader_module *vs = NULL, *fs = NULL;
     tr_context_desc cdesc;
     memset(&cdesc, 0, sizeof cdesc);
     cdesc.threads = o.threads;
@@ -360,6 +428,10 @@ int main(int argc, char **argv)
         }
     }
 
+    if (load_module(ctx, &o, &scene, 0, &vs) != 0 || load_module(ctx, &o, &scene, 1, &fs) != 0)
+        goto done;
+    ropts.vertex_module = vs;
+    ropts.fragment_module = fs;
     ropts.image_flags = image_flags;
     ropts.samples = o.samples;
     if (o.fdm_offset) {
@@ -439,6 +511,8 @@ int main(int argc, char **argv)
     status = fflush(stdout) == 0 ? 0 : 1;
 
 done:
+    tr_shader_module_destroy(vs);
+    tr_shader_module_destroy(fs);
     if (ctx != NULL)
         tr_context_destroy(ctx); /* also destroys the images */
     tr_scene_free(&scene);

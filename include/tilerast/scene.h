@@ -1,5 +1,6 @@
-/* tilerast: the neutral scene file ("SRSCENE1", and "SRSCENE2" for lines
- * and points; see bench/SCENES.md).
+/* tilerast: the neutral scene file ("SRSCENE1", "SRSCENE2" for lines and
+ * points, "SRSCENE3" for scenes that name their shaders; README.md, "The
+ * scene file", and bench/SCENES.md).
  *
  * A scene is a list of triangles (or lines, or points) in clip space with unorm8 colours, drawn
  * with OpenGL conventions (y-up window, BOTTOM_LEFT ties, depth range [0,1]).
@@ -31,6 +32,12 @@ extern "C" {
 
 #define TR_SCENE_MAX_TRIANGLES (1u << 26)
 
+/* Version 3 ("SRSCENE3"): the bytes of tr_scene.vertex_shader and
+ * fragment_shader, NUL included; a path holds at most
+ * TR_SCENE_MAX_PATH - 1 bytes.  256 is ample for a path relative to the
+ * scene's folder and keeps tr_scene a plain value. */
+#define TR_SCENE_MAX_PATH 256u
+
 typedef struct tr_scene_vertex {
     float x, y, z, w;     /* clip space */
     uint8_t r, g, b, a;
@@ -44,6 +51,15 @@ typedef struct tr_scene {
     uint32_t triangle_count;   /* primitives: triangles, or lines or points by the flags */
     tr_scene_vertex *vertices; /* tr_scene_prim_vertices(flags) * triangle_count, owned by the scene */
     float size;                /* line width or point size in pixels, [1, 64] (version 1: 1) */
+    /* Version 3: the shader files the scene is drawn with, for the programs
+     * that compile them (tilerast-render); the library itself neither reads
+     * nor uses them (tr_scene_render_options takes SPIR-V modules).  UTF-8,
+     * NUL-terminated, no NUL inside; "" (the zero default) = the built-in
+     * shader of that stage.  A relative path is relative to the folder of
+     * the scene file.  tr_scene_save writes version 3 when either is not
+     * empty, else version 1 or 2 as before. */
+    char vertex_shader[TR_SCENE_MAX_PATH];
+    char fragment_shader[TR_SCENE_MAX_PATH];
 } tr_scene;
 
 /* Vertices per primitive: 3, or 2 with TR_SCENE_LINES, 1 with TR_SCENE_POINTS. */
@@ -51,7 +67,12 @@ TR_API uint32_t tr_scene_prim_vertices(uint32_t flags);
 
 /* Parses a scene from memory.  On error returns TR_ERROR_BAD_FILE (or
  * TR_ERROR_LIMIT_EXCEEDED / TR_ERROR_OUT_OF_MEMORY) and, if msg is not NULL,
- * writes a message naming the problem into msg (msg_size bytes). */
+ * writes a message naming the problem into msg (msg_size bytes).  A shader
+ * path of version 3 that is too long, runs past the end of the file,
+ * holds a NUL byte or is not UTF-8 is TR_ERROR_BAD_FILE, the message
+ * naming the field (vertex_shader or fragment_shader).  tr_scene_save
+ * refuses (TR_ERROR_INVALID_ARGUMENT) a path that is not NUL-terminated
+ * within TR_SCENE_MAX_PATH bytes or not UTF-8. */
 TR_API tr_result tr_scene_parse(const void *data, size_t size, tr_scene *out, char *msg, size_t msg_size);
 TR_API tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_size);
 TR_API tr_result tr_scene_save(const tr_scene *scene, const char *path);

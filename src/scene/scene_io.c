@@ -1,8 +1,13 @@
-/* The neutral scene file "SRSCENE1" / "SRSCENE2" (bench/SCENES.md): reading,
- * writing.  Version 2 adds lines and points: a 40-byte header (the 32 of
- * version 1, then the line width or point size and a reserved word) and
- * the flags LINES, POINTS, RECT_LINES.  A scene of triangles is written as
- * version 1, so that readers of version 1 still read it.
+/* The neutral scene file "SRSCENE1" / "SRSCENE2" / "SRSCENE3" (README.md,
+ * "The scene file"; bench/SCENES.md): reading, writing.  Version 2 adds
+ * lines and points: a 40-byte header (the 32 of version 1, then the line
+ * width or point size and a reserved word) and the flags LINES, POINTS,
+ * RECT_LINES.  Version 3 is version 2 followed by two length-prefixed
+ * paths, the vertex and fragment shader files (tr_scene.vertex_shader,
+ * fragment_shader), before the vertices.  A scene of triangles without
+ * shaders is written as version 1 and one of lines or points as version 2,
+ * so that older readers still read them (and files stay byte for byte what
+ * they were before version 3).
  *
  * Consumes bytes (a buffer or a file); produces a validated tr_scene.  The
  * file is little-endian whatever the host: every field is assembled from
@@ -24,6 +29,7 @@
 
 #define SCENE_MAGIC "SRSCENE1"
 #define SCENE_MAGIC2 "SRSCENE2"
+#define SCENE_MAGIC3 "SRSCENE3"
 #define SCENE_HEADER_BYTES 32u
 #define SCENE_HEADER2_BYTES 40u
 #define SCENE_VERTEX_BYTES 20u
@@ -85,33 +91,52 @@ uint32_t tr_scene_prim_vertices(uint32_t flags)
     return flags & TR_SCENE_POINTS ? 1u : flags & TR_SCENE_LINES ? 2u : 3u;
 }
 
-/* The header's size: version 2 when it draws lines or points. */
-static uint32_t scene_header_bytes(uint32_t flags)
+/* The file version tr_scene_save writes: 3 when the scene names a shader,
+ * else 2 when it draws lines or points, else 1. */
+static uint32_t scene_write_version(const tr_scene *scene)
 {
-    return flags & SCENE_V2_FLAGS ? SCENE_HEADER2_BYTES : SCENE_HEADER_BYTES;
+    if (scene->vertex_shader[0] || scene->fragment_shader[0])
+        return 3;
+    return scene->flags & SCENE_V2_FLAGS ? 2 : 1;
+}
+
+/* The header's size (the path section of version 3 not included). */
+static uint32_t scene_version_header_bytes(uint32_t version)
+{
+    return version == 1 ? SCENE_HEADER_BYTES : SCENE_HEADER2_BYTES;
 }
 
 /* The exact file size a primitive count needs.  In 64 bits: 60 * ntris
  * overflows 32 bits from ntris = 71,582,789 on, and a wrapped size could make
  * a short file look right. */
-static uint64_t scene_file_size(uint32_t header_bytes, uint32_t flags, uint32_t count)
+static uint64_t scene_file_size(uint64_t header_bytes, uint32_t flags, uint32_t count)
 {
-    return (uint64_t)header_bytes + (uint64_t)SCENE_VERTEX_BYTES * tr_scene_prim_vertices(flags) * count;
+    return header_bytes + (uint64_t)SCENE_VERTEX_BYTES * tr_scene_prim_vertices(flags) * count;
 }
 
-/* The header's size from its magic (the first 8 bytes); 0: not a scene. */
+/* The version from the magic (the first 8 bytes); 0: not a scene. */
+static uint32_t scene_magic_version(const uint8_t *h)
+{
+    return memcmp(h, SCENE_MAGIC, 8) == 0    ? 1
+           : memcmp(h, SCENE_MAGIC2, 8) == 0 ? 2
+           : memcmp(h, SCENE_MAGIC3, 8) == 0 ? 3
+                                             : 0;
+}
+
+/* The header's size from its magic; 0: not a scene. */
 static uint32_t scene_magic_header_bytes(const uint8_t *h)
 {
-    return memcmp(h, SCENE_MAGIC, 8) == 0 ? SCENE_HEADER_BYTES : memcmp(h, SCENE_MAGIC2, 8) == 0 ? SCENE_HEADER2_BYTES : 0;
+    const uint32_t v = scene_magic_version(h);
+    return v ? scene_version_header_bytes(v) : 0;
 }
 
 /* Validates the header (32 or 40 bytes, by its magic) and fills every
- * field of *out but vertices. */
+ * field of *out but vertices and the shader paths. */
 static tr_result scene_parse_header(const uint8_t *h, tr_scene *out, char *msg, size_t msg_size)
 {
     const uint32_t hb = scene_magic_header_bytes(h);
     if (!hb) {
-        scene_message(msg, msg_size, "wrong magic: not an SRSCENE1 or SRSCENE2 scene file");
+        scene_message(msg, msg_size, "wrong magic: not an SRSCENE1, SRSCENE2 or SRSCENE3 scene file");
         return TR_ERROR_BAD_FILE;
     }
     uint32_t width = scene_read_u32(h + 8);
@@ -133,7 +158,7 @@ static tr_result scene_parse_header(const uint8_t *h, tr_scene *out, char *msg, 
     const uint32_t known = hb == SCENE_HEADER2_BYTES ? SCENE_KNOWN_FLAGS2 : SCENE_KNOWN_FLAGS;
     if (flags & ~known) {
         scene_message(msg, msg_size, "unknown flag bits 0x%x in flags 0x%x%s", flags & ~known, flags,
-                      hb == SCENE_HEADER_BYTES && (flags & SCENE_V2_FLAGS) ? " (lines and points need SRSCENE2)" : "");
+                      hb == SCENE_HEADER_BYTES && (flags & SCENE_V2_FLAGS) ? " (lines and points need SRSCENE2 or 3)" : "");
         return TR_ERROR_BAD_FILE;
     }
     if ((flags & TR_SCENE_LINES) && (flags & TR_SCENE_POINTS)) {
@@ -178,7 +203,90 @@ static tr_result scene_parse_header(const uint8_t *h, tr_scene *out, char *msg, 
     out->triangle_count = triangle_count;
     out->size = size;
     out->vertices = NULL;
+    out->vertex_shader[0] = out->fragment_shader[0] = '\0';
     return TR_OK;
+}
+
+/* Whether bytes[0, len) are well-formed UTF-8 (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF). */
+static int scene_utf8_valid(const uint8_t *p, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        const uint8_t c = p[i];
+        size_t n;
+        uint32_t cp, min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if ((c & 0xe0) == 0xc0) {
+            n = 1, cp = c & 0x1fu, min = 0x80;
+        } else if ((c & 0xf0) == 0xe0) {
+            n = 2, cp = c & 0x0fu, min = 0x800;
+        } else if ((c & 0xf8) == 0xf0) {
+            n = 3, cp = c & 0x07u, min = 0x10000;
+        } else {
+            return 0;
+        }
+        if (len - i - 1 < n)
+            return 0;
+        for (size_t k = 1; k <= n; k++) {
+            if ((p[i + k] & 0xc0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (p[i + k] & 0x3fu);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        i += n + 1;
+    }
+    return 1;
+}
+
+/* The two shader paths of version 3, in file order. */
+static const char *const scene_path_fields[2] = {"vertex_shader", "fragment_shader"};
+
+static char *scene_path_field(tr_scene *scene, int i)
+{
+    return i == 0 ? scene->vertex_shader : scene->fragment_shader;
+}
+
+/* Checks a path's length word (offset: where it is in the file). */
+static tr_result scene_check_path_length(int i, uint32_t len, uint64_t offset, char *msg, size_t msg_size)
+{
+    if (len >= TR_SCENE_MAX_PATH) {
+        scene_message(msg, msg_size, "%s path length %u (at byte %llu) exceeds TR_SCENE_MAX_PATH - 1 (%u)",
+                      scene_path_fields[i], len, (unsigned long long)offset, TR_SCENE_MAX_PATH - 1);
+        return TR_ERROR_BAD_FILE;
+    }
+    return TR_OK;
+}
+
+/* Checks a path's bytes and copies them, NUL-terminated, into *scene. */
+static tr_result scene_take_path(tr_scene *scene, int i, const uint8_t *bytes, uint32_t len, char *msg,
+                                 size_t msg_size)
+{
+    const uint8_t *nul = len ? memchr(bytes, 0, len) : NULL;
+    if (nul != NULL) {
+        scene_message(msg, msg_size, "%s path holds a NUL byte (at %u of its %u bytes)", scene_path_fields[i],
+                      (unsigned)(nul - bytes), len);
+        return TR_ERROR_BAD_FILE;
+    }
+    if (!scene_utf8_valid(bytes, len)) {
+        scene_message(msg, msg_size, "%s path is not UTF-8", scene_path_fields[i]);
+        return TR_ERROR_BAD_FILE;
+    }
+    char *dst = scene_path_field(scene, i);
+    if (len)
+        memcpy(dst, bytes, len);
+    dst[len] = '\0';
+    return TR_OK;
+}
+
+static tr_result scene_path_truncated(int i, const char *what, uint64_t need, uint64_t have, char *msg,
+                                      size_t msg_size)
+{
+    scene_message(msg, msg_size, "truncated: %s path %s needs %llu bytes, the file has %llu", scene_path_fields[i],
+                  what, (unsigned long long)need, (unsigned long long)have);
+    return TR_ERROR_BAD_FILE;
 }
 
 /* Refuses a file whose size does not match its triangle count. */
@@ -188,9 +296,12 @@ static const char *scene_prim_name(uint32_t flags)
     return flags & TR_SCENE_POINTS ? "points" : flags & TR_SCENE_LINES ? "lines" : "triangles";
 }
 
-static tr_result scene_check_size(uint64_t actual, const tr_scene *sc, char *msg, size_t msg_size)
+/* data_offset: where the vertices start (the header and, in version 3,
+ * the paths). */
+static tr_result scene_check_size(uint64_t actual, uint64_t data_offset, const tr_scene *sc, char *msg,
+                                  size_t msg_size)
 {
-    uint64_t expected = scene_file_size(scene_header_bytes(sc->flags), sc->flags, sc->triangle_count);
+    uint64_t expected = scene_file_size(data_offset, sc->flags, sc->triangle_count);
     if (actual < expected) {
         scene_message(msg, msg_size,
                       "truncated: %llu bytes, %u %s need %llu (%llu missing)",
@@ -281,20 +392,33 @@ tr_result tr_scene_parse(const void *data, size_t size, tr_scene *out, char *msg
     const uint8_t *bytes = data;
     if (scene_magic_header_bytes(bytes) == SCENE_HEADER2_BYTES && size < SCENE_HEADER2_BYTES)
         return scene_short_header(size, msg, msg_size);
-    tr_scene scene;
-    tr_result r = scene_parse_header(bytes, &scene, msg, msg_size);
-    if (r != TR_OK)
-        return r;
-    r = scene_check_size((uint64_t)size, &scene, msg, msg_size);
-    if (r != TR_OK)
-        return r;
-    r = scene_alloc_vertices(&scene, msg, msg_size);
-    if (r != TR_OK)
-        return r;
-    scene_decode_vertices(bytes + scene_header_bytes(scene.flags),
-                          (size_t)tr_scene_prim_vertices(scene.flags) * scene.triangle_count, scene.vertices);
-    *out = scene;
-    return TR_OK;
+    tr_scene scene_value, *scene = &scene_value; /* *out is written on success only */
+    tr_result r = scene_parse_header(bytes, scene, msg, msg_size);
+    size_t offset = scene_magic_header_bytes(bytes);
+    for (int i = 0; r == TR_OK && i < 2 && scene_magic_version(bytes) == 3; i++) {
+        if (size - offset < 4) {
+            r = scene_path_truncated(i, "length", offset + 4, size, msg, msg_size);
+            break;
+        }
+        const uint32_t len = scene_read_u32(bytes + offset);
+        r = scene_check_path_length(i, len, offset, msg, msg_size);
+        offset += 4;
+        if (r == TR_OK && size - offset < len)
+            r = scene_path_truncated(i, "string", (uint64_t)offset + len, size, msg, msg_size);
+        if (r == TR_OK)
+            r = scene_take_path(scene, i, bytes + offset, len, msg, msg_size);
+        offset += len;
+    }
+    if (r == TR_OK)
+        r = scene_check_size((uint64_t)size, offset, scene, msg, msg_size);
+    if (r == TR_OK)
+        r = scene_alloc_vertices(scene, msg, msg_size);
+    if (r == TR_OK) {
+        scene_decode_vertices(bytes + offset, (size_t)tr_scene_prim_vertices(scene->flags) * scene->triangle_count,
+                              scene->vertices);
+        *out = *scene;
+    }
+    return r;
 }
 
 /* Reads up to n bytes; returns how many were read (fewer only at end of file
@@ -335,6 +459,7 @@ tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_s
     uint8_t header[SCENE_HEADER2_BYTES];
     uint8_t *chunk = NULL;
     tr_result r = TR_OK;
+    uint64_t data_offset = 0; /* where the vertices start */
 
     size_t got = scene_read_fully(f, header, SCENE_HEADER_BYTES);
     if (!ferror(f) && got == SCENE_HEADER_BYTES && scene_magic_header_bytes(header) == SCENE_HEADER2_BYTES)
@@ -351,6 +476,37 @@ tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_s
     r = scene_parse_header(header, &scene, msg, msg_size);
     if (r != TR_OK)
         goto done;
+    data_offset = scene_magic_header_bytes(header);
+    for (int i = 0; i < 2 && scene_magic_version(header) == 3; i++) {
+        uint8_t bytes[TR_SCENE_MAX_PATH];
+        got = scene_read_fully(f, bytes, 4);
+        if (got == 4) {
+            const uint32_t len = scene_read_u32(bytes);
+            r = scene_check_path_length(i, len, data_offset, msg, msg_size);
+            if (r != TR_OK)
+                goto done;
+            data_offset += 4;
+            got = scene_read_fully(f, bytes, len);
+            if (got == len && !ferror(f)) {
+                r = scene_take_path(&scene, i, bytes, len, msg, msg_size);
+                if (r != TR_OK)
+                    goto done;
+                data_offset += len;
+                continue;
+            }
+            if (!ferror(f)) {
+                r = scene_path_truncated(i, "string", data_offset + len, data_offset + got, msg, msg_size);
+                goto done;
+            }
+        }
+        if (ferror(f)) {
+            scene_message(msg, msg_size, "read error: %s", strerror(errno));
+            r = TR_ERROR_IO;
+            goto done;
+        }
+        r = scene_path_truncated(i, "length", data_offset + 4, data_offset + got, msg, msg_size);
+        goto done;
+    }
     r = scene_alloc_vertices(&scene, msg, msg_size);
     if (r != TR_OK)
         goto done;
@@ -376,9 +532,8 @@ tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_s
             goto done;
         }
         if (k < want) {
-            uint64_t actual = (uint64_t)scene_header_bytes(scene.flags) +
-                              (uint64_t)done_vertices * SCENE_VERTEX_BYTES + k;
-            r = scene_check_size(actual, &scene, msg, msg_size);
+            uint64_t actual = data_offset + (uint64_t)done_vertices * SCENE_VERTEX_BYTES + k;
+            r = scene_check_size(actual, data_offset, &scene, msg, msg_size);
             goto done;
         }
         scene_decode_vertices(chunk, n, scene.vertices + done_vertices);
@@ -390,14 +545,14 @@ tr_result tr_scene_load(const char *path, tr_scene *out, char *msg, size_t msg_s
         uint64_t extra = 1;
         while (extra < (1u << 20) && fgetc(f) != EOF)
             extra++;
-        const uint64_t need = scene_file_size(scene_header_bytes(scene.flags), scene.flags, scene.triangle_count);
+        const uint64_t need = scene_file_size(data_offset, scene.flags, scene.triangle_count);
         if (extra >= (1u << 20))
             scene_message(msg, msg_size,
                           "trailing bytes: %u %s need %llu bytes, the file has at "
                           "least 1 MiB more",
                           scene.triangle_count, scene_prim_name(scene.flags), (unsigned long long)need);
         else
-            (void)scene_check_size(need + extra, &scene, msg, msg_size);
+            (void)scene_check_size(need + extra, data_offset, &scene, msg, msg_size);
         r = TR_ERROR_BAD_FILE;
         goto done;
     }
@@ -418,7 +573,7 @@ done:
     return TR_OK;
 }
 
-/* Which field of a scene tr_scene_save cannot write (the checks below). */
+/* Which field of a scene tr_scene_save cannot write; NULL: none. */
 static const char *scene_invalid_field(const tr_scene *scene)
 {
     const uint32_t fl = scene->flags;
@@ -436,7 +591,18 @@ static const char *scene_invalid_field(const tr_scene *scene)
         return "scene->size is outside [1, 64]";
     if (!isfinite(scene->clear_depth))
         return "scene->clear_depth is not finite";
-    return "scene->vertices is NULL";
+    for (int i = 0; i < 2; i++) {
+        const char *p = i == 0 ? scene->vertex_shader : scene->fragment_shader;
+        const char *nul = memchr(p, 0, TR_SCENE_MAX_PATH);
+        if (nul == NULL)
+            return i == 0 ? "scene->vertex_shader is not NUL-terminated within TR_SCENE_MAX_PATH bytes"
+                          : "scene->fragment_shader is not NUL-terminated within TR_SCENE_MAX_PATH bytes";
+        if (!scene_utf8_valid((const uint8_t *)p, (size_t)(nul - p)))
+            return i == 0 ? "scene->vertex_shader is not UTF-8" : "scene->fragment_shader is not UTF-8";
+    }
+    if (scene->triangle_count > 0 && scene->vertices == NULL)
+        return "scene->vertices is NULL";
+    return NULL;
 }
 
 tr_result tr_scene_save(const tr_scene *scene, const char *path)
@@ -446,15 +612,9 @@ tr_result tr_scene_save(const tr_scene *scene, const char *path)
         return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_scene_save: %s is NULL", scene ? "path" : "scene");
     /* Write only what tr_scene_parse accepts, so a saved scene always loads. */
     const uint32_t fl = scene->flags;
-    if (scene->width == 0 || scene->height == 0 || (fl & ~SCENE_KNOWN_FLAGS2) ||
-        ((fl & TR_SCENE_BLEND_ALPHA) && (fl & TR_SCENE_BLEND_ADD)) ||
-        ((fl & TR_SCENE_LINES) && (fl & TR_SCENE_POINTS)) ||
-        ((fl & TR_SCENE_RECT_LINES) && !(fl & TR_SCENE_LINES)) ||
-        ((fl & SCENE_V2_FLAGS) && !(scene->size >= 1.0f && scene->size <= 64.0f)) ||
-        !isfinite(scene->clear_depth) ||
-        (scene->triangle_count > 0 && scene->vertices == NULL))
-        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_scene_save: %s",
-                         scene_invalid_field(scene));
+    const char *invalid = scene_invalid_field(scene);
+    if (invalid != NULL)
+        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_scene_save: %s", invalid);
     if (scene->width > TR_MAX_IMAGE_SIZE || scene->height > TR_MAX_IMAGE_SIZE ||
         scene->triangle_count > TR_SCENE_MAX_TRIANGLES)
         return tr__error(NULL, TR_ERROR_LIMIT_EXCEEDED, "tr_scene_save: %s",
@@ -462,17 +622,29 @@ tr_result tr_scene_save(const tr_scene *scene, const char *path)
                              ? "scene->triangle_count exceeds TR_SCENE_MAX_TRIANGLES"
                              : "scene->width/height exceeds TR_MAX_IMAGE_SIZE");
 
-    uint8_t header[SCENE_HEADER2_BYTES];
-    const uint32_t hb = scene_header_bytes(fl);
-    memcpy(header, hb == SCENE_HEADER2_BYTES ? SCENE_MAGIC2 : SCENE_MAGIC, 8);
+    /* The header and, in version 3, the paths: 4 + 255 bytes each at most. */
+    uint8_t header[SCENE_HEADER2_BYTES + 2 * (4 + TR_SCENE_MAX_PATH)];
+    const uint32_t version = scene_write_version(scene);
+    uint32_t hb = scene_version_header_bytes(version);
+    memcpy(header, version == 3 ? SCENE_MAGIC3 : version == 2 ? SCENE_MAGIC2 : SCENE_MAGIC, 8);
     scene_write_u32(header + 8, scene->width);
     scene_write_u32(header + 12, scene->height);
     scene_write_u32(header + 16, fl);
     memcpy(header + 20, scene->clear_color, 4);
     scene_write_f32(header + 24, scene->clear_depth);
     scene_write_u32(header + 28, scene->triangle_count);
-    scene_write_f32(header + 32, scene->size);
+    /* A triangle scene's size means nothing (version 1 reads 1): written
+     * when a reader accepts it, else 1. */
+    const int size_ok = scene->size >= 1.0f && scene->size <= 64.0f;
+    scene_write_f32(header + 32, size_ok ? scene->size : 1.0f);
     scene_write_u32(header + 36, 0);
+    for (int i = 0; version == 3 && i < 2; i++) {
+        const char *p = i == 0 ? scene->vertex_shader : scene->fragment_shader;
+        const uint32_t len = (uint32_t)strlen(p); /* < TR_SCENE_MAX_PATH: checked above */
+        scene_write_u32(header + hb, len);
+        memcpy(header + hb + 4, p, len);
+        hb += 4 + len;
+    }
 
     size_t total = (size_t)tr_scene_prim_vertices(fl) * scene->triangle_count;
     uint8_t *chunk = NULL;

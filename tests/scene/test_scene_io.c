@@ -219,7 +219,7 @@ Test(scene, rejects_bad_magic)
 {
     uint8_t b[GOOD_SIZE];
     good_scene(b);
-    b[7] = '3'; /* "SRSCENE3": no such version */
+    b[7] = 'X'; /* "SRSCENEX": no such version */
     expect_refused(b, sizeof b, TR_ERROR_BAD_FILE, "magic");
 }
 
