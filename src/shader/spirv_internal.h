@@ -18,6 +18,10 @@
 
 #include "internal.h"
 
+/* A module's id bound may be at most this many ids per word of the module,
+ * plus 4096 (TR_ERROR_LIMIT_EXCEEDED beyond). */
+#define TR__SPV_BOUND_PER_WORD 4u
+
 /* Builtins are SPIR-V's BuiltIn numbers; none means "not a builtin". */
 #define TR__SPV_NONE UINT32_MAX
 

@@ -505,6 +505,13 @@ tr_result tr__spv_parse(tr_context *ctx, const char *fn, const uint32_t *words, 
     if (m->bound < 2 || m->bound > (1u << 22))
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: id bound %u (header word 3) is outside 2..2^22", fn,
                          m->bound);
+    /* Tables are kept per id: a bound far above what the words can define
+     * (each id takes at least one word) would cost time and memory for
+     * nothing.  Compilers' output, optimised or not, stays well inside. */
+    if ((uint64_t)m->bound > (uint64_t)word_count * TR__SPV_BOUND_PER_WORD + 4096)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
+                         "%s: id bound %u (header word 3) is more than %u ids per word of the module's %zu words "
+                         "(+ 4096)", fn, m->bound, TR__SPV_BOUND_PER_WORD, word_count);
     if (words[4] != 0)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: header word 4 (schema) is %u, not 0", fn, words[4]);
     /* Per-id tables, and per-instruction ones sized by the word count

@@ -278,3 +278,23 @@ Test(spirv, malformed_binaries)
     free(good);
     tr_context_destroy(ctx);
 }
+
+/* A header whose id bound is far above what the words can define is
+ * refused before any table is made for it. */
+Test(spirv, bound_far_above_the_words_is_refused)
+{
+    size_t n = 0;
+    uint32_t *code = compile("#version 450\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0); }\n",
+                             shaderc_fragment_shader, &n);
+    cr_assert_not_null(code);
+    tr_context *ctx = trt_context(1);
+    tr__spv_module m;
+    code[3] = (uint32_t)(n * 4 + 4096 + 1);
+    cr_expect_eq(tr__spv_parse(ctx, "test", code, n, &m), TR_ERROR_LIMIT_EXCEEDED);
+    cr_expect(strstr(tr_last_error(), "id bound") != NULL, "%s", tr_last_error());
+    code[3] = (uint32_t)(n * 4 + 4096);
+    cr_expect_eq(tr__spv_parse(ctx, "test", code, n, &m), TR_OK, "%s", tr_last_error());
+    tr__spv_free(ctx, &m);
+    tr_context_destroy(ctx);
+    free(code);
+}
