@@ -81,7 +81,8 @@ static tr_result resolve_desc(tr_context *ctx, tr_pipeline_desc *d)
     if (d->flags & ~(uint32_t)TR_PIPELINE_WRITES_VIEWPORT_INDEX)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.flags = 0x%x has unknown bits", d->flags);
     if (d->fs_flags & ~(uint32_t)(TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS | TR_FS_EARLY_TESTS |
-                                   TR_FS_NO_FRAG_COORD | TR_FS_SAMPLE_RATE))
+                                   TR_FS_NO_FRAG_COORD | TR_FS_SAMPLE_RATE | TR_FS_WRITES_SAMPLE_MASK |
+                                   TR_FS_READS_SAMPLE_MASK))
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.fs_flags = 0x%x has unknown bits",
                          d->fs_flags);
     if (d->texture_mask >> TR_MAX_TEXTURES)
@@ -97,9 +98,10 @@ static tr_result resolve_desc(tr_context *ctx, tr_pipeline_desc *d)
                          "tr_pipeline_desc.feedback_mask: feedback writes need a fragment_shader");
     if (d->feedback_mask)
         d->fs_flags |= TR_FS_SIDE_EFFECTS; /* feedback writes are memory writes */
-    if (!d->fragment_shader && (d->fs_flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH)))
+    if (!d->fragment_shader && (d->fs_flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_WRITES_SAMPLE_MASK)))
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                         "tr_pipeline_desc.fs_flags: discard or depth writes need a fragment_shader");
+                         "tr_pipeline_desc.fs_flags: discard, depth writes or sample mask writes need a "
+                         "fragment_shader");
     if ((unsigned)d->topology > TR_TOPOLOGY_LINE_STRIP)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_pipeline_desc.topology = %d is not a tr_topology",
                          (int)d->topology);

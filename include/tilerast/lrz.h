@@ -71,12 +71,14 @@
  * No LRZ test for a draw whose fragment shader has side effects or writes
  * depth (unless TR_FS_EARLY_TESTS), or whose stencil test can write stencil
  * on a failing fragment (fail_op or depth_fail_op other than KEEP).
- * No LRZ write by a draw that can discard, that does not write depth, that
- * has the stencil test on, or that has no LRZ test.
+ * No LRZ write by a draw that can discard or write the sample mask
+ * (TR_FS_MAY_DISCARD, TR_FS_WRITES_SAMPLE_MASK), that does not write depth,
+ * that has the stencil test on, or that has no LRZ test.
  * No LRZ write for the rest of the pass after a depth-writing draw whose
  * colour writes do not replace every colour attachment completely (blending
- * on, a partial write mask, no fragment shader, or a discarding shader with
- * TR_FS_EARLY_TESTS, whose depth is written where its colour is dropped),
+ * on, a partial write mask, no fragment shader, or a shader that discards or
+ * writes the sample mask with TR_FS_EARLY_TESTS, whose depth is written
+ * where its colour is dropped),
  * or a draw whose stencil
  * test can kill fragments or writes stencil on depth failure.
  *

@@ -50,7 +50,13 @@
  *   are early, as for single-sampled passes, else after it), and colour is
  *   blended and written per sample that passed.  A shader that writes
  *   depth gives every sample of its pixel that depth.
- * - sample_mask keeps the samples of its set bits.  alpha_to_coverage:
+ * - sample_mask keeps the samples of its set bits.  The shader sees the
+ *   covered samples it keeps in tr_fs_block.sample_mask_in
+ *   (TR_FS_READS_SAMPLE_MASK): every covered sample of the pixel before the
+ *   depth and stencil tests, or only sample_index's bit when shading per
+ *   sample.  A shader's tr_fs_block.sample_mask (TR_FS_WRITES_SAMPLE_MASK)
+ *   is ANDed with the coverage after it, as alpha to coverage is, and makes
+ *   the tests run after it unless TR_FS_EARLY_TESTS.  alpha_to_coverage:
  *   colour output 0's alpha a (clamped to [0, 1]) keeps samples 0 .. k-1
  *   with k = floor(a * n + 1/2), no dithering; it makes the depth and
  *   stencil tests run after the shader unless TR_FS_EARLY_TESTS forces

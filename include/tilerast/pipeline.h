@@ -140,12 +140,29 @@ typedef struct tr_fs_block {
      * each a float product with the rounded 1 / size (exact for sizes that
      * are powers of two) */
     float point_coord[2][TR_FS_LANES];
+    /* gl_SampleMaskIn, filled only with TR_FS_READS_SAMPLE_MASK (else its
+     * contents are unspecified): bit s is set when sample s of the lane's
+     * pixel is covered by the primitive and kept by the pipeline's
+     * multisample.sample_mask, before any depth or stencil test (Vulkan
+     * without PostDepthCoverage).  A single-sampled pass gives 1 for
+     * covered lanes; a call that shades one sample (sample_index >= 0)
+     * gives only that sample's bit, as Vulkan's sample shading does.
+     * Helper lanes read 0. */
+    uint32_t sample_mask_in[TR_FS_LANES];
     /* outputs */
     float color[TR_MAX_COLOR_ATTACHMENTS][4][TR_FS_LANES]; /* RGBA per colour attachment;
                                   with dual-source blending color[1] is source 1 */
     float depth[TR_FS_LANES];    /* read only if the pipeline says the shader writes depth;
                                     preset to frag_z */
     uint64_t discard;            /* set bit i to discard lane i (needs TR_FS_MAY_DISCARD) */
+    /* gl_SampleMask: read only with TR_FS_WRITES_SAMPLE_MASK, preset to all
+     * ones.  After the shader the lane's coverage is ANDed with it, as with
+     * alpha to coverage: sample s is kept only if bit s is set (a call that
+     * shades one sample reads only that sample's bit); a lane left with no
+     * sample is not written, so in a single-sampled pass a clear bit 0
+     * drops the fragment as a discard would (counted in
+     * fragments_discarded). */
+    uint32_t sample_mask[TR_FS_LANES];
 } tr_fs_block;
 
 /* The contract of a fragment shader: each lane's outputs depend only on
@@ -153,9 +170,9 @@ typedef struct tr_fs_block {
  * never on which other quads share the call, and helper lanes are computed
  * like live ones.  The library relies on it: it packs quads of several
  * blocks into one call, and a block whose shader reads only flat varyings
- * (flat_mask, TR_FS_NO_FRAG_COORD, no depth write, no side effects) is
- * shaded as one quad (count 4, live 0xf) whose outputs stand for every
- * quad of the block. */
+ * (flat_mask, TR_FS_NO_FRAG_COORD, no depth write, no side effects, no
+ * TR_FS_READS_SAMPLE_MASK) is shaded as one quad (count 4, live 0xf) whose
+ * outputs stand for every quad of the block. */
 typedef void (*tr_fragment_shader)(tr_fs_block *block);
 
 /* ---- fixed-function state --------------------------------------------- */
@@ -311,6 +328,16 @@ typedef struct tr_blend_state {
  * position (gl_SampleID, gl_SamplePosition): a multisampled pass shades it
  * once per covered sample, as Vulkan's sample shading does. */
 #define TR_FS_SAMPLE_RATE 32u
+/* The shader writes tr_fs_block.sample_mask (gl_SampleMask): like
+ * TR_FS_MAY_DISCARD it may drop what it covers, so depth and stencil are
+ * tested after it unless TR_FS_EARLY_TESTS, and the draw writes no LRZ.
+ * Needs a fragment_shader. */
+#define TR_FS_WRITES_SAMPLE_MASK 64u
+/* The shader reads tr_fs_block.sample_mask_in (gl_SampleMaskIn): it is
+ * filled only then (a few mask operations per block, but a shader that
+ * reads it sees lanes that differ where nothing else does, so its blocks
+ * are never shaded as one quad standing for all: tr_fragment_shader). */
+#define TR_FS_READS_SAMPLE_MASK 128u
 
 /* Pipeline flags */
 /* The vertex stage writes gl_ViewportIndex (it selects one of several

@@ -37,9 +37,10 @@
  * ---- What the pipeline derives ------------------------------------------
  * With a fragment module, tr_pipeline_desc's texture_mask, varying_count,
  * flat_mask, noperspective_mask and fs_flags (MAY_DISCARD, WRITES_DEPTH,
- * EARLY_TESTS, NO_FRAG_COORD, SAMPLE_RATE) come from the module; a desc
- * that sets one of them to something else (a non-zero value that differs)
- * fails with TR_ERROR_INVALID_DESCRIPTOR naming the field.  A stage given
+ * EARLY_TESTS, NO_FRAG_COORD, SAMPLE_RATE, WRITES_SAMPLE_MASK,
+ * READS_SAMPLE_MASK) come from the module; a desc that sets one of them to
+ * something else (a non-zero value that differs) fails with
+ * TR_ERROR_INVALID_DESCRIPTOR naming the field.  A stage given
  * both a C callback and a module fails the same way.  A fragment input at
  * a location no vertex output writes, or two stages declaring different
  * types at one location, fails naming the location.
@@ -86,16 +87,23 @@
  * TR_ERROR_OUT_OF_MEMORY.
  *
  * ---- Not (yet) run ------------------------------------------------------
- * The SampleMask output, OpImageGather, OpImageQuerySamples, arrays of
- * uniform blocks: refused by name when the module is created.  Centroid
- * inputs are interpolated at the pixel centre (or the sample, when shading
- * per sample), as non-centroid ones.  GLSL.std.450 InterpolateAtOffset and
+ * OpImageGather, OpImageQuerySamples, arrays of uniform blocks: refused by
+ * name when the module is created.  Centroid inputs are interpolated at the
+ * pixel centre (or the sample, when shading per sample), as non-centroid
+ * ones.  GLSL.std.450 InterpolateAtOffset and
  * AtSample move the input by the quad's fine derivatives,
  * v + dFdx(v) * ox + dFdy(v) * oy (the offset of AtSample is the sample's
  * standard position minus 1/2): exact for inputs linear in the framebuffer,
- * first-order for perspective-correct ones.  SampleMask as an input is every
- * sample of the pass (or the one being shaded), not the fragment's
- * coverage. */
+ * first-order for perspective-correct ones.
+ *
+ * ---- SampleMask ---------------------------------------------------------
+ * As an input it is tr_fs_block.sample_mask_in (pipeline.h): the samples
+ * of the pixel the primitive covers and the pipeline's sample mask keeps,
+ * before depth and stencil (no PostDepthCoverage), or the one sample being
+ * shaded; 1 in a single-sampled pass.  As an output (int[1]) it is
+ * tr_fs_block.sample_mask, ANDed with the coverage after the shader
+ * (TR_FS_WRITES_SAMPLE_MASK: tests after the shader unless
+ * EarlyFragmentTests, no LRZ writes). */
 #ifndef TILERAST_SHADER_H
 #define TILERAST_SHADER_H
 

@@ -293,10 +293,11 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
     const bool write = pd->depth_write != 0;
     const bool stencil = pd->stencil_test && p->stencil_att >= 0;
     /* Rest-of-pass rules first: they hold whatever this draw's direction.
-     * A discarding shader with early tests writes depth where it then
-     * drops the colour: as much a depth write that does not replace colour
-     * as blending is. */
-    const bool early_discard = pd->fragment_shader && (pd->fs_flags & TR_FS_MAY_DISCARD) &&
+     * A discarding shader (or one that writes the sample mask) with early
+     * tests writes depth where it then drops the colour: as much a depth
+     * write that does not replace colour as blending is. */
+    const bool early_discard = pd->fragment_shader &&
+                               (pd->fs_flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_SAMPLE_MASK)) &&
                                (pd->fs_flags & TR_FS_EARLY_TESTS);
     /* Alpha to coverage with early tests drops samples whose depth was
      * written: as a discard does. */
@@ -343,7 +344,8 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
     /* Lines and points test LRZ and never write it (turnip). */
     const bool triangles = pd->topology < TR_TOPOLOGY_POINT_LIST;
     d->lrz_write = test && write && !p->lrz.write_off && replaces_colour(p, pd) &&
-                   !(pd->fragment_shader && (flags & TR_FS_MAY_DISCARD)) && !stencil && every_sample && triangles;
+                   !(pd->fragment_shader && (flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_SAMPLE_MASK))) && !stencil &&
+                   every_sample && triangles;
 }
 
 bool tr__lrz_tests(const tr__lrz_pass *lz, const tr__draw *d)

@@ -166,13 +166,14 @@ uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, con
 
 /* Depth and stencil tests for the lanes in `live`; returns the survivors. */
 /* Depth and stencil are tested before the shader: forced, or the shader
- * can neither discard, write depth nor write memory (then testing first
- * is invisible), or there is no shader. */
+ * can neither discard, write depth or the sample mask nor write memory
+ * (then testing first is invisible), or there is no shader. */
 static inline bool tests_early(const tr_pipeline_desc *pd)
 {
     const uint32_t flags = pd->fs_flags;
     return (flags & TR_FS_EARLY_TESTS) ||
-           !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS)) || !pd->fragment_shader;
+           !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_DEPTH | TR_FS_SIDE_EFFECTS | TR_FS_WRITES_SAMPLE_MASK)) ||
+           !pd->fragment_shader;
 }
 
 static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, uint64_t live,
@@ -296,7 +297,9 @@ static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state
     /* (not for D16 / D24: the block kernel compares unquantised depths) */
     ss->block_depth = avx2 && ss->early && ss->depth && !(pd->stencil_test && p->stencil_att >= 0) &&
                       !ss->frag_coord && !ss->shader_depth && !ss->smooth && !d->depth_qmax;
-    ss->uniform = ss->simd && !ss->smooth && !ss->frag_coord && !ss->shader_depth && !(flags & TR_FS_SIDE_EFFECTS);
+    /* (gl_SampleMaskIn differs between lanes whose other inputs do not) */
+    ss->uniform = ss->simd && !ss->smooth && !ss->frag_coord && !ss->shader_depth &&
+                  !(flags & (TR_FS_SIDE_EFFECTS | TR_FS_READS_SAMPLE_MASK));
     ss->shaded = false;
     ss->uni_known = ss->uni_value = 0;
 }
@@ -305,12 +308,17 @@ static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state
  * the lanes' pixel centres) and drops the lanes it discards; returns the
  * rest.  `uniform`: one quad is shaded for the block (below; ss->uniform
  * and more than one quad).  sample_index: tr_fs_block's; frag_offset (or
- * NULL): added to frag_x / frag_y, the sample's offset from the centre. */
+ * NULL): added to frag_x / frag_y, the sample's offset from the centre.
+ * cover (or NULL), n: per sample, the lanes whose pixel covers it before
+ * any test, gl_SampleMaskIn of a call that shades whole multisampled
+ * pixels; without it a live lane's mask is 1 (single-sampled) or the bit
+ * of sample_index. */
 static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin *rb, const tr__tri *t,
                                                                  const tr__draw *d, const tr_pipeline_desc *pd,
                                                                  tr_fs_block *fs, tr_pass_stats *st, tr__lanes *ln,
                                                                  uint64_t live, shade_state *ss, bool uniform,
-                                                                 int32_t sample_index, const float *frag_offset)
+                                                                 int32_t sample_index, const float *frag_offset,
+                                                                 const uint64_t *cover, uint32_t n)
 {
     const tr__raster_pass *p = rb->rp;
     const bool simd = ss->simd;
@@ -383,6 +391,22 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
         for (uint32_t i = 0; i < fs->count; i++)
             fs->frag_y[i] = h - fs->frag_y[i];
     }
+    if (flags & TR_FS_READS_SAMPLE_MASK) {
+        /* (never uniform: shade_begin) */
+        const uint32_t bit = sample_index >= 0 ? 1u << (sample_index & 31) : 1u;
+        for (uint32_t i = 0; i < fs->count; i++) {
+            uint32_t v = 0;
+            if (cover)
+                for (uint32_t s = 0; s < n; s++)
+                    v |= (uint32_t)((cover[s] >> i) & 1u) << s;
+            else
+                v = bit;
+            fs->sample_mask_in[i] = (live >> i) & 1u ? v : 0u;
+        }
+    }
+    if (flags & TR_FS_WRITES_SAMPLE_MASK)
+        for (uint32_t i = 0; i < fs->count; i++)
+            fs->sample_mask[i] = ~0u;
     tr__shade_fragments(d->pipeline, d->spv, fs);
 shaded:
     if (rb->fdm) {
@@ -535,7 +559,18 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     }
 
     const bool uniform = ss->uniform && nq > 1;
-    live = run_shader(rb, t, d, pd, fs, st, ln, live, ss, uniform, -1, NULL);
+    live = run_shader(rb, t, d, pd, fs, st, ln, live, ss, uniform, -1, NULL, NULL, 1);
+    if (flags & TR_FS_WRITES_SAMPLE_MASK) {
+        /* single-sampled: the fragment is its sample 0 */
+        uint64_t killed = 0;
+        for (uint64_t m = live; m; m &= m - 1) {
+            const uint32_t i = (uint32_t)__builtin_ctzll(m);
+            if (!(fs->sample_mask[uniform ? (i & 3u) : i] & 1u))
+                killed |= 1ull << i;
+        }
+        st->fragments_discarded += (uint64_t)tr__popcount64(killed);
+        live &= ~killed;
+    }
     if (!early) {
         if (flags & TR_FS_WRITES_DEPTH) {
             for (uint32_t i = 0; i < fs->count; i++)
@@ -755,15 +790,25 @@ static void alpha_coverage(const tr_fs_block *fs, uint32_t n, uint64_t lanes, bo
 }
 
 /* What the shader's outputs do to coverage: alpha to coverage (cov[s]:
- * the lanes that keep sample s; every lane without it), then alpha to one. */
-static void shader_coverage(tr_fs_block *fs, const tr_multisample_state *ms, uint32_t n, uint64_t live, bool uniform,
-                            uint64_t cov[])
+ * the lanes that keep sample s; every lane without it), ANDed with the
+ * shader's sample mask (TR_FS_WRITES_SAMPLE_MASK in fs_flags), then alpha
+ * to one. */
+static void shader_coverage(tr_fs_block *fs, const tr_multisample_state *ms, uint32_t fs_flags, uint32_t n,
+                            uint64_t live, bool uniform, uint64_t cov[])
 {
     if (ms->alpha_to_coverage)
         alpha_coverage(fs, n, live, uniform, cov);
     else
         for (uint32_t s = 0; s < n; s++)
             cov[s] = ~0ull;
+    if (fs_flags & TR_FS_WRITES_SAMPLE_MASK)
+        for (uint64_t m = live; m; m &= m - 1) {
+            const uint32_t i = (uint32_t)__builtin_ctzll(m);
+            const uint32_t k = fs->sample_mask[uniform ? (i & 3u) : i];
+            for (uint32_t s = 0; s < n; s++)
+                if (!((k >> s) & 1u))
+                    cov[s] &= ~(1ull << i);
+        }
     if (ms->alpha_to_one)
         for (uint32_t a = 0; a < TR_MAX_COLOR_ATTACHMENTS; a++)
             for (uint32_t i = 0; i < fs->count; i++)
@@ -811,9 +856,9 @@ static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
         }
         const float off[2] = {(float)tr__sample_pos16[log2n][s][0] / 16.0f - 0.5f,
                               (float)sample_y16(d, log2n, s) / 16.0f - 0.5f};
-        live = run_shader(rb, t, d, pd, fs, st, lns, live, ss, false, (int32_t)s, off);
+        live = run_shader(rb, t, d, pd, fs, st, lns, live, ss, false, (int32_t)s, off, NULL, 1);
         uint64_t cov[TR_MAX_SAMPLES];
-        shader_coverage(fs, ms, n, live, false, cov);
+        shader_coverage(fs, ms, pd->fs_flags, n, live, false, cov);
         live &= cov[s];
         if (!early)
             live = sample_late_tests(&rbs, t, d, ss, fs, lns, live);
@@ -1057,6 +1102,9 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                     any |= m[s];
                 }
             }
+            /* gl_SampleMaskIn: the coverage before the depth and stencil tests */
+            uint64_t cover[TR_MAX_SAMPLES];
+            memcpy(cover, m, n * sizeof *m);
             if (early && !per_sample) {
                 any = 0;
                 for (uint32_t s = 0; s < n; s++) {
@@ -1092,9 +1140,10 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                 tr__lanes_setup(t, d->depth_min, d->depth_max, &ln,
                                 need_z ? TR__LANES_Z : ss.smooth ? TR__LANES_BARY : 0u, simd);
                 const bool uniform = ss.uniform;
-                const uint64_t live = run_shader(rb, t, d, pd, fs, st, &ln, any, &ss, uniform, -1, NULL);
+                const uint64_t live =
+                    run_shader(rb, t, d, pd, fs, st, &ln, any, &ss, uniform, -1, NULL, cover, n);
                 uint64_t cov[TR_MAX_SAMPLES];
-                shader_coverage(fs, ms, n, live, uniform, cov);
+                shader_coverage(fs, ms, pd->fs_flags, n, live, uniform, cov);
                 for (uint32_t s = 0; s < n; s++) {
                     m[s] &= live & cov[s];
                     if (!m[s])

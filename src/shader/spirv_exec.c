@@ -762,12 +762,7 @@ tr_result tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources
                 df[l] = src[l] - floorf(src[l]);
             break;
         }
-        case TR__IN_SAMPLE_MASK: {
-            const uint32_t all = res->samples >= 32 ? ~0u : (1u << res->samples) - 1u;
-            for (uint32_t l = 0; l < n; l++)
-                d[l] = b->sample_index >= 0 ? 1u << (b->sample_index & 31) : all;
-            break;
-        }
+        case TR__IN_SAMPLE_MASK: memcpy(d, b->sample_mask_in, n * 4); break;
         case TR__IN_FRAG_SIZE:
             for (uint32_t l = 0; l < n; l++)
                 d[l] = io->comp == 0 ? b->frag_size_x : b->frag_size_y;
@@ -789,6 +784,7 @@ tr_result tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources
         switch (io->kind) {
         case TR__OUT_COLOR: memcpy(b->color[io->index][io->comp], s, n * 4); break;
         case TR__OUT_DEPTH: memcpy(b->depth, s, n * 4); break;
+        case TR__OUT_SAMPLE_MASK: memcpy(b->sample_mask, s, n * 4); break;
         default: break;
         }
     }

@@ -171,7 +171,7 @@ typedef struct tr__spv_resources {
     uint32_t buf_size[TR__BUF_PUSH + 1];
     const tr_texture_binding *textures;
     uint32_t budget;       /* SPIR-V instructions an invocation may execute */
-    uint32_t samples;      /* the pass's sample count (SampleMask, FragInvocationCountEXT) */
+    uint32_t samples;      /* the pass's sample count (FragInvocationCountEXT, sample positions) */
     bool flip_y;           /* TR_PASS_ORIGIN_LOWER_LEFT: y counts up, and so do y derivatives */
 } tr__spv_resources;
 

@@ -788,7 +788,10 @@ static void builtin_io(xl *x, bool out, uint32_t b, uint32_t reg, uint32_t type)
             x->fs_flags |= TR_FS_SAMPLE_RATE;
             x->fs_flags &= ~TR_FS_NO_FRAG_COORD;
             break;
-        case SpvBuiltInSampleMask: add_io(x, false, TR__IN_SAMPLE_MASK, 0, 0, reg); break;
+        case SpvBuiltInSampleMask: /* int[1]: the fragment's coverage (at most 8 samples: one word) */
+            add_io(x, false, TR__IN_SAMPLE_MASK, 0, 0, reg);
+            x->fs_flags |= TR_FS_READS_SAMPLE_MASK;
+            break;
         case SpvBuiltInFragSizeEXT:
             for (uint32_t c = 0; c < n && c < 2; c++)
                 add_io(x, false, TR__IN_FRAG_SIZE, 0, c, reg + c);
@@ -801,6 +804,10 @@ static void builtin_io(xl *x, bool out, uint32_t b, uint32_t reg, uint32_t type)
         if (b == SpvBuiltInFragDepth) {
             add_io(x, true, TR__OUT_DEPTH, 0, 0, reg);
             x->fs_flags |= TR_FS_WRITES_DEPTH;
+        } else if (b == SpvBuiltInSampleMask) {
+            /* int[1]: element 0 holds every sample's bit (at most 8) */
+            add_io(x, true, TR__OUT_SAMPLE_MASK, 0, 0, reg);
+            x->fs_flags |= TR_FS_WRITES_SAMPLE_MASK;
         } else {
             ok = false;
         }

@@ -314,6 +314,7 @@ PIPE_ENTRY(pipe_flat_and_noperspective, d->varying_count = 1; d->flat_mask = 0x1
 PIPE_ENTRY(pipe_flags_unknown, d->flags = 0x80)
 PIPE_ENTRY(pipe_fs_flags_unknown, d->fs_flags = 0x400)
 PIPE_ENTRY(pipe_fs_flags_without_shader, d->fragment_shader = NULL; d->fs_flags = TR_FS_MAY_DISCARD)
+PIPE_ENTRY(pipe_fs_sample_mask_without_shader, d->fragment_shader = NULL; d->fs_flags = TR_FS_WRITES_SAMPLE_MASK)
 PIPE_ENTRY(pipe_texture_mask_past_slots, d->texture_mask = 1u << TR_MAX_TEXTURES)
 PIPE_ENTRY(pipe_feedback_mask_past_slots, d->feedback_mask = 1u << TR_MAX_FEEDBACK_MAPS)
 PIPE_ENTRY(pipe_feedback_mask_without_shader, d->fragment_shader = NULL; d->feedback_mask = 1)
@@ -1083,6 +1084,7 @@ static const entry table[] = {
     E("pipeline.h", pipe_flags_unknown, OUT_PIPE, IA, "tr_pipeline_desc.flags"),
     E("pipeline.h", pipe_fs_flags_unknown, OUT_PIPE, IA, "fs_flags"),
     E("pipeline.h", pipe_fs_flags_without_shader, OUT_PIPE, ID, "fs_flags"),
+    E("pipeline.h", pipe_fs_sample_mask_without_shader, OUT_PIPE, ID, "sample mask writes"),
     E("pipeline.h", pipe_texture_mask_past_slots, OUT_PIPE, ID, "texture_mask"),
     E("pipeline.h", pipe_feedback_mask_past_slots, OUT_PIPE, ID, "feedback_mask"),
     E("pipeline.h", pipe_feedback_mask_without_shader, OUT_PIPE, ID, "feedback_mask"),

@@ -253,9 +253,7 @@ Test(spirv_builtins, sample_id_position_mask_in)
 
 /* gl_SampleMask keeps the samples of its bits (pixel rate: one invocation
  * for all four, gl_SampleMaskIn = 0xf on a fully covered pixel). */
-/* Disabled until the SampleMask output and SampleMaskIn as the coverage
- * exist (issue 30, still open: shader.h "Not (yet) run"). */
-Test(spirv_builtins, sample_mask_output, .disabled = 1)
+Test(spirv_builtins, sample_mask_output)
 {
     spvh_draw d;
     memset(&d, 0, sizeof d);
@@ -861,8 +859,7 @@ Test(spirv_builtins, uniform_array_of_structs_dynamic_index)
  * that shades one quad for a whole block would be wrong at the triangle's
  * edge: every written sample must hold exactly the mask of the samples
  * written in its pixel. */
-/* Disabled until SampleMaskIn carries the fragment's coverage (issue 30). */
-Test(spirv_builtins, sample_mask_in_at_partially_covered_pixels, .disabled = 1)
+Test(spirv_builtins, sample_mask_in_at_partially_covered_pixels)
 {
     spvh_draw d;
     memset(&d, 0, sizeof d);
