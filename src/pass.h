@@ -147,12 +147,6 @@ struct tr__pass {
 
 /* ---- shared by the executor's files (pass_record.c, pass_front.c, pass_tile.c) ---- */
 
-/* A draw's SPIR-V resources (src/shader/shader_api.c): made when it is
- * recorded (TR_ERROR_INVALID_STATE naming an unbound uniform buffer), and
- * checked after each stage ran (TR_ERROR_LIMIT_EXCEEDED: over budget). */
-tr_result tr__spv_draw_prepare(tr_context *ctx, const char *fn, tr__pass *p, const tr_pipeline *pl, tr__draw *d);
-tr_result tr__spv_draw_check(tr_context *ctx, const char *fn, const tr__draw *d, uint32_t stage_bit);
-
 #define REQUIRE_PASS(ctx, fn)                                                                      \
     do {                                                                                           \
         if (!(ctx))                                                                                \

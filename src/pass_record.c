@@ -824,6 +824,36 @@ tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size)
     return TR_OK;
 }
 
+tr_result tr_cmd_bind_uniform_buffer(tr_context *ctx, uint32_t binding, const void *data, size_t size)
+{
+    static const char fn[] = "tr_cmd_bind_uniform_buffer";
+    tr__api_enter(ctx);
+    REQUIRE_PASS(ctx, "tr_cmd_bind_uniform_buffer");
+    tr__pass *p = ctx->pass;
+    if (binding >= TR_MAX_UNIFORM_BUFFERS)
+        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: binding = %u is not below TR_MAX_UNIFORM_BUFFERS (%u)", fn,
+                         binding, TR_MAX_UNIFORM_BUFFERS);
+    if (size > TR_MAX_UNIFORM_BUFFER_BYTES)
+        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: size = %zu exceeds TR_MAX_UNIFORM_BUFFER_BYTES (%u)", fn,
+                         size, TR_MAX_UNIFORM_BUFFER_BYTES);
+    if (size && !data)
+        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: data is NULL with size %zu", fn, size);
+    if (p->failed)
+        return tr__error(ctx, p->fail_code, "%s: an earlier command of this pass failed", fn);
+    if (!size) {
+        p->ubo[binding] = NULL;
+        p->ubo_size[binding] = 0;
+        return TR_OK;
+    }
+    void *copy = tr__arena_alloc(ctx, &p->arena, size);
+    if (!copy)
+        return tr__pass_fail(ctx, fn);
+    memcpy(copy, data, size);
+    p->ubo[binding] = copy;
+    p->ubo_size[binding] = (uint32_t)size;
+    return TR_OK;
+}
+
 /* ---- draws ------------------------------------------------------------------------------ */
 
 static uint32_t prim_count(tr_topology t, uint32_t n)
@@ -935,10 +965,14 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         p->feedback_copy = copy;
     }
     d->feedback_maps = p->feedback_copy;
-    const tr_result sr = tr__spv_draw_prepare(ctx, fn, p, pl, d);
+    tr__spv_bindings bind = {.push = p->uniforms, .push_size = p->uniforms_size, .samples = p->samples,
+                             .flip_y = p->origin_flip != 0};
+    memcpy(bind.ubo, p->ubo, sizeof bind.ubo);
+    memcpy(bind.ubo_size, p->ubo_size, sizeof bind.ubo_size);
+    const tr_result sr = tr__spv_draw_prepare(ctx, fn, &p->arena, pl, &bind, d);
     if (sr != TR_OK) {
         p->draw_count--;
-        return sr;
+        return sr == TR_ERROR_OUT_OF_MEMORY ? tr__pass_fail(ctx, fn) : sr;
     }
     d->depth_min = TR_MIN(d->viewport.min_depth, d->viewport.max_depth);
     d->depth_max = TR_MAX(d->viewport.min_depth, d->viewport.max_depth);

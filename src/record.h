@@ -174,4 +174,26 @@ typedef struct tr__vertex_buffer {
     size_t size;
 } tr__vertex_buffer;
 
+/* ---- a draw's SPIR-V resources (src/shader/shader_api.c) ------------------
+ * What the recording pass has bound for SPIR-V stages when a draw is recorded. */
+typedef struct tr__spv_bindings {
+    const void *ubo[TR_MAX_UNIFORM_BUFFERS]; /* tr_cmd_bind_uniform_buffer's copies */
+    uint32_t ubo_size[TR_MAX_UNIFORM_BUFFERS];
+    const void *push;          /* tr_cmd_set_uniforms' copy */
+    size_t push_size;
+    uint32_t samples;          /* the pass's sample count */
+    bool flip_y;               /* TR_PASS_ORIGIN_LOWER_LEFT */
+} tr__spv_bindings;
+
+/* Makes d->spv (in the arena) for a pipeline with SPIR-V stages (NULL for C
+ * ones): TR_ERROR_INVALID_STATE naming a uniform buffer a module reads and
+ * nothing is bound to, TR_ERROR_OUT_OF_MEMORY (no message) when the arena
+ * has no room. */
+tr_result tr__spv_draw_prepare(tr_context *ctx, const char *fn, tr__arena *arena, const tr_pipeline *pl,
+                               const tr__spv_bindings *bind, tr__draw *d);
+/* After a stage ran: TR_ERROR_LIMIT_EXCEEDED when a program of the draw ran
+ * past its budget (stage_bit 1 vertex, 2 fragment), TR_ERROR_OUT_OF_MEMORY
+ * when a thread had no register file. */
+tr_result tr__spv_draw_check(tr_context *ctx, const char *fn, const tr__draw *d, uint32_t stage_bit);
+
 #endif

@@ -6,7 +6,7 @@
 
 #include <spirv/unified1/spirv.h>
 
-#include "pass.h"
+#include "record.h"
 #include "shader/spirv_internal.h"
 #include "shader/spirv_prog.h"
 
@@ -79,36 +79,6 @@ void tr_shader_module_destroy(tr_shader_module *module)
         module->next->prev = module->prev;
     tr__spv_free(ctx, &module->m);
     tr__free(ctx, module);
-}
-
-tr_result tr_cmd_bind_uniform_buffer(tr_context *ctx, uint32_t binding, const void *data, size_t size)
-{
-    static const char fn[] = "tr_cmd_bind_uniform_buffer";
-    tr__api_enter(ctx);
-    REQUIRE_PASS(ctx, "tr_cmd_bind_uniform_buffer");
-    tr__pass *p = ctx->pass;
-    if (binding >= TR_MAX_UNIFORM_BUFFERS)
-        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: binding = %u is not below TR_MAX_UNIFORM_BUFFERS (%u)", fn,
-                         binding, TR_MAX_UNIFORM_BUFFERS);
-    if (size > TR_MAX_UNIFORM_BUFFER_BYTES)
-        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: size = %zu exceeds TR_MAX_UNIFORM_BUFFER_BYTES (%u)", fn,
-                         size, TR_MAX_UNIFORM_BUFFER_BYTES);
-    if (size && !data)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: data is NULL with size %zu", fn, size);
-    if (p->failed)
-        return tr__error(ctx, p->fail_code, "%s: an earlier command of this pass failed", fn);
-    if (!size) {
-        p->ubo[binding] = NULL;
-        p->ubo_size[binding] = 0;
-        return TR_OK;
-    }
-    void *copy = tr__arena_alloc(ctx, &p->arena, size);
-    if (!copy)
-        return tr__pass_fail(ctx, fn);
-    memcpy(copy, data, size);
-    p->ubo[binding] = copy;
-    p->ubo_size[binding] = (uint32_t)size;
-    return TR_OK;
 }
 
 /* ---- pipelines -------------------------------------------------------------------------------- */
@@ -217,7 +187,8 @@ void tr__spv_fragment_marker(tr_fs_block *block)
 
 /* ---- draws ------------------------------------------------------------------------------------ */
 
-tr_result tr__spv_draw_prepare(tr_context *ctx, const char *fn, tr__pass *p, const tr_pipeline *pl, tr__draw *d)
+tr_result tr__spv_draw_prepare(tr_context *ctx, const char *fn, tr__arena *arena, const tr_pipeline *pl,
+                               const tr__spv_bindings *bind, tr__draw *d)
 {
     d->spv = NULL;
     if (!pl->vs_prog && !pl->fs_prog)
@@ -227,25 +198,25 @@ tr_result tr__spv_draw_prepare(tr_context *ctx, const char *fn, tr__pass *p, con
         if (!progs[s])
             continue;
         for (uint32_t m = progs[s]->ubo_mask, b = 0; m; m >>= 1, b++)
-            if ((m & 1u) && !p->ubo[b])
+            if ((m & 1u) && !bind->ubo[b])
                 return tr__error(ctx, TR_ERROR_INVALID_STATE,
                                  "%s: the %s module ('%s') reads uniform buffer binding %u, which has nothing bound "
                                  "(tr_cmd_bind_uniform_buffer)", fn, s ? "fragment" : "vertex", progs[s]->entry, b);
     }
-    tr__spv_draw *sd = tr__arena_alloc(ctx, &p->arena, sizeof *sd);
+    tr__spv_draw *sd = tr__arena_alloc(ctx, arena, sizeof *sd);
     if (!sd)
-        return tr__pass_fail(ctx, fn);
+        return TR_ERROR_OUT_OF_MEMORY;
     memset(sd, 0, sizeof *sd);
     for (uint32_t b = 0; b < TR_MAX_UNIFORM_BUFFERS; b++) {
-        sd->res.buf[b] = p->ubo[b];
-        sd->res.buf_size[b] = p->ubo_size[b];
+        sd->res.buf[b] = bind->ubo[b];
+        sd->res.buf_size[b] = bind->ubo_size[b];
     }
-    sd->res.buf[TR__BUF_PUSH] = p->uniforms;
-    sd->res.buf_size[TR__BUF_PUSH] = (uint32_t)p->uniforms_size;
+    sd->res.buf[TR__BUF_PUSH] = bind->push;
+    sd->res.buf_size[TR__BUF_PUSH] = (uint32_t)bind->push_size;
     sd->res.textures = d->textures;
     sd->res.budget = ctx->desc.shader_budget ? ctx->desc.shader_budget : TR_DEFAULT_SHADER_BUDGET;
-    sd->res.samples = p->samples;
-    sd->res.flip_y = p->origin_flip != 0;
+    sd->res.samples = bind->samples;
+    sd->res.flip_y = bind->flip_y;
     atomic_init(&sd->failed, 0u);
     d->spv = sd;
     return TR_OK;
