@@ -1683,6 +1683,84 @@ static void tex_record(xl *x, const uint32_t *in, uint32_t len, uint32_t op)
 }
 
 
+/* SPIR-V instructions that are one lane instruction per component of their
+ * result, with 1, 2 or 3 operands (a scalar operand repeats). */
+static const struct componentwise_op {
+    uint16_t spv, op;
+    uint8_t operands;
+} componentwise_ops[] = {
+    {SpvOpSNegate, TR__OP_INEG, 1},
+    {SpvOpFNegate, TR__OP_FNEG, 1},
+    {SpvOpIAdd, TR__OP_IADD, 2},
+    {SpvOpFAdd, TR__OP_FADD, 2},
+    {SpvOpISub, TR__OP_ISUB, 2},
+    {SpvOpFSub, TR__OP_FSUB, 2},
+    {SpvOpIMul, TR__OP_IMUL, 2},
+    {SpvOpFMul, TR__OP_FMUL, 2},
+    {SpvOpUDiv, TR__OP_UDIV, 2},
+    {SpvOpSDiv, TR__OP_SDIV, 2},
+    {SpvOpFDiv, TR__OP_FDIV, 2},
+    {SpvOpUMod, TR__OP_UMOD, 2},
+    {SpvOpSRem, TR__OP_SREM, 2},
+    {SpvOpSMod, TR__OP_SMOD, 2},
+    {SpvOpFRem, TR__OP_FREM, 2},
+    {SpvOpFMod, TR__OP_FMOD, 2},
+    {SpvOpMatrixTimesScalar, TR__OP_FMUL, 2},
+    {SpvOpShiftRightLogical, TR__OP_SHR, 2},
+    {SpvOpShiftRightArithmetic, TR__OP_SAR, 2},
+    {SpvOpShiftLeftLogical, TR__OP_SHL, 2},
+    {SpvOpLogicalOr, TR__OP_OR, 2},
+    {SpvOpLogicalNotEqual, TR__OP_XOR, 2},
+    {SpvOpLogicalAnd, TR__OP_AND, 2},
+    {SpvOpLogicalNot, TR__OP_NOT, 1},
+    {SpvOpLogicalEqual, TR__OP_IEQ, 2},
+    {SpvOpBitReverse, TR__OP_BREV, 1},
+    {SpvOpBitCount, TR__OP_BCNT, 1},
+    {SpvOpBitFieldSExtract, TR__OP_BFE_S, 3},
+    {SpvOpBitFieldUExtract, TR__OP_BFE_U, 3},
+    {SpvOpIEqual, TR__OP_IEQ, 2},
+    {SpvOpINotEqual, TR__OP_INE, 2},
+    {SpvOpUGreaterThan, TR__OP_UGT, 2},
+    {SpvOpSGreaterThan, TR__OP_SGT, 2},
+    {SpvOpUGreaterThanEqual, TR__OP_UGE, 2},
+    {SpvOpSGreaterThanEqual, TR__OP_SGE, 2},
+    {SpvOpULessThan, TR__OP_ULT, 2},
+    {SpvOpSLessThan, TR__OP_SLT, 2},
+    {SpvOpULessThanEqual, TR__OP_ULE, 2},
+    {SpvOpSLessThanEqual, TR__OP_SLE, 2},
+    {SpvOpFOrdEqual, TR__OP_FEQ, 2},
+    {SpvOpFUnordEqual, TR__OP_FUEQ, 2},
+    {SpvOpFOrdNotEqual, TR__OP_FNE, 2},
+    {SpvOpFUnordNotEqual, TR__OP_FUNE, 2},
+    {SpvOpFOrdLessThan, TR__OP_FLT, 2},
+    {SpvOpFUnordLessThan, TR__OP_FULT, 2},
+    {SpvOpFOrdGreaterThan, TR__OP_FGT, 2},
+    {SpvOpFUnordGreaterThan, TR__OP_FUGT, 2},
+    {SpvOpFOrdLessThanEqual, TR__OP_FLE, 2},
+    {SpvOpFUnordLessThanEqual, TR__OP_FULE, 2},
+    {SpvOpFOrdGreaterThanEqual, TR__OP_FGE, 2},
+    {SpvOpFUnordGreaterThanEqual, TR__OP_FUGE, 2},
+    {SpvOpIsNan, TR__OP_ISNAN, 1},
+    {SpvOpIsInf, TR__OP_ISINF, 1},
+    {SpvOpConvertFToU, TR__OP_F2U, 1},
+    {SpvOpConvertFToS, TR__OP_F2S, 1},
+    {SpvOpConvertSToF, TR__OP_S2F, 1},
+    {SpvOpConvertUToF, TR__OP_U2F, 1},
+    {SpvOpVectorTimesScalar, TR__OP_FMUL, 2},
+    {SpvOpBitwiseOr, TR__OP_OR, 2},
+    {SpvOpBitwiseXor, TR__OP_XOR, 2},
+    {SpvOpBitwiseAnd, TR__OP_AND, 2},
+    {SpvOpNot, TR__OP_NOT, 1},
+};
+
+static const struct componentwise_op *find_componentwise(uint32_t op)
+{
+    for (size_t i = 0; i < TR_ARRAY_SIZE(componentwise_ops); i++)
+        if (componentwise_ops[i].spv == op)
+            return &componentwise_ops[i];
+    return NULL;
+}
+
 /* The names of instructions a shader may hold that tilerast does not run. */
 static const char *op_name(uint32_t op)
 {
@@ -1982,24 +2060,6 @@ static void translate_ins(xl *x, const uint32_t *in, uint32_t len, uint32_t op)
         return;
     }
     /* arithmetic */
-    case SpvOpSNegate: NEED(4); componentwise(x, TR__OP_INEG, in, 1); return;
-    case SpvOpFNegate: NEED(4); componentwise(x, TR__OP_FNEG, in, 1); return;
-    case SpvOpIAdd: NEED(5); componentwise(x, TR__OP_IADD, in, 2); return;
-    case SpvOpFAdd: NEED(5); componentwise(x, TR__OP_FADD, in, 2); return;
-    case SpvOpISub: NEED(5); componentwise(x, TR__OP_ISUB, in, 2); return;
-    case SpvOpFSub: NEED(5); componentwise(x, TR__OP_FSUB, in, 2); return;
-    case SpvOpIMul: NEED(5); componentwise(x, TR__OP_IMUL, in, 2); return;
-    case SpvOpFMul: NEED(5); componentwise(x, TR__OP_FMUL, in, 2); return;
-    case SpvOpUDiv: NEED(5); componentwise(x, TR__OP_UDIV, in, 2); return;
-    case SpvOpSDiv: NEED(5); componentwise(x, TR__OP_SDIV, in, 2); return;
-    case SpvOpFDiv: NEED(5); componentwise(x, TR__OP_FDIV, in, 2); return;
-    case SpvOpUMod: NEED(5); componentwise(x, TR__OP_UMOD, in, 2); return;
-    case SpvOpSRem: NEED(5); componentwise(x, TR__OP_SREM, in, 2); return;
-    case SpvOpSMod: NEED(5); componentwise(x, TR__OP_SMOD, in, 2); return;
-    case SpvOpFRem: NEED(5); componentwise(x, TR__OP_FREM, in, 2); return;
-    case SpvOpFMod: NEED(5); componentwise(x, TR__OP_FMOD, in, 2); return;
-    case SpvOpVectorTimesScalar:
-    case SpvOpMatrixTimesScalar: NEED(5); componentwise(x, TR__OP_FMUL, in, 2); return;
     case SpvOpDot: {
         NEED(5);
         const tval *a = operand(x, in[3]), *b = operand(x, in[4]);
@@ -2088,22 +2148,6 @@ static void translate_ins(xl *x, const uint32_t *in, uint32_t len, uint32_t op)
         return;
     }
     /* bits */
-    case SpvOpShiftRightLogical: NEED(5); componentwise(x, TR__OP_SHR, in, 2); return;
-    case SpvOpShiftRightArithmetic: NEED(5); componentwise(x, TR__OP_SAR, in, 2); return;
-    case SpvOpShiftLeftLogical: NEED(5); componentwise(x, TR__OP_SHL, in, 2); return;
-    case SpvOpBitwiseOr:
-    case SpvOpLogicalOr: NEED(5); componentwise(x, TR__OP_OR, in, 2); return;
-    case SpvOpBitwiseXor:
-    case SpvOpLogicalNotEqual: NEED(5); componentwise(x, TR__OP_XOR, in, 2); return;
-    case SpvOpBitwiseAnd:
-    case SpvOpLogicalAnd: NEED(5); componentwise(x, TR__OP_AND, in, 2); return;
-    case SpvOpNot:
-    case SpvOpLogicalNot: NEED(4); componentwise(x, TR__OP_NOT, in, 1); return;
-    case SpvOpLogicalEqual: NEED(5); componentwise(x, TR__OP_IEQ, in, 2); return;
-    case SpvOpBitReverse: NEED(4); componentwise(x, TR__OP_BREV, in, 1); return;
-    case SpvOpBitCount: NEED(4); componentwise(x, TR__OP_BCNT, in, 1); return;
-    case SpvOpBitFieldSExtract: NEED(6); componentwise(x, TR__OP_BFE_S, in, 3); return;
-    case SpvOpBitFieldUExtract: NEED(6); componentwise(x, TR__OP_BFE_U, in, 3); return;
     case SpvOpBitFieldInsert: {
         NEED(7);
         const tval *a = operand(x, in[3]), *b = operand(x, in[4]), *o = operand(x, in[5]), *c = operand(x, in[6]);
@@ -2121,30 +2165,6 @@ static void translate_ins(xl *x, const uint32_t *in, uint32_t len, uint32_t op)
         return;
     }
     /* relational */
-    case SpvOpIEqual: NEED(5); componentwise(x, TR__OP_IEQ, in, 2); return;
-    case SpvOpINotEqual: NEED(5); componentwise(x, TR__OP_INE, in, 2); return;
-    case SpvOpUGreaterThan: NEED(5); componentwise(x, TR__OP_UGT, in, 2); return;
-    case SpvOpSGreaterThan: NEED(5); componentwise(x, TR__OP_SGT, in, 2); return;
-    case SpvOpUGreaterThanEqual: NEED(5); componentwise(x, TR__OP_UGE, in, 2); return;
-    case SpvOpSGreaterThanEqual: NEED(5); componentwise(x, TR__OP_SGE, in, 2); return;
-    case SpvOpULessThan: NEED(5); componentwise(x, TR__OP_ULT, in, 2); return;
-    case SpvOpSLessThan: NEED(5); componentwise(x, TR__OP_SLT, in, 2); return;
-    case SpvOpULessThanEqual: NEED(5); componentwise(x, TR__OP_ULE, in, 2); return;
-    case SpvOpSLessThanEqual: NEED(5); componentwise(x, TR__OP_SLE, in, 2); return;
-    case SpvOpFOrdEqual: NEED(5); componentwise(x, TR__OP_FEQ, in, 2); return;
-    case SpvOpFUnordEqual: NEED(5); componentwise(x, TR__OP_FUEQ, in, 2); return;
-    case SpvOpFOrdNotEqual: NEED(5); componentwise(x, TR__OP_FNE, in, 2); return;
-    case SpvOpFUnordNotEqual: NEED(5); componentwise(x, TR__OP_FUNE, in, 2); return;
-    case SpvOpFOrdLessThan: NEED(5); componentwise(x, TR__OP_FLT, in, 2); return;
-    case SpvOpFUnordLessThan: NEED(5); componentwise(x, TR__OP_FULT, in, 2); return;
-    case SpvOpFOrdGreaterThan: NEED(5); componentwise(x, TR__OP_FGT, in, 2); return;
-    case SpvOpFUnordGreaterThan: NEED(5); componentwise(x, TR__OP_FUGT, in, 2); return;
-    case SpvOpFOrdLessThanEqual: NEED(5); componentwise(x, TR__OP_FLE, in, 2); return;
-    case SpvOpFUnordLessThanEqual: NEED(5); componentwise(x, TR__OP_FULE, in, 2); return;
-    case SpvOpFOrdGreaterThanEqual: NEED(5); componentwise(x, TR__OP_FGE, in, 2); return;
-    case SpvOpFUnordGreaterThanEqual: NEED(5); componentwise(x, TR__OP_FUGE, in, 2); return;
-    case SpvOpIsNan: NEED(4); componentwise(x, TR__OP_ISNAN, in, 1); return;
-    case SpvOpIsInf: NEED(4); componentwise(x, TR__OP_ISINF, in, 1); return;
     case SpvOpSelect: {
         NEED(6);
         const tval *c = operand(x, in[3]), *a = operand(x, in[4]), *b = operand(x, in[5]);
@@ -2173,10 +2193,6 @@ static void translate_ins(xl *x, const uint32_t *in, uint32_t len, uint32_t op)
         return;
     }
     /* conversions */
-    case SpvOpConvertFToU: NEED(4); componentwise(x, TR__OP_F2U, in, 1); return;
-    case SpvOpConvertFToS: NEED(4); componentwise(x, TR__OP_F2S, in, 1); return;
-    case SpvOpConvertSToF: NEED(4); componentwise(x, TR__OP_S2F, in, 1); return;
-    case SpvOpConvertUToF: NEED(4); componentwise(x, TR__OP_U2F, in, 1); return;
     case SpvOpUConvert:
     case SpvOpSConvert:
     case SpvOpFConvert:
@@ -2270,6 +2286,12 @@ static void translate_ins(xl *x, const uint32_t *in, uint32_t len, uint32_t op)
         ext_record(x, in, len);
         return;
     default: {
+        const struct componentwise_op *cw = find_componentwise(op);
+        if (cw) {
+            NEED(3u + cw->operands);
+            componentwise(x, cw->op, in, cw->operands);
+            return;
+        }
         const char *name = op_name(op);
         return name ? fail(x, TR_ERROR_UNSUPPORTED_FORMAT, "instruction %s is not supported", name)
                     : fail(x, TR_ERROR_UNSUPPORTED_FORMAT, "instruction %u is not supported", op);
