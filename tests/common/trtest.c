@@ -482,3 +482,41 @@ float trt_untie(float x)
         return (float)((double)(k + 1) / 1024.0);
     return x;
 }
+
+tr_image *trt_random_texture(tr_context *ctx, tr_format f, uint32_t w, uint32_t h, uint32_t layers, uint32_t levels,
+                             uint64_t seed)
+{
+    tr_image_desc d = {f, w, h, layers, levels, 0, 0};
+    tr_image *img = NULL;
+    TRT_OK(tr_image_create(ctx, &d, &img));
+    trt_rng rng = {seed};
+    d = tr_image_get_desc(img);
+    for (uint32_t l = 0; l < d.levels; l++)
+        for (uint32_t a = 0; a < d.layers; a++) {
+            const uint32_t lw = tr_image_level_width(img, l), lh = tr_image_level_height(img, l);
+            const size_t n = (size_t)lw * lh;
+            if (f == TR_FORMAT_D32_SFLOAT) {
+                float *z = malloc(n * sizeof(float));
+                for (size_t i = 0; i < n; i++)
+                    z[i] = (float)trt_rand_range(&rng, 0, 1);
+                tr_subresource sub = {l, a, TR_ASPECT_DEPTH, 0};
+                TRT_OK(tr_image_upload(img, &sub, z, 0));
+                free(z);
+            } else if (f == TR_FORMAT_R16G16B16A16_SFLOAT) {
+                uint16_t *h16 = malloc(n * 8);
+                for (size_t i = 0; i < n * 4; i++)
+                    h16[i] = (uint16_t)(0x3000 + trt_rand_u32(&rng) % 0x0c00); /* halves in [0.125, 1) */
+                tr_subresource sub = {l, a, TR_ASPECT_COLOR, 0};
+                TRT_OK(tr_image_upload(img, &sub, h16, 0));
+                free(h16);
+            } else {
+                uint8_t *b = malloc(n * 4);
+                for (size_t i = 0; i < n * 4; i++)
+                    b[i] = (uint8_t)trt_rand_u32(&rng);
+                tr_subresource sub = {l, a, TR_ASPECT_COLOR, 0};
+                TRT_OK(tr_image_upload(img, &sub, b, 0));
+                free(b);
+            }
+        }
+    return img;
+}

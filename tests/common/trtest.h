@@ -155,6 +155,13 @@ typedef struct trt_rng { uint64_t s; } trt_rng;
 uint32_t trt_rand_u32(trt_rng *r);
 /* uniform in [lo, hi) */
 double trt_rand_range(trt_rng *r, double lo, double hi);
+
+/* A w x h texture of `layers` layers and `levels` levels (TR_LEVELS_ALL:
+ * the whole chain) of format f filled with random texels from `seed`:
+ * depths in [0, 1] (D32_SFLOAT), halves in [0.125, 1) (R16G16B16A16_SFLOAT),
+ * random bytes otherwise (a 4-byte texel format).  Asserts on failure. */
+tr_image *trt_random_texture(tr_context *ctx, tr_format f, uint32_t w, uint32_t h, uint32_t layers, uint32_t levels,
+                             uint64_t seed);
 /* A random coordinate in [lo, hi) on the 1/1024 grid that is never a rounding
  * tie of 1/256 snapping (odd multiples of 1/512 are avoided). */
 float trt_rand_coord(trt_rng *r, float lo, float hi);

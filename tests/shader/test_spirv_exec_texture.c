@@ -8,43 +8,6 @@
 
 enum { W = 40, H = 32 };
 
-static tr_image *texture(tr_context *ctx, tr_format f, uint32_t w, uint32_t h, uint32_t layers, uint32_t levels,
-                         uint64_t seed)
-{
-    tr_image_desc d = {f, w, h, layers, levels, 0, 0};
-    tr_image *img = NULL;
-    TRT_OK(tr_image_create(ctx, &d, &img));
-    trt_rng rng = {seed};
-    d = tr_image_get_desc(img);
-    for (uint32_t l = 0; l < d.levels; l++)
-        for (uint32_t a = 0; a < d.layers; a++) {
-            const uint32_t lw = tr_image_level_width(img, l), lh = tr_image_level_height(img, l);
-            const size_t n = (size_t)lw * lh;
-            if (f == TR_FORMAT_D32_SFLOAT) {
-                float *z = malloc(n * sizeof(float));
-                for (size_t i = 0; i < n; i++)
-                    z[i] = (float)trt_rand_range(&rng, 0, 1);
-                tr_subresource sub = {l, a, TR_ASPECT_DEPTH, 0};
-                TRT_OK(tr_image_upload(img, &sub, z, 0));
-                free(z);
-            } else if (f == TR_FORMAT_R16G16B16A16_SFLOAT) {
-                uint16_t *h16 = malloc(n * 8);
-                for (size_t i = 0; i < n * 4; i++)
-                    h16[i] = (uint16_t)(0x3000 + trt_rand_u32(&rng) % 0x0c00);
-                tr_subresource sub = {l, a, TR_ASPECT_COLOR, 0};
-                TRT_OK(tr_image_upload(img, &sub, h16, 0));
-                free(h16);
-            } else {
-                uint8_t *b = malloc(n * 4);
-                for (size_t i = 0; i < n * 4; i++)
-                    b[i] = (uint8_t)trt_rand_u32(&rng);
-                tr_subresource sub = {l, a, TR_ASPECT_COLOR, 0};
-                TRT_OK(tr_image_upload(img, &sub, b, 0));
-                free(b);
-            }
-        }
-    return img;
-}
 
 static tr_sampler *sampler(tr_context *ctx, const tr_sampler_desc *d)
 {
@@ -148,10 +111,10 @@ static tr_sampler *aniso, *linear, *nearest_clamp, *shadow_less;
 static void setup(void)
 {
     ctx = spvh_context(2, 0);
-    rgba = texture(ctx, TR_FORMAT_R8G8B8A8_SRGB, 64, 32, 1, TR_LEVELS_ALL, 11);
-    half_img = texture(ctx, TR_FORMAT_R16G16B16A16_SFLOAT, 32, 32, 1, TR_LEVELS_ALL, 12);
-    depth = texture(ctx, TR_FORMAT_D32_SFLOAT, 32, 16, 1, 1, 13);
-    layered = texture(ctx, TR_FORMAT_R8G8B8A8_UNORM, 16, 16, 4, TR_LEVELS_ALL, 14);
+    rgba = trt_random_texture(ctx, TR_FORMAT_R8G8B8A8_SRGB, 64, 32, 1, TR_LEVELS_ALL, 11);
+    half_img = trt_random_texture(ctx, TR_FORMAT_R16G16B16A16_SFLOAT, 32, 32, 1, TR_LEVELS_ALL, 12);
+    depth = trt_random_texture(ctx, TR_FORMAT_D32_SFLOAT, 32, 16, 1, 1, 13);
+    layered = trt_random_texture(ctx, TR_FORMAT_R8G8B8A8_UNORM, 16, 16, 4, TR_LEVELS_ALL, 14);
     tr_sampler_desc sd = {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR,
                           .mipmap_mode = TR_MIPMAP_LINEAR, .address_v = TR_ADDRESS_MIRRORED_REPEAT,
                           .max_anisotropy = 16};
@@ -658,7 +621,7 @@ static void ref_array_shadow(const tr_fs_block *b, uint32_t out[4][TR_FS_LANES])
  * sampler, texelFetch from an array texture (layers outside read 0). */
 Test(spirv_texture, array_shadow_grad_shadow_array_fetch)
 {
-    tr_image *depth_layers = texture(ctx, TR_FORMAT_D32_SFLOAT, 16, 16, 3, 1, 21);
+    tr_image *depth_layers = trt_random_texture(ctx, TR_FORMAT_D32_SFLOAT, 16, 16, 3, 1, 21);
     const spvh_tex tex[4] = {{6, depth_layers, shadow_less}, {5, depth, shadow_less}, {7, layered, NULL}};
     compare("#version 450\nlayout(location = 0) out uvec4 o;\n"
             "layout(binding = 5) uniform sampler2DShadow sh;\n"

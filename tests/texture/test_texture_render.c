@@ -10,43 +10,6 @@
 
 enum { W = 96, H = 72 };
 
-static tr_image *texture(tr_context *ctx, tr_format f, uint32_t w, uint32_t h, uint32_t layers, uint32_t levels,
-                         uint64_t seed)
-{
-    tr_image_desc d = {f, w, h, layers, levels, 0, 0};
-    tr_image *img = NULL;
-    TRT_OK(tr_image_create(ctx, &d, &img));
-    trt_rng rng = {seed};
-    d = tr_image_get_desc(img);
-    for (uint32_t l = 0; l < d.levels; l++)
-        for (uint32_t a = 0; a < d.layers; a++) {
-            const uint32_t lw = tr_image_level_width(img, l), lh = tr_image_level_height(img, l);
-            const size_t n = (size_t)lw * lh;
-            if (f == TR_FORMAT_D32_SFLOAT) {
-                float *z = malloc(n * sizeof(float));
-                for (size_t i = 0; i < n; i++)
-                    z[i] = (float)trt_rand_range(&rng, 0, 1);
-                tr_subresource sub = {l, a, TR_ASPECT_DEPTH, 0};
-                TRT_OK(tr_image_upload(img, &sub, z, 0));
-                free(z);
-            } else if (f == TR_FORMAT_R16G16B16A16_SFLOAT) {
-                uint16_t *h16 = malloc(n * 8);
-                for (size_t i = 0; i < n * 4; i++)
-                    h16[i] = (uint16_t)(0x3000 + trt_rand_u32(&rng) % 0x0c00); /* halves in [0.125, 1) */
-                tr_subresource sub = {l, a, TR_ASPECT_COLOR, 0};
-                TRT_OK(tr_image_upload(img, &sub, h16, 0));
-                free(h16);
-            } else {
-                uint8_t *b = malloc(n * 4);
-                for (size_t i = 0; i < n * 4; i++)
-                    b[i] = (uint8_t)trt_rand_u32(&rng);
-                tr_subresource sub = {l, a, TR_ASPECT_COLOR, 0};
-                TRT_OK(tr_image_upload(img, &sub, b, 0));
-                free(b);
-            }
-        }
-    return img;
-}
 
 static tr_sampler *sampler(tr_context *ctx, const tr_sampler_desc *d)
 {
@@ -76,7 +39,7 @@ Test(texture_render, shader_samples_equal_direct_calls)
 {
     tr_context *ctx = trt_context(2);
     tr_image *rt = trt_image(ctx, TR_FORMAT_R32G32B32A32_SFLOAT, W, H);
-    tr_image *tex = texture(ctx, TR_FORMAT_R8G8B8A8_SRGB, 64, 32, 1, TR_LEVELS_ALL, 11);
+    tr_image *tex = trt_random_texture(ctx, TR_FORMAT_R8G8B8A8_SRGB, 64, 32, 1, TR_LEVELS_ALL, 11);
     tr_sampler_desc sd = {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR,
                           .mipmap_mode = TR_MIPMAP_LINEAR, .address_v = TR_ADDRESS_MIRRORED_REPEAT,
                           .max_anisotropy = 16};
@@ -159,9 +122,9 @@ static uint8_t *render_scene(const cfg *cf)
     tr_context *ctx = trt_context_desc(&cd);
     tr_image *rt = trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, W, H);
     tr_image *ds = trt_image(ctx, TR_FORMAT_D32_SFLOAT, W, H);
-    tr_image *t0 = texture(ctx, TR_FORMAT_R8G8B8A8_SRGB, 64, 64, 1, TR_LEVELS_ALL, 1);
-    tr_image *t1 = texture(ctx, TR_FORMAT_R16G16B16A16_SFLOAT, 32, 16, 3, TR_LEVELS_ALL, 2);
-    tr_image *t2 = texture(ctx, TR_FORMAT_D32_SFLOAT, 32, 32, 1, 1, 3);
+    tr_image *t0 = trt_random_texture(ctx, TR_FORMAT_R8G8B8A8_SRGB, 64, 64, 1, TR_LEVELS_ALL, 1);
+    tr_image *t1 = trt_random_texture(ctx, TR_FORMAT_R16G16B16A16_SFLOAT, 32, 16, 3, TR_LEVELS_ALL, 2);
+    tr_image *t2 = trt_random_texture(ctx, TR_FORMAT_D32_SFLOAT, 32, 32, 1, 1, 3);
     const tr_sampler_desc s0 = {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR,
                                 .mipmap_mode = TR_MIPMAP_LINEAR, .max_anisotropy = 16};
     const tr_sampler_desc s1 = {.min_filter = TR_FILTER_LINEAR, .address_u = TR_ADDRESS_MIRRORED_REPEAT,
