@@ -1366,6 +1366,70 @@ static uint32_t dot(xl *x, const uint32_t *a, uint32_t as, const uint32_t *b, ui
     return acc;
 }
 
+/* Modf / Frexp: the first result is the value, the second goes through
+ * the pointer operand (in[6]). */
+static void ext_through_pointer(xl *x, const uint32_t *in, tr__spv_ext *e, tval *r, const tval *arg)
+{
+    const tval *pv = value_slot(x, NULL, in[6]);
+    if (!fresh(x, r, in[1]) || !pv || pv->kind != V_PTR)
+        return;
+    tval second;
+    if (!fresh(x, &second, pv->p.type) || second.n != r->n || arg->n != r->n || r->n > 4)
+        return fail(x, TR_ERROR_INVALID_ARGUMENT, "Modf / Frexp operands of different sizes");
+    e->comps = r->n;
+    e->nargs = 1;
+    for (uint32_t i = 0; i < r->n; i++) {
+        e->res[i] = r->comp[i];
+        e->res2[i] = second.comp[i];
+        e->arg[0][i] = arg->comp[i];
+        use(x, arg->comp[i]);
+        def(x, e->res[i]);
+        def(x, e->res2[i]);
+    }
+    emit5(x, TR__OP_EXT, 0, TR__NOREG, x->next++, TR__NOREG, TR__NOREG, TR__NOREG);
+    store_value(x, &pv->p, &second, true);
+}
+
+/* GLSL.std.450 InterpolateAtSample / AtOffset: the input at an offset from
+ * the fragment's centre (a sample's position minus 1/2, or the operand):
+ * v + dFdx(v) * ox + dFdy(v) * oy, with the quad's fine derivatives (exact
+ * for inputs linear in the framebuffer; shader.h). */
+static void interpolate_at(xl *x, const uint32_t *in, uint32_t len, uint32_t inst, tval *r)
+{
+    const tval *pv = value_slot(x, NULL, in[5]), *o = len > 6 ? operand(x, in[6]) : NULL;
+    if (!pv || pv->kind != V_PTR || !o)
+        return fail(x, TR_ERROR_INVALID_ARGUMENT, "interpolation of a non-pointer");
+    if (!x->fragment)
+        return fail(x, TR_ERROR_INVALID_ARGUMENT, "interpolation outside a fragment shader");
+    tval v;
+    load_value(x, &pv->p, &v);
+    if (failed(x) || !fresh(x, r, in[1]) || r->n != v.n)
+        return;
+    uint32_t off[2];
+    if (inst == GLSLstd450InterpolateAtOffset) {
+        if (o->n < 2)
+            return fail(x, TR_ERROR_INVALID_ARGUMENT, "InterpolateAtOffset's offset is not a vec2");
+        off[0] = o->comp[0];
+        off[1] = o->comp[1];
+    } else {
+        for (uint16_t c = 0; c < 2; c++) {
+            off[c] = new_val(x);
+            use(x, o->comp[0]);
+            def(x, off[c]);
+            emit5(x, TR__OP_SAMPLE_OFFSET, c, off[c], o->comp[0], TR__NOREG, TR__NOREG, TR__NOREG);
+        }
+    }
+    for (uint32_t c = 0; c < v.n; c++) {
+        const uint32_t dx = new_val(x), dy = new_val(x), t1 = new_val(x), t2 = new_val(x), t3 = new_val(x);
+        alu(x, TR__OP_DDX_FINE, dx, v.comp[c], TR__NOREG, TR__NOREG);
+        alu(x, TR__OP_DDY_FINE, dy, v.comp[c], TR__NOREG, TR__NOREG);
+        alu(x, TR__OP_FMUL, t1, dx, off[0], TR__NOREG);
+        alu(x, TR__OP_FADD, t2, v.comp[c], t1, TR__NOREG);
+        alu(x, TR__OP_FMUL, t3, dy, off[1], TR__NOREG);
+        alu(x, TR__OP_FADD, r->comp[c], t2, t3, TR__NOREG);
+    }
+}
+
 static void ext_record(xl *x, const uint32_t *in, uint32_t len)
 {
     const uint32_t inst = in[4], nargs = len - 5;
@@ -1387,45 +1451,8 @@ static void ext_record(xl *x, const uint32_t *in, uint32_t len)
         return fail(x, TR_ERROR_UNSUPPORTED_FORMAT, "GLSL.std.450 %s needs 64-bit types",
                     inst == GLSLstd450PackDouble2x32 ? "PackDouble2x32" : "UnpackDouble2x32");
     case GLSLstd450InterpolateAtSample:
-    case GLSLstd450InterpolateAtOffset: {
-        /* The input at an offset from the fragment's centre (a sample's
-         * position minus 1/2, or the operand): v + dFdx(v) * ox + dFdy(v) * oy,
-         * with the quad's fine derivatives (exact for inputs linear in the
-         * framebuffer; shader.h) */
-        const tval *pv = value_slot(x, NULL, in[5]), *o = len > 6 ? operand(x, in[6]) : NULL;
-        if (!pv || pv->kind != V_PTR || !o)
-            return fail(x, TR_ERROR_INVALID_ARGUMENT, "interpolation of a non-pointer");
-        if (!x->fragment)
-            return fail(x, TR_ERROR_INVALID_ARGUMENT, "interpolation outside a fragment shader");
-        tval v;
-        load_value(x, &pv->p, &v);
-        if (failed(x) || !fresh(x, r, in[1]) || r->n != v.n)
-            return;
-        uint32_t off[2];
-        if (inst == GLSLstd450InterpolateAtOffset) {
-            if (o->n < 2)
-                return fail(x, TR_ERROR_INVALID_ARGUMENT, "InterpolateAtOffset's offset is not a vec2");
-            off[0] = o->comp[0];
-            off[1] = o->comp[1];
-        } else {
-            for (uint16_t c = 0; c < 2; c++) {
-                off[c] = new_val(x);
-                use(x, o->comp[0]);
-                def(x, off[c]);
-                emit5(x, TR__OP_SAMPLE_OFFSET, c, off[c], o->comp[0], TR__NOREG, TR__NOREG, TR__NOREG);
-            }
-        }
-        for (uint32_t c = 0; c < v.n; c++) {
-            const uint32_t dx = new_val(x), dy = new_val(x), t1 = new_val(x), t2 = new_val(x), t3 = new_val(x);
-            alu(x, TR__OP_DDX_FINE, dx, v.comp[c], TR__NOREG, TR__NOREG);
-            alu(x, TR__OP_DDY_FINE, dy, v.comp[c], TR__NOREG, TR__NOREG);
-            alu(x, TR__OP_FMUL, t1, dx, off[0], TR__NOREG);
-            alu(x, TR__OP_FADD, t2, v.comp[c], t1, TR__NOREG);
-            alu(x, TR__OP_FMUL, t3, dy, off[1], TR__NOREG);
-            alu(x, TR__OP_FADD, r->comp[c], t2, t3, TR__NOREG);
-        }
-        return;
-    }
+    case GLSLstd450InterpolateAtOffset:
+        return interpolate_at(x, in, len, inst, r);
     case GLSLstd450InterpolateAtCentroid: {
         /* its operand is a pointer to an input: the input's value */
         const tval *pv = value_slot(x, NULL, in[5]);
@@ -1458,30 +1485,7 @@ static void ext_record(xl *x, const uint32_t *in, uint32_t len)
             e->res2[i] = r->comp[e->comps + i];
         }
     } else if (inst == GLSLstd450Modf || inst == GLSLstd450Frexp) {
-        /* the second result goes through a pointer */
-        const tval *pv = value_slot(x, NULL, in[6]);
-        if (!fresh(x, r, rtype) || !pv || pv->kind != V_PTR)
-            return;
-        tval second;
-        if (!fresh(x, &second, pv->p.type))
-            return;
-        e->comps = r->n;
-        e->nargs = 1;
-        for (uint32_t i = 0; i < r->n; i++) {
-            e->res[i] = r->comp[i];
-            e->res2[i] = second.comp[i];
-        }
-        for (uint32_t i = 0; i < e->comps; i++)
-            e->arg[0][i] = a[0]->comp[i];
-        for (uint32_t i = 0; i < e->comps; i++)
-            use(x, a[0]->comp[i]);
-        for (uint32_t i = 0; i < e->comps; i++) {
-            def(x, e->res[i]);
-            def(x, e->res2[i]);
-        }
-        emit5(x, TR__OP_EXT, 0, TR__NOREG, x->next++, TR__NOREG, TR__NOREG, TR__NOREG);
-        store_value(x, &pv->p, &second, true);
-        return;
+        return ext_through_pointer(x, in, e, r, a[0]);
     } else {
         if (!fresh(x, r, rtype))
             return;
