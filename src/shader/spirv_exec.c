@@ -26,6 +26,7 @@ typedef struct frame {
 
 static pthread_key_t frame_key;
 static pthread_once_t frame_once = PTHREAD_ONCE_INIT;
+static _Thread_local frame *thread_frame; /* the key's value, without the lookup per run */
 
 static void frame_free(void *v)
 {
@@ -43,16 +44,20 @@ static void frame_key_make(void)
     (void)pthread_key_create(&frame_key, frame_free);
 }
 
-static frame *frame_for(const tr__spv_program *p)
+/* The thread's frame, ready for a run of p over lanes [0, n): constants
+ * filled, variables zeroed on the lanes a run can read (the quads of
+ * [0, n): derivatives and a vertex batch's texture stub read whole quads). */
+static frame *frame_for(const tr__spv_program *p, uint32_t n)
 {
-    pthread_once(&frame_once, frame_key_make);
-    frame *f = pthread_getspecific(frame_key);
+    frame *f = thread_frame;
     if (!f) {
+        pthread_once(&frame_once, frame_key_make);
         f = calloc(1, sizeof *f);
         if (!f || pthread_setspecific(frame_key, f) != 0) {
             free(f);
             return NULL;
         }
+        thread_frame = f;
     }
     const size_t bytes = (size_t)p->reg_count * p->lanes * sizeof(uint32_t);
     if (bytes > f->reg_bytes) {
@@ -78,8 +83,9 @@ static frame *frame_for(const tr__spv_program *p)
                 f->regs[(size_t)k * p->lanes + l] = p->const_bits[k];
         f->program = p->id;
     }
-    memset(f->regs + (size_t)p->zero_begin * p->lanes, 0,
-           (size_t)(p->zero_end - p->zero_begin) * p->lanes * sizeof(uint32_t));
+    const uint32_t lanes = TR_MIN(p->lanes, (n + 3) & ~3u);
+    for (uint32_t r = p->zero_begin; r < p->zero_end; r++)
+        memset(f->regs + (size_t)r * p->lanes, 0, lanes * sizeof(uint32_t));
     memset(f->pending, 0, p->block_count * sizeof *f->pending);
     return f;
 }
@@ -453,9 +459,11 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
     uint32_t M[TR_FS_LANES];       /* the running block's mask, per lane: 0 or ~0 */
     bool full = true;              /* M is all ones (before the first block: every lane) */
     uint64_t base = 0;             /* SPIR-V instructions every lane executed ... */
-    uint32_t extra[TR_FS_LANES] = {0}, max_extra = 0; /* ... and each lane's beside them */
+    uint32_t extra[TR_FS_LANES], max_extra = 0; /* ... and each lane's beside them */
     const uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1;
-    memset(M, 0xff, sizeof M);
+    /* Only lanes [0, n) of M and extra are ever read. */
+    memset(M, 0xff, n * sizeof *M);
+    memset(extra, 0, n * sizeof *extra);
     uint64_t active = 0;
     pending[p->entry_block] = all;
     for (uint32_t pc = 0;;) {
@@ -475,7 +483,7 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
              * (base); a partial block adds to its lanes' own counts (extra). */
             if (active == all) {
                 if (!full) {
-                    memset(M, 0xff, sizeof M);
+                    memset(M, 0xff, n * sizeof *M);
                     full = true;
                 }
                 base += in->c;
@@ -509,7 +517,7 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
         case TR__OP_KILL:
             st->discard |= active;
             active = 0;
-            memset(M, 0, sizeof M);
+            memset(M, 0, n * sizeof *M);
             full = false;
             pc = in->b;
             break;
@@ -684,9 +692,22 @@ static void run(const tr__spv_program *p, const tr__spv_resources *res, frame *f
 
 /* ---- the stages --------------------------------------------------------------------------- */
 
+/* The batch's array an input is copied from (input_is_array in
+ * spirv_forward.c), else NULL. */
+static const uint32_t *vs_input_array(const tr__spv_io *io, const tr_vs_batch *b)
+{
+    switch (io->kind) {
+    case TR__IN_ATTRIB: return b->attrib.u[io->index][io->comp];
+    case TR__IN_VERTEX_INDEX: return b->vertex_index;
+    case TR__IN_INSTANCE_INDEX: return b->instance_index;
+    default: return NULL;
+    }
+}
+
 tr_result tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *res, tr_vs_batch *b)
 {
-    frame *f = frame_for(p);
+    const uint32_t L = p->lanes, n = b->count;
+    frame *f = frame_for(p, n);
     if (!f)
         return TR_ERROR_OUT_OF_MEMORY;
     if (!f->stub && p->texture_mask) {
@@ -694,18 +715,18 @@ tr_result tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *
         if (!f->stub)
             return TR_ERROR_OUT_OF_MEMORY;
     }
-    const uint32_t L = p->lanes, n = b->count;
     uint32_t *R = f->regs;
     for (uint32_t i = 0; i < p->input_count; i++) {
         const tr__spv_io *io = &p->inputs[i];
         uint32_t *d = REGU(io->reg);
-        switch (io->kind) {
-        case TR__IN_ATTRIB: memcpy(d, b->attrib.u[io->index][io->comp], n * 4); break;
-        case TR__IN_VERTEX_INDEX: memcpy(d, b->vertex_index, n * 4); break;
-        case TR__IN_INSTANCE_INDEX: memcpy(d, b->instance_index, n * 4); break;
-        case TR__IN_VIEW_INDEX: for (uint32_t l = 0; l < n; l++) d[l] = b->view_index; break;
-        default: break;
-        }
+        const uint32_t *src = vs_input_array(io, b);
+        if (io->unread)
+            continue;
+        if (src)
+            memcpy(d, src, n * 4);
+        else if (io->kind == TR__IN_VIEW_INDEX)
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = b->view_index;
     }
     if (f->stub) {
         f->stub->count = (n + 3) & ~3u;
@@ -717,7 +738,7 @@ tr_result tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *
         return TR_ERROR_LIMIT_EXCEEDED;
     for (uint32_t i = 0; i < p->output_count; i++) {
         const tr__spv_io *io = &p->outputs[i];
-        const uint32_t *s = REGU(io->reg);
+        const uint32_t *s = io->source ? vs_input_array(&p->inputs[io->source - 1], b) : REGU(io->reg);
         switch (io->kind) {
         case TR__OUT_POSITION: memcpy(b->position[io->comp], s, n * 4); break;
         case TR__OUT_POINT_SIZE: memcpy(b->point_size, s, n * 4); break;
@@ -728,29 +749,42 @@ tr_result tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *
     return TR_OK;
 }
 
-tr_result tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources *res, tr_fs_block *b)
+/* The block's array an input is copied from (input_is_array in
+ * spirv_forward.c), else NULL. */
+static const uint32_t *fs_input_array(const tr__spv_io *io, const tr_fs_block *b)
 {
-    frame *f = frame_for(p);
-    if (!f)
-        return TR_ERROR_OUT_OF_MEMORY;
+    switch (io->kind) {
+    case TR__IN_VARYING: return (const uint32_t *)b->varyings[io->index][io->comp];
+    case TR__IN_FRAG_COORD: {
+        const float *src = io->comp == 0 ? b->frag_x : io->comp == 1 ? b->frag_y : io->comp == 2 ? b->frag_z
+                                                                                                    : b->frag_w;
+        return (const uint32_t *)src;
+    }
+    case TR__IN_POINT_COORD: return (const uint32_t *)b->point_coord[io->comp];
+    case TR__IN_SAMPLE_MASK: return b->sample_mask_in;
+    default: return NULL;
+    }
+}
+
+/* Fills the fragment program's input registers from the block. */
+static void fs_inputs(const tr__spv_program *p, const tr__spv_resources *res, const tr_fs_block *b, uint32_t *R)
+{
     const uint32_t L = p->lanes, n = b->count;
-    uint32_t *R = f->regs;
     for (uint32_t i = 0; i < p->input_count; i++) {
         const tr__spv_io *io = &p->inputs[i];
         uint32_t *d = REGU(io->reg);
         float *df = (float *)d;
-        switch (io->kind) {
-        case TR__IN_VARYING: memcpy(d, b->varyings[io->index][io->comp], n * 4); break;
-        case TR__IN_FRAG_COORD: {
-            const float *src = io->comp == 0 ? b->frag_x : io->comp == 1 ? b->frag_y : io->comp == 2 ? b->frag_z
-                                                                                                        : b->frag_w;
+        const uint32_t *src = fs_input_array(io, b);
+        if (io->unread)
+            continue;
+        if (src) {
             memcpy(d, src, n * 4);
-            break;
+            continue;
         }
+        switch (io->kind) {
         case TR__IN_FRONT_FACING: for (uint32_t l = 0; l < n; l++) d[l] = b->front_facing ? ~0u : 0u; break;
         case TR__IN_PRIMITIVE_ID: for (uint32_t l = 0; l < n; l++) d[l] = b->primitive_id; break;
         case TR__IN_VIEW_INDEX: for (uint32_t l = 0; l < n; l++) d[l] = b->view_index; break;
-        case TR__IN_POINT_COORD: memcpy(d, b->point_coord[io->comp], n * 4); break;
         case TR__IN_HELPER: for (uint32_t l = 0; l < n; l++) d[l] = (b->live >> l) & 1u ? 0u : ~0u; break;
         case TR__IN_SAMPLE_ID:
             for (uint32_t l = 0; l < n; l++)
@@ -762,7 +796,6 @@ tr_result tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources
                 df[l] = src[l] - floorf(src[l]);
             break;
         }
-        case TR__IN_SAMPLE_MASK: memcpy(d, b->sample_mask_in, n * 4); break;
         case TR__IN_FRAG_SIZE:
             for (uint32_t l = 0; l < n; l++)
                 d[l] = io->comp == 0 ? b->frag_size_x : b->frag_size_y;
@@ -774,13 +807,28 @@ tr_result tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources
         default: break;
         }
     }
+}
+
+tr_result tr__spv_run_fragment(const tr__spv_program *p, const tr__spv_resources *res, tr_fs_block *b)
+{
+    const uint32_t L = p->lanes, n = b->count;
     run_state st = {0, b->live, false};
-    run(p, res, f, n, b, &st);
+    uint32_t *R = NULL;
+    if (p->straight) { /* nothing to run: the outputs copy the block's arrays */
+        st.over_budget = p->straight_cost > res->budget;
+    } else {
+        frame *f = frame_for(p, n);
+        if (!f)
+            return TR_ERROR_OUT_OF_MEMORY;
+        R = f->regs;
+        fs_inputs(p, res, b, R);
+        run(p, res, f, n, b, &st);
+    }
     if (st.over_budget)
         return TR_ERROR_LIMIT_EXCEEDED;
     for (uint32_t i = 0; i < p->output_count; i++) {
         const tr__spv_io *io = &p->outputs[i];
-        const uint32_t *s = REGU(io->reg);
+        const uint32_t *s = io->source ? fs_input_array(&p->inputs[io->source - 1], b) : REGU(io->reg);
         switch (io->kind) {
         case TR__OUT_COLOR: memcpy(b->color[io->index][io->comp], s, n * 4); break;
         case TR__OUT_DEPTH: memcpy(b->depth, s, n * 4); break;

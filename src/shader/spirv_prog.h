@@ -133,6 +133,9 @@ typedef struct tr__spv_io {
     uint16_t kind, comp;
     uint32_t index;
     uint32_t reg;
+    uint32_t source;       /* outputs: 1 + the input whose batch / block array it copies, 0: reg
+                              (tr__spv_forward_outputs) */
+    bool unread;           /* inputs: no instruction reads reg, so it is not filled */
 } tr__spv_io;
 
 /* Everything a pipeline needs to know about a stage's program. */
@@ -145,6 +148,9 @@ typedef struct tr__spv_program {
     uint32_t reg_count;    /* registers in all */
     uint32_t const_count;  /* registers [0, const_count) hold constants (const_bits) */
     uint32_t zero_begin, zero_end; /* registers zeroed when a run starts (variables, phis) */
+    bool straight;         /* nothing left to run: blocks and plain branches only, every output
+                              copying an input array (tr__spv_forward_outputs) ... */
+    uint64_t straight_cost; /* ... and the SPIR-V instructions each lane would count */
     uint32_t *const_bits;
     uint32_t block_count;
     uint32_t entry_block;
@@ -189,6 +195,10 @@ struct tr__spv_module;
 tr_result tr__spv_translate(tr_context *ctx, const char *fn, const struct tr__spv_module *m, uint32_t model,
                             const char *entry, tr__spv_program **out);
 void tr__spv_program_free(tr_context *ctx, tr__spv_program *p);
+
+/* Outputs that are plain copies read their source (spirv_forward.c): the
+ * last step of tr__spv_translate. */
+void tr__spv_forward_outputs(tr_context *ctx, tr__spv_program *p);
 
 /* Runs a vertex program over a batch / a fragment program over a block:
  * TR_OK, TR_ERROR_LIMIT_EXCEEDED when the budget ran out, or

@@ -737,7 +737,7 @@ static void add_io(xl *x, bool out, uint16_t kind, uint32_t index, uint32_t comp
     uint32_t *n = out ? &x->nout : &x->nin;
     if (*n >= 256)
         return fail(x, TR_ERROR_LIMIT_EXCEEDED, "more than 256 interface components");
-    t[(*n)++] = (tr__spv_io){kind, (uint16_t)comp, index, reg};
+    t[(*n)++] = (tr__spv_io){kind, (uint16_t)comp, index, reg, 0, false};
 }
 
 /* A built-in variable (or block member) of the entry's interface. */
@@ -2874,6 +2874,8 @@ tr_result tr__spv_translate(tr_context *ctx, const char *fn, const tr__spv_modul
         p->fs_flags = x->fs_flags | (x->kills ? TR_FS_MAY_DISCARD : 0) |
                       (x->entry->early_tests ? TR_FS_EARLY_TESTS : 0) | (fx.sample ? TR_FS_SAMPLE_RATE : 0);
         p->id = next_id++;
+        if (!failed(x))
+            tr__spv_forward_outputs(ctx, p);
     }
     const tr_result r = x->err;
     for (uint32_t i = 0; i < x->nfuncs; i++) {

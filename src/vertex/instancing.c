@@ -1,6 +1,7 @@
 /* tilerast vertex stage: Mali padded instancing and magic divisors
  * (include/tilerast/instancing.h says what each function computes). */
 #include "internal.h"
+#include "vertex/vertex_internal.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -123,11 +124,7 @@ TR_API uint32_t tr_attribute_element(const tr_attribute_record *r, uint32_t id)
         return 0;
     switch (r->mode) {
     case TR_ATTRIBUTE_MODE_POT_DIVISOR: return id >> (r->shift & 31u);
-    case TR_ATTRIBUTE_MODE_MODULUS: {
-        /* The modulus the hardware holds: (2 * odd + 1) << shift. */
-        uint64_t mod = (uint64_t)(2u * (r->odd & 7u) + 1u) << (r->shift & 31u);
-        return (uint32_t)(id % mod);
-    }
+    case TR_ATTRIBUTE_MODE_MODULUS: return (uint32_t)(id % tr__attribute_modulus(r));
     case TR_ATTRIBUTE_MODE_NPOT_DIVISOR: return tr_magic_divide(id, r->magic);
     default: return r->zero_stride ? 0u : id;
     }

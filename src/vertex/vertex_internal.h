@@ -131,4 +131,11 @@ void tr__vertex_window(const tr_viewport *vp, const float *clip, double win[4]);
 /* ... and in double, for vertices that clipping made. */
 void tr__vertex_window_exact(const tr_viewport *vp, const double *clip, double win[4]);
 
+/* The modulus a TR_ATTRIBUTE_MODE_MODULUS record holds, as the hardware
+ * does: (2 * odd + 1) << shift. */
+static inline uint64_t tr__attribute_modulus(const tr_attribute_record *r)
+{
+    return (uint64_t)(2u * (r->odd & 7u) + 1u) << (r->shift & 31u);
+}
+
 #endif

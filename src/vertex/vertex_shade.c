@@ -9,6 +9,19 @@ static inline uint32_t vertex_id(const tr__vertex_source *src, uint32_t pos)
     return (uint32_t)((int64_t)v + src->vertex_offset);
 }
 
+/* tr_attribute_element(r, id) for the common records without the call:
+ * LINEAR (per-vertex data of a draw without instancing), and MODULUS where
+ * the id is already below the modulus (per-vertex data of instance 0: the
+ * modulus is the padded count) and the division would give it back. */
+static inline uint32_t element_of(const tr_attribute_record *r, uint64_t modulus, uint32_t id)
+{
+    if (r->mode == TR_ATTRIBUTE_MODE_LINEAR)
+        return r->zero_stride ? 0u : id;
+    if (r->mode == TR_ATTRIBUTE_MODE_MODULUS && id < modulus)
+        return id;
+    return tr_attribute_element(r, id);
+}
+
 /* Fetches every attribute of the draw for lanes [0, n). */
 static void fetch_attributes(const tr__fetch *f, const tr__vertex_source *src, uint32_t n, tr_vs_batch *b)
 {
@@ -17,9 +30,10 @@ static void fetch_attributes(const tr__fetch *f, const tr__vertex_source *src, u
         const tr__fetch_attr *a = &f->attr[k];
         float(*out)[TR_VS_LANES] = b->attrib.f[a->location];
         uint32_t(*outu)[TR_VS_LANES] = b->attrib.u[a->location];
+        const uint64_t modulus = tr__attribute_modulus(&a->record);
         for (uint32_t l = 0; l < n; l++) {
             uint32_t linear = slot0 + (b->vertex_index[l] - f->vertex_base);
-            uint64_t element = (uint64_t)a->first + tr_attribute_element(&a->record, linear);
+            uint64_t element = (uint64_t)a->first + element_of(&a->record, modulus, linear);
             const uint8_t *p = a->base + element * a->stride;
             uint32_t w[4] = {0, 0, 0, 0};
             switch (a->format) {
