@@ -73,6 +73,10 @@ static tr_result resolve_desc(tr_context *ctx, tr_pipeline_desc *d)
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.noperspective_mask = 0x%x names varyings beyond varying_count (%u)",
                          d->noperspective_mask, d->varying_count);
+    if (d->centroid_mask >> d->varying_count)
+        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
+                         "tr_pipeline_desc.centroid_mask = 0x%x names varyings beyond varying_count (%u)",
+                         d->centroid_mask, d->varying_count);
     if (d->flat_mask & d->noperspective_mask)
         return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                          "tr_pipeline_desc.flat_mask and tr_pipeline_desc.noperspective_mask both name varyings "

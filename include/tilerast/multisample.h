@@ -38,7 +38,9 @@
  *   tie rule as pixel centres (the positions are sixteenths of a pixel,
  *   whole numbers of the 1/256 subpixel grid).
  * - The fragment shader runs once per pixel that has a covered sample, at
- *   the pixel centre (varyings and frag_x / frag_y there), sample_index -1.
+ *   the pixel centre (varyings and frag_x / frag_y there; centroid
+ *   varyings of a pixel with uncovered samples at its lowest covered
+ *   sample: tr_pipeline_desc.centroid_mask), sample_index -1.
  *   It runs once per covered sample instead, at the sample's position
  *   (varyings interpolated there, frag_x / frag_y the sample's position,
  *   sample_index its index), when the pipeline asks for sample shading of

@@ -131,7 +131,8 @@ typedef struct tr_fs_block {
      * interpolated there; -1 when the call shades whole pixels. */
     int32_t sample_index;
     float varyings[TR_MAX_VARYINGS][4][TR_FS_LANES]; /* perspective-correct (or flat, or
-                                                        noperspective: tr_pipeline_desc) */
+                                                        noperspective; at the centroid with
+                                                        centroid_mask: tr_pipeline_desc) */
     /* gl_PointCoord of a point's fragments (TR_TOPOLOGY_POINT_LIST; other
      * topologies leave it unspecified): (x_f - left) / size and
      * (y_f - top) / size, where left and top are the point square's
@@ -393,6 +394,32 @@ typedef struct tr_pipeline_desc {
      * interpolated in clip space (double), then divided by the new
      * vertex's w. */
     uint32_t noperspective_mask;
+    /* bit i: varying i is interpolated at the centroid (GLSL `centroid`,
+     * SPIR-V Centroid): a position inside both the pixel and the
+     * primitive.  Bits as flat_mask's (none past varying_count); it may
+     * combine with noperspective_mask, and a flat varying ignores its bit.
+     * The position, as llvmpipe picks it (lp_bld_interp.c,
+     * calc_centroid_offsets):
+     * - the pixel centre, bit for bit the value without the bit, in a
+     *   single-sampled pass, where all of the pixel's samples are counted
+     *   (below), and for helper lanes;
+     * - the sample's own position when shading per sample (multisample.h),
+     *   as every varying;
+     * - else the position of the lowest-numbered covered sample (the
+     *   standard positions, multisample.h), the varying computed there with
+     *   the same arithmetic as at a centre (its barycentrics l1, l2 those
+     *   of the sample, then perspective-correct or noperspective as above).
+     * The samples counted are those the primitive covers and
+     * multisample.sample_mask keeps, before any depth or stencil test (as
+     * tr_fs_block.sample_mask_in): a sample_mask that drops a sample leaves
+     * no pixel with all of them, so every pixel takes its lowest kept
+     * covered sample, as in llvmpipe (which, unlike Vulkan and this, counts
+     * only the samples that passed an early depth test).  frag_x / frag_y
+     * stay at the centre.
+     * Derivatives of a centroid varying come from values at different
+     * positions in the quad's lanes, so they may be less accurate, as
+     * Vulkan allows. */
+    uint32_t centroid_mask;
     tr_topology topology;
     tr_cull_mode cull_mode;
     tr_front_face front_face;

@@ -36,9 +36,11 @@
  *
  * ---- What the pipeline derives ------------------------------------------
  * With a fragment module, tr_pipeline_desc's texture_mask, varying_count,
- * flat_mask, noperspective_mask and fs_flags (MAY_DISCARD, WRITES_DEPTH,
- * EARLY_TESTS, NO_FRAG_COORD, SAMPLE_RATE, WRITES_SAMPLE_MASK,
- * READS_SAMPLE_MASK) come from the module; a desc that sets one of them to
+ * flat_mask, noperspective_mask, centroid_mask (the Centroid inputs) and
+ * fs_flags (MAY_DISCARD, WRITES_DEPTH, EARLY_TESTS, NO_FRAG_COORD,
+ * SAMPLE_RATE, WRITES_SAMPLE_MASK, READS_SAMPLE_MASK: also set by
+ * InterpolateAtCentroid of an input that is neither Centroid nor flat)
+ * come from the module; a desc that sets one of them to
  * something else (a non-zero value that differs) fails with
  * TR_ERROR_INVALID_DESCRIPTOR naming the field.  A stage given
  * both a C callback and a module fails the same way.  A fragment input at
@@ -88,13 +90,22 @@
  *
  * ---- Not (yet) run ------------------------------------------------------
  * OpImageGather, OpImageQuerySamples, arrays of uniform blocks: refused by
- * name when the module is created.  Centroid inputs are interpolated at the
- * pixel centre (or the sample, when shading per sample), as non-centroid
- * ones.  GLSL.std.450 InterpolateAtOffset and
+ * name when the module is created.  GLSL.std.450 InterpolateAtOffset and
  * AtSample move the input by the quad's fine derivatives,
  * v + dFdx(v) * ox + dFdy(v) * oy (the offset of AtSample is the sample's
  * standard position minus 1/2): exact for inputs linear in the framebuffer,
  * first-order for perspective-correct ones.
+ *
+ * ---- Centroid -----------------------------------------------------------
+ * Inputs decorated Centroid are interpolated by the rasterizer at the
+ * centroid (tr_pipeline_desc.centroid_mask says where: the pixel centre
+ * unless a multisampled pixel is only partly covered, then its
+ * lowest-numbered covered sample), with the same arithmetic as at the
+ * centre.  InterpolateAtCentroid of such an input, or of a flat one, is
+ * its value; of any other input, the input moved to that same position by
+ * the quad's fine derivatives, as InterpolateAtOffset moves it (and its
+ * value, bit for bit, where that position is the centre); it reads the
+ * fragment's coverage, so it sets TR_FS_READS_SAMPLE_MASK.
  *
  * ---- SampleMask ---------------------------------------------------------
  * As an input it is tr_fs_block.sample_mask_in (pipeline.h): the samples

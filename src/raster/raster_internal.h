@@ -466,6 +466,9 @@ static inline int32_t tr__lane_y(const tr__lanes *ln, uint32_t i)
  * - fs_inputs: the varyings of fs (flat_mask's the plane's v0,
  *   noperspective_mask's from l1, l2, the rest perspective-correct),
  *   frag_x/y/z/w when `frag_coord`, and depth (preset to z) when `depth`;
+ *   with lc (NULL: none), the varyings of centroid_mask that are not flat
+ *   are made the same way from lc's l1, l2 (each lane's barycentrics at
+ *   its centroid, raster_tri.c) instead of ln's;
  * - blend_quads: tr__blend_write for the live lanes of colour output `att`
  *   into an RGBA8 UNORM attachment; returns false, doing nothing, for
  *   other formats or when the context is capped to TR_SIMD_SCALAR.  With
@@ -501,7 +504,8 @@ uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_directi
 uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
                          tr_compare_op op, bool write, bool simd);
 void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
-                   const tr__lanes *ln, tr_fs_block *fs, bool frag_coord, bool depth, bool simd);
+                   uint32_t centroid_mask, const tr__lanes *ln, const tr__lanes *lc, tr_fs_block *fs,
+                   bool frag_coord, bool depth, bool simd);
 /* The stencil and depth tests together, with their writes (GMEM planes of
  * `pitch` texels per row; dbuf or sbuf NULL: that test is off).  A lane
  * failing the stencil test takes fail_op; passing it and failing depth,

@@ -354,8 +354,49 @@ uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, ui
 
 /* ---- fragment shader inputs ----------------------------------------------------------------- */
 
+/* The perspective weights of smooth varyings at barycentrics l1, l2 (count
+ * lanes): p_k = l_k * (1/w_k) / (1/w), 1/w interpolated there; the
+ * operations, in order, of tr__fs_inputs' own. */
+static void perspective_weights(const float *at, const float *l1, const float *l2, uint32_t count, float *p1,
+                                float *p2, bool simd)
+{
+    if (!simd) {
+        for (uint32_t i = 0; i < count; i++) {
+            const float w = at[3] + l1[i] * at[4] + l2[i] * at[5];
+            p1[i] = l1[i] * at[6] / w;
+            p2[i] = l2[i] * at[7] / w;
+        }
+        return;
+    }
+    const v4f a3 = simde_mm_set1_ps(at[3]), a4 = simde_mm_set1_ps(at[4]), a5 = simde_mm_set1_ps(at[5]);
+    const v4f iw1 = simde_mm_set1_ps(at[6]), iw2 = simde_mm_set1_ps(at[7]);
+    for (uint32_t i = 0; i < count; i += 4) {
+        const v4f a = simde_mm_loadu_ps(&l1[i]), b = simde_mm_loadu_ps(&l2[i]);
+        const v4f iw = simde_mm_add_ps(simde_mm_add_ps(a3, simde_mm_mul_ps(a, a4)), simde_mm_mul_ps(b, a5));
+        simde_mm_storeu_ps(&p1[i], simde_mm_div_ps(simde_mm_mul_ps(a, iw1), iw));
+        simde_mm_storeu_ps(&p2[i], simde_mm_div_ps(simde_mm_mul_ps(b, iw2), iw));
+    }
+}
+
+/* The weights varying v is made from: the screen-space barycentrics
+ * (noperspective) or the perspective weights, at the centre or, for
+ * centroid_mask's varyings when lc is given, at the centroid. */
+typedef struct weights {
+    const float *l1, *l2, *p1, *p2;    /* at the lanes' centres */
+    const float *cl1, *cl2, *cp1, *cp2; /* at their centroids (NULL: none) */
+} weights;
+
+static inline void varying_weights(const weights *wt, uint32_t v, uint32_t noperspective_mask,
+                                   uint32_t centroid_mask, const float **b1, const float **b2)
+{
+    const bool np = (noperspective_mask >> v) & 1, cen = wt->cl1 && ((centroid_mask >> v) & 1);
+    *b1 = np ? (cen ? wt->cl1 : wt->l1) : (cen ? wt->cp1 : wt->p1);
+    *b2 = np ? (cen ? wt->cl2 : wt->l2) : (cen ? wt->cp2 : wt->p2);
+}
+
 void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
-                   const tr__lanes *ln, tr_fs_block *fs, bool frag_coord, bool depth, bool simd)
+                   uint32_t centroid_mask, const tr__lanes *ln, const tr__lanes *lc, tr_fs_block *fs,
+                   bool frag_coord, bool depth, bool simd)
 {
     const float *at = t->attr;
     const uint32_t count = 4 * ln->nq;
@@ -366,10 +407,16 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
     }
     /* Perspective weights p1, p2 are needed by the varyings neither flat
      * nor noperspective; noperspective ones read the screen-space l1, l2
-     * in their place (pipeline.h, noperspective_mask). */
+     * in their place (pipeline.h, noperspective_mask).  Centroid varyings
+     * (lc given) read the same made from lc's barycentrics. */
     const bool smooth = ((flat_mask | noperspective_mask) & all) != all;
     const bool need_w = frag_coord || smooth;
-    float p1[TR_FS_LANES], p2[TR_FS_LANES], w[TR_FS_LANES];
+    if (!lc || !(centroid_mask & ~flat_mask & all))
+        lc = NULL;
+    float p1[TR_FS_LANES], p2[TR_FS_LANES], w[TR_FS_LANES], cp1[TR_FS_LANES], cp2[TR_FS_LANES];
+    const weights wt = {ln->l1, ln->l2, p1, p2, lc ? lc->l1 : NULL, lc ? lc->l2 : NULL, cp1, cp2};
+    if (lc && (centroid_mask & ~(flat_mask | noperspective_mask) & all))
+        perspective_weights(at, lc->l1, lc->l2, count, cp1, cp2, simd);
     if (!simd) {
         for (uint32_t i = 0; i < count; i++) {
             if (need_w)
@@ -390,8 +437,8 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
             }
         for (uint32_t v = 0; v < varying_count; v++) {
             bool flat = (flat_mask >> v) & 1;
-            const bool np = (noperspective_mask >> v) & 1;
-            const float *b1 = np ? ln->l1 : p1, *b2 = np ? ln->l2 : p2;
+            const float *b1, *b2;
+            varying_weights(&wt, v, noperspective_mask, centroid_mask, &b1, &b2);
             for (uint32_t c = 0; c < 4; c++) {
                 const float *pl = at + 8 + 3 * (4 * v + c);
                 float *o = fs->varyings[v][c];
@@ -426,8 +473,8 @@ void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
     }
     for (uint32_t v = 0; v < varying_count; v++) {
         bool flat = (flat_mask >> v) & 1;
-        const bool np = (noperspective_mask >> v) & 1;
-        const float *b1 = np ? ln->l1 : p1, *b2 = np ? ln->l2 : p2;
+        const float *b1, *b2;
+        varying_weights(&wt, v, noperspective_mask, centroid_mask, &b1, &b2);
         for (uint32_t c = 0; c < 4; c++) {
             const float *pl = at + 8 + 3 * (4 * v + c);
             float *o = fs->varyings[v][c];

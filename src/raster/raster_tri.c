@@ -305,8 +305,9 @@ static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state
 }
 
 /* Runs the fragment shader for the lanes `live` of ln (their inputs at
- * the lanes' pixel centres) and drops the lanes it discards; returns the
- * rest.  `uniform`: one quad is shaded for the block (below; ss->uniform
+ * the lanes' pixel centres; centroid varyings at lc's barycentrics when lc
+ * is not NULL, centroid_lanes) and drops the lanes it discards; returns
+ * the rest.  `uniform`: one quad is shaded for the block (below; ss->uniform
  * and more than one quad).  sample_index: tr_fs_block's; frag_offset (or
  * NULL): added to frag_x / frag_y, the sample's offset from the centre.
  * cover (or NULL), n: per sample, the lanes whose pixel covers it before
@@ -316,7 +317,8 @@ static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state
 static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin *rb, const tr__tri *t,
                                                                  const tr__draw *d, const tr_pipeline_desc *pd,
                                                                  tr_fs_block *fs, tr_pass_stats *st, tr__lanes *ln,
-                                                                 uint64_t live, shade_state *ss, bool uniform,
+                                                                 const tr__lanes *lc, uint64_t live,
+                                                                 shade_state *ss, bool uniform,
                                                                  int32_t sample_index, const float *frag_offset,
                                                                  const uint64_t *cover, uint32_t n)
 {
@@ -358,8 +360,8 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
     if (uniform)
         uniform_inputs(t, pd->varying_count, fs);
     else
-        tr__fs_inputs(t, pd->varying_count, pd->flat_mask, pd->noperspective_mask, ln, fs, frag_coord,
-                      frag_coord || shader_depth, simd);
+        tr__fs_inputs(t, pd->varying_count, pd->flat_mask, pd->noperspective_mask, pd->centroid_mask, ln, lc, fs,
+                      frag_coord, frag_coord || shader_depth, simd);
     if (!uniform && ln->zq && (frag_coord || shader_depth))
         for (uint32_t i = 0; i < fs->count; i++) {
             /* frag_z (and the depth output's preset) unquantised, as Vulkan's FragCoord.z */
@@ -559,7 +561,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     }
 
     const bool uniform = ss->uniform && nq > 1;
-    live = run_shader(rb, t, d, pd, fs, st, ln, live, ss, uniform, -1, NULL, NULL, 1);
+    live = run_shader(rb, t, d, pd, fs, st, ln, NULL, live, ss, uniform, -1, NULL, NULL, 1);
     if (flags & TR_FS_WRITES_SAMPLE_MASK) {
         /* single-sampled: the fragment is its sample 0 */
         uint64_t killed = 0;
@@ -856,7 +858,7 @@ static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
         }
         const float off[2] = {(float)tr__sample_pos16[log2n][s][0] / 16.0f - 0.5f,
                               (float)sample_y16(d, log2n, s) / 16.0f - 0.5f};
-        live = run_shader(rb, t, d, pd, fs, st, lns, live, ss, false, (int32_t)s, off, NULL, 1);
+        live = run_shader(rb, t, d, pd, fs, st, lns, NULL, live, ss, false, (int32_t)s, off, NULL, 1);
         uint64_t cov[TR_MAX_SAMPLES];
         shader_coverage(fs, ms, pd->fs_flags, n, live, false, cov);
         live &= cov[s];
@@ -867,6 +869,49 @@ static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
         st->fragments_written += (uint64_t)tr__popcount64(live);
         write_colors(&rbs, p, d, pd, fs, lns, live, false, ss);
     }
+}
+
+/* Centroid interpolation (pipeline.h, centroid_mask) in a block shaded
+ * once per pixel, lanes ln, cover[s] the lanes whose pixel has sample s
+ * covered before any test: lc gets each lane's barycentrics at its
+ * centroid.  A lane with every sample, or none (a helper), keeps ln's (the
+ * centre); another takes those of its lowest covered sample s, which are
+ * moved[s]'s at the centre (moved[s] is the triangle moved by minus the
+ * sample's offset), made by the same lane set-up.  Returns false, lc
+ * unused, when every lane keeps the centre. */
+static bool centroid_lanes(const tr__tri *const moved[], uint32_t n, const uint64_t cover[], const tr__lanes *ln,
+                           tr__lanes *lc, tr_simd_level simd)
+{
+    uint64_t full = ~0ull, any = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        full &= cover[s];
+        any |= cover[s];
+    }
+    uint64_t partial = any & ~full;
+    if (!partial)
+        return false;
+    const uint32_t count = 4 * ln->nq;
+    float l1[TR_FS_LANES], l2[TR_FS_LANES];
+    memcpy(l1, ln->l1, count * sizeof(float));
+    memcpy(l2, ln->l2, count * sizeof(float));
+    lc->nq = ln->nq;
+    memcpy(lc->qx, ln->qx, ln->nq * sizeof ln->qx[0]);
+    memcpy(lc->qy, ln->qy, ln->nq * sizeof ln->qy[0]);
+    for (uint32_t s = 0; s < n && partial; s++) {
+        const uint64_t take = partial & cover[s];
+        if (!take)
+            continue;
+        tr__lanes_setup(moved[s], 0.0f, 0.0f, lc, TR__LANES_BARY, simd);
+        for (uint64_t m = take; m; m &= m - 1) {
+            const uint32_t i = (uint32_t)__builtin_ctzll(m);
+            l1[i] = lc->l1[i];
+            l2[i] = lc->l2[i];
+        }
+        partial &= ~take;
+    }
+    memcpy(lc->l1, l1, count * sizeof(float));
+    memcpy(lc->l2, l2, count * sizeof(float));
+    return true;
 }
 
 /* LRZ in a multisampled pass, for block (bx, by) whose samples m[] the
@@ -933,9 +978,11 @@ static uint64_t ms_lrz_rejects(tr__raster_bin *rb, const tr__tri *t, const tr__d
  * standard positions are sixteenths), so the moved copy has exact edge
  * functions, the same tie rule, and at the pixel centres the block
  * coverage and the depth plane the sample sees.  The fragment shader runs
- * once per pixel with a covered sample, at the pixel centre; depth,
- * stencil and colour are tested and written per covered sample, each in
- * its sample's GMEM plane.  r: the triangle's box in the bin and scissor. */
+ * once per pixel with a covered sample, at the pixel centre (centroid
+ * varyings of partly covered pixels at a covered sample: centroid_lanes);
+ * depth, stencil and colour are tested and written per covered sample,
+ * each in its sample's GMEM plane.  r: the triangle's box in the bin and
+ * scissor. */
 /* (kept out of tr__raster_triangle, whose single-sample path it would slow) */
 static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
                                                          const int32_t r[4])
@@ -1008,6 +1055,9 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
     /* every sample the sample mask keeps */
     const uint32_t kept = (uint32_t)tr__popcount64((ms->sample_mask ? ms->sample_mask : ~0u) & ((1u << n) - 1u));
     tr__lanes ln, lns; /* the quads of a block (set per block): shading's and a sample's */
+    tr__lanes lcs;     /* shading's at the centroids (centroid_lanes) */
+    /* centroid varyings that are not flat: only they read lcs */
+    const bool centroid = (pd->centroid_mask & ~pd->flat_mask) != 0;
     memset(ln.lrz_test, 0, sizeof ln.lrz_test);
     memset(lns.lrz_test, 0, sizeof lns.lrz_test);
     tr__raster_bin rbs;
@@ -1140,8 +1190,11 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                 tr__lanes_setup(t, d->depth_min, d->depth_max, &ln,
                                 need_z ? TR__LANES_Z : ss.smooth ? TR__LANES_BARY : 0u, simd);
                 const bool uniform = ss.uniform;
+                const tr__lanes *lc = centroid && !uniform && centroid_lanes(moved, n, cover, &ln, &lcs, simd)
+                                          ? &lcs
+                                          : NULL;
                 const uint64_t live =
-                    run_shader(rb, t, d, pd, fs, st, &ln, any, &ss, uniform, -1, NULL, cover, n);
+                    run_shader(rb, t, d, pd, fs, st, &ln, lc, any, &ss, uniform, -1, NULL, cover, n);
                 uint64_t cov[TR_MAX_SAMPLES];
                 shader_coverage(fs, ms, pd->fs_flags, n, live, uniform, cov);
                 for (uint32_t s = 0; s < n; s++) {

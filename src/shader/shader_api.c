@@ -137,6 +137,8 @@ tr_result tr__spv_pipeline_stages(tr_context *ctx, tr_pipeline_desc *d, struct t
             r = derive(ctx, "noperspective_mask", d->noperspective_mask, fs->noperspective_mask,
                        &d->noperspective_mask);
         if (r == TR_OK)
+            r = derive(ctx, "centroid_mask", d->centroid_mask, fs->centroid_mask, &d->centroid_mask);
+        if (r == TR_OK)
             r = derive(ctx, "fs_flags", d->fs_flags, flags, &d->fs_flags);
     }
     if (r == TR_OK && vs && fs) {

@@ -297,13 +297,8 @@ static void ext_call(const tr__spv_ext *e, uint32_t *R, uint32_t L, uint32_t n)
     case GLSLstd450NMin: EACH2(tr__m_nmin);
     case GLSLstd450NMax: EACH2(tr__m_nmax);
     case GLSLstd450NClamp: EACH3(tr__m_nclamp);
-    case GLSLstd450InterpolateAtCentroid: /* the value at the fragment's centre (centroid interpolation is the
-                                             centre in tilerast: see shader.h) */
-        for (uint32_t k = 0; k < c; k++)
-            memcpy(d[k], a[k], n * sizeof(float));
-        return;
     default:
-        return; /* refused by the translator */
+        return; /* refused by the translator, or (InterpolateAt*) made of lane instructions there */
     }
 }
 

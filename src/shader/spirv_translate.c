@@ -122,6 +122,8 @@ typedef struct xl {
     uint32_t depth;
     /* facts */
     uint32_t texture_mask, ubo_mask, fs_flags;
+    uint32_t at_centroid;  /* fragment input locations that hold their centroid value (Centroid or flat) */
+    uint32_t cover_reg, count_reg; /* hidden inputs for InterpolateAtCentroid (TR__NOREG: none yet) */
     bool uses_push, kills;
     /* the word being translated, for messages */
     size_t at;
@@ -888,6 +890,8 @@ static void loc_io(xl *x, io_facts *fx, bool out, uint32_t reg, uint32_t type, u
             fx->noperspective |= 1u << loc;
         if (d->centroid)
             fx->centroid |= 1u << loc;
+        if (kind == TR__IN_VARYING && (d->centroid || (fx->flat >> loc & 1u)))
+            x->at_centroid |= 1u << loc;
         if (d->sample)
             fx->sample |= 1u << loc;
     }
@@ -1430,6 +1434,131 @@ static void interpolate_at(xl *x, const uint32_t *in, uint32_t len, uint32_t ins
     }
 }
 
+/* A fragment input the module declares no variable for, filled before
+ * the run like a declared one (in *reg, made on first use). */
+static uint32_t hidden_input(xl *x, uint16_t kind, uint32_t *reg)
+{
+    if (*reg == TR__NOREG) {
+        const uint32_t r = new_val(x);
+        if (failed(x))
+            return r;
+        x->vi[r].loop = 0; /* written before the run, outside every loop */
+        add_io(x, false, kind, 0, 0, r);
+        *reg = r;
+    }
+    return *reg;
+}
+
+/* Does component register `reg` of an input loaded from p hold its
+ * centroid value already?  A register of the input itself (a static load)
+ * answers for its location; a dynamic load's copy for the whole variable. */
+static bool holds_centroid(const xl *x, const tptr *p, uint32_t reg)
+{
+    bool all = true;
+    for (uint32_t i = 0; i < x->nin; i++) {
+        const tr__spv_io *io = &x->io_in[i];
+        if (io->kind != TR__IN_VARYING)
+            continue;
+        const bool at = (x->at_centroid >> io->index) & 1u;
+        if (io->reg == reg)
+            return at;
+        if (io->reg >= p->base && io->reg < p->base + p->limit)
+            all = all && at;
+    }
+    return all;
+}
+
+/* Where InterpolateAtCentroid moves an input, from the coverage m
+ * (tr_fs_block.sample_mask_in): off, the offset from the centre of the
+ * lowest covered sample, ctz(m); `move`, a bool, set where the pixel
+ * misses a sample (ctz(~m) is one of the pass's samples: its
+ * TR__OP_SAMPLE_OFFSET is not (0, 0), as it is past the samples, and no
+ * standard position lies at the centre), has one (m != 0: not a helper),
+ * and the call shades the whole pixel (FragInvocationCount 1). */
+static void centroid_offset(xl *x, uint32_t off[2], uint32_t *move)
+{
+    const uint32_t m = hidden_input(x, TR__IN_SAMPLE_MASK, &x->cover_reg);
+    const uint32_t count = hidden_input(x, TR__IN_FRAG_INVOCATION_COUNT, &x->count_reg);
+    x->fs_flags |= TR_FS_READS_SAMPLE_MASK;
+    uint32_t idx[2], ctz_of[2] = {m, new_val(x)};
+    alu(x, TR__OP_NOT, ctz_of[1], m, TR__NOREG, TR__NOREG);
+    for (int k = 0; k < 2; k++) { /* ctz(v) = popcount((v & -v) - 1): 32 for 0 */
+        const uint32_t neg = new_val(x), low = new_val(x), below = new_val(x);
+        idx[k] = new_val(x);
+        alu(x, TR__OP_INEG, neg, ctz_of[k], TR__NOREG, TR__NOREG);
+        alu(x, TR__OP_AND, low, ctz_of[k], neg, TR__NOREG);
+        alu(x, TR__OP_ISUB, below, low, konst(x, 1), TR__NOREG);
+        alu(x, TR__OP_BCNT, idx[k], below, TR__NOREG, TR__NOREG);
+    }
+    uint32_t gap[2];
+    for (uint16_t c = 0; c < 2; c++) {
+        off[c] = new_val(x);
+        gap[c] = new_val(x);
+        use(x, idx[0]);
+        def(x, off[c]);
+        emit5(x, TR__OP_SAMPLE_OFFSET, c, off[c], idx[0], TR__NOREG, TR__NOREG, TR__NOREG);
+        const uint32_t missing = new_val(x);
+        use(x, idx[1]);
+        def(x, missing);
+        emit5(x, TR__OP_SAMPLE_OFFSET, c, missing, idx[1], TR__NOREG, TR__NOREG, TR__NOREG);
+        alu(x, TR__OP_FNE, gap[c], missing, konst(x, 0), TR__NOREG);
+    }
+    const uint32_t partial = new_val(x), covered = new_val(x), pixel = new_val(x), some = new_val(x);
+    *move = new_val(x);
+    alu(x, TR__OP_OR, partial, gap[0], gap[1], TR__NOREG);
+    alu(x, TR__OP_INE, covered, m, konst(x, 0), TR__NOREG);
+    alu(x, TR__OP_IEQ, pixel, count, konst(x, 1), TR__NOREG);
+    alu(x, TR__OP_AND, some, partial, covered, TR__NOREG);
+    alu(x, TR__OP_AND, *move, some, pixel, TR__NOREG);
+}
+
+/* GLSL.std.450 InterpolateAtCentroid.  An input decorated Centroid holds
+ * its value at the centroid already (pipeline.h, centroid_mask), and a
+ * flat one is the same everywhere: their value, as loaded.  Any other
+ * input is moved where the rasterizer puts a centroid input, as
+ * interpolate_at moves it (v + dFdx(v) * ox + dFdy(v) * oy, with the
+ * quad's fine derivatives: exact for inputs linear in the framebuffer,
+ * first-order for perspective-correct ones), and keeps its value where
+ * that is the centre (centroid_offset). */
+static void interpolate_at_centroid(xl *x, const uint32_t *in, tval *r)
+{
+    const tval *pv = value_slot(x, NULL, in[5]);
+    if (!pv || pv->kind != V_PTR || pv->p.space != P_REG)
+        return fail(x, TR_ERROR_INVALID_ARGUMENT, "InterpolateAtCentroid of a non-pointer");
+    if (!x->fragment)
+        return fail(x, TR_ERROR_INVALID_ARGUMENT, "interpolation outside a fragment shader");
+    tval v;
+    load_value(x, &pv->p, &v);
+    if (failed(x))
+        return;
+    bool exact = true;
+    for (uint32_t c = 0; c < v.n; c++)
+        exact = exact && holds_centroid(x, &pv->p, v.comp[c]);
+    if (exact) {
+        *r = v;
+        return;
+    }
+    if (!fresh(x, r, in[1]) || r->n != v.n)
+        return;
+    uint32_t off[2], move;
+    centroid_offset(x, off, &move);
+    for (uint32_t c = 0; c < v.n && !failed(x); c++) {
+        if (holds_centroid(x, &pv->p, v.comp[c])) {
+            r->comp[c] = v.comp[c];
+            continue;
+        }
+        const uint32_t dx = new_val(x), dy = new_val(x), t1 = new_val(x), t2 = new_val(x), t3 = new_val(x),
+                       t4 = new_val(x);
+        alu(x, TR__OP_DDX_FINE, dx, v.comp[c], TR__NOREG, TR__NOREG);
+        alu(x, TR__OP_DDY_FINE, dy, v.comp[c], TR__NOREG, TR__NOREG);
+        alu(x, TR__OP_FMUL, t1, dx, off[0], TR__NOREG);
+        alu(x, TR__OP_FADD, t2, v.comp[c], t1, TR__NOREG);
+        alu(x, TR__OP_FMUL, t3, dy, off[1], TR__NOREG);
+        alu(x, TR__OP_FADD, t4, t2, t3, TR__NOREG);
+        alu(x, TR__OP_SELECT, r->comp[c], t4, v.comp[c], move);
+    }
+}
+
 static void ext_record(xl *x, const uint32_t *in, uint32_t len)
 {
     const uint32_t inst = in[4], nargs = len - 5;
@@ -1453,14 +1582,8 @@ static void ext_record(xl *x, const uint32_t *in, uint32_t len)
     case GLSLstd450InterpolateAtSample:
     case GLSLstd450InterpolateAtOffset:
         return interpolate_at(x, in, len, inst, r);
-    case GLSLstd450InterpolateAtCentroid: {
-        /* its operand is a pointer to an input: the input's value */
-        const tval *pv = value_slot(x, NULL, in[5]);
-        if (!pv || pv->kind != V_PTR)
-            return fail(x, TR_ERROR_INVALID_ARGUMENT, "InterpolateAtCentroid of a non-pointer");
-        load_value(x, &pv->p, r);
-        return;
-    }
+    case GLSLstd450InterpolateAtCentroid:
+        return interpolate_at_centroid(x, in, r);
     default:
         if (inst > GLSLstd450NClamp)
             return fail(x, TR_ERROR_UNSUPPORTED_FORMAT, "GLSL.std.450 instruction %u is not defined", inst);
@@ -2819,6 +2942,7 @@ tr_result tr__spv_translate(tr_context *ctx, const char *fn, const tr__spv_modul
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: the module has no %s entry point named '%s'", fn,
                          x->fragment ? "fragment" : "vertex", entry ? entry : "main");
     x->fs_flags = x->fragment ? TR_FS_NO_FRAG_COORD : 0;
+    x->cover_reg = x->count_reg = TR__NOREG;
     tr__spv_program *p = tr__calloc(ctx, sizeof *p);
     x->shadows = tr__calloc(ctx, m->bound * sizeof *x->shadows);
     if (!p || !x->shadows)

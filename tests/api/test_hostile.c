@@ -310,6 +310,7 @@ PIPE_ENTRY(pipe_vertex_shader_null, d->vertex_shader = NULL)
 PIPE_ENTRY(pipe_varying_count_over_limit, d->varying_count = TR_MAX_VARYINGS + 1)
 PIPE_ENTRY(pipe_flat_mask_past_varyings, d->flat_mask = 0x2)
 PIPE_ENTRY(pipe_noperspective_mask_past_varyings, d->noperspective_mask = 0x2)
+PIPE_ENTRY(pipe_centroid_mask_past_varyings, d->centroid_mask = 0x2)
 PIPE_ENTRY(pipe_flat_and_noperspective, d->varying_count = 1; d->flat_mask = 0x1; d->noperspective_mask = 0x1)
 PIPE_ENTRY(pipe_flags_unknown, d->flags = 0x80)
 PIPE_ENTRY(pipe_fs_flags_unknown, d->fs_flags = 0x400)
@@ -1080,6 +1081,7 @@ static const entry table[] = {
     E("pipeline.h", pipe_varying_count_over_limit, OUT_PIPE, LIM, "varying_count"),
     E("pipeline.h", pipe_flat_mask_past_varyings, OUT_PIPE, ID, "flat_mask"),
     E("pipeline.h", pipe_noperspective_mask_past_varyings, OUT_PIPE, ID, "noperspective_mask = 0x2"),
+    E("pipeline.h", pipe_centroid_mask_past_varyings, OUT_PIPE, ID, "centroid_mask = 0x2"),
     E("pipeline.h", pipe_flat_and_noperspective, OUT_PIPE, ID, "flat_mask and tr_pipeline_desc.noperspective_mask"),
     E("pipeline.h", pipe_flags_unknown, OUT_PIPE, IA, "tr_pipeline_desc.flags"),
     E("pipeline.h", pipe_fs_flags_unknown, OUT_PIPE, IA, "fs_flags"),

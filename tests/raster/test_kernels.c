@@ -662,8 +662,8 @@ Test(raster, quad_fs_inputs_equal_reference)
     trt_rng rng = {1001};
     enum { NV = 3 };
     tr__tri *t = calloc(1, sizeof(tr__tri) + TR_TRI_ATTR_FLOATS(NV) * sizeof(float));
-    tr_fs_block *fa = calloc(1, sizeof *fa), *fb = calloc(1, sizeof *fb);
-    cr_assert(t && fa && fb);
+    tr_fs_block *fa = calloc(1, sizeof *fa), *fb = calloc(1, sizeof *fb), *fc = calloc(1, sizeof *fc);
+    cr_assert(t && fa && fb && fc);
     for (int iter = 0; iter < 20000; iter++) {
         random_tri(&rng, t, NV);
         tr__lanes ln;
@@ -676,11 +676,27 @@ Test(raster, quad_fs_inputs_equal_reference)
         }
         uint32_t nv = trt_rand_u32(&rng) % (NV + 1), flat = trt_rand_u32(&rng) & 7;
         const uint32_t np = trt_rand_u32(&rng) & 7 & ~flat; /* noperspective: screen-space weights */
+        /* centroid varyings (every other iteration): barycentrics of their own */
+        const uint32_t cen = iter % 2 ? trt_rand_u32(&rng) & 7 : 0;
+        tr__lanes lc = ln;
+        for (uint32_t i = 0; i < 4 * ln.nq; i++) {
+            lc.l1[i] = random_float(&rng, -0.5, 1.5);
+            lc.l2[i] = random_float(&rng, -0.5, 1.5);
+        }
         memset(fa, 0x5a, sizeof *fa);
         memset(fb, 0x5a, sizeof *fb);
         bool coord = iter % 4 != 0, depth = iter % 3 != 0;
-        tr__fs_inputs(t, nv, flat, np, &ln, fa, coord, depth, false);
-        tr__fs_inputs(t, nv, flat, np, &ln, fb, coord, depth, true);
+        tr__fs_inputs(t, nv, flat, np, cen, &ln, cen ? &lc : NULL, fa, coord, depth, false);
+        tr__fs_inputs(t, nv, flat, np, cen, &ln, cen ? &lc : NULL, fb, coord, depth, true);
+        if (cen) {
+            /* a centroid varying is the varying made at lc's barycentrics, bit for bit */
+            memset(fc, 0x5a, sizeof *fc);
+            tr__fs_inputs(t, nv, flat, np, 0, &lc, NULL, fc, false, false, iter % 4 < 2);
+            for (uint32_t v = 0; v < nv; v++)
+                for (int c = 0; c < 4 && ((cen & ~flat) >> v & 1); c++)
+                    cr_assert(same_floats(fa->varyings[v][c], fc->varyings[v][c], 4 * ln.nq),
+                              "iteration %d: centroid varying %u.%d is not the one at lc", iter, v, c);
+        }
         size_t n = 4 * ln.nq * sizeof(float);
         /* (what is not asked for is left alone: still 0x5a bytes in both) */
         EXPECT_SAME(fa->frag_x, fb->frag_x, n, "frag_x");
@@ -696,6 +712,7 @@ Test(raster, quad_fs_inputs_equal_reference)
     free(t);
     free(fa);
     free(fb);
+    free(fc);
 }
 
 /* The blend kernels' output against the reference, byte for byte. */
