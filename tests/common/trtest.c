@@ -520,3 +520,25 @@ tr_image *trt_random_texture(tr_context *ctx, tr_format f, uint32_t w, uint32_t 
         }
     return img;
 }
+
+void trt_ref_sample_coverage(const float tri[3][2], uint32_t n, uint32_t w, uint32_t h, uint8_t *cov)
+{
+    memset(cov, 0, (size_t)w * h);
+    uint8_t *acc = malloc((size_t)w * h);
+    cr_assert(acc);
+    for (uint32_t s = 0; s < n; s++) {
+        float pos[2] = {0.5f, 0.5f};
+        if (n > 1)
+            TRT_OK(tr_sample_position(n, s, pos));
+        float moved[3][2];
+        for (int k = 0; k < 3; k++) {
+            moved[k][0] = tri[k][0] + 0.5f - pos[0];
+            moved[k][1] = tri[k][1] + 0.5f - pos[1];
+        }
+        memset(acc, 0, (size_t)w * h);
+        trt_ref_triangle(moved, TR_TIE_TOP_LEFT, w, h, acc);
+        for (uint32_t i = 0; i < w * h; i++)
+            cov[i] |= (uint8_t)((acc[i] != 0) << s);
+    }
+    free(acc);
+}

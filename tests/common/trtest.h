@@ -141,6 +141,13 @@ int64_t trt_snap(double p);
  * Returns the number of pixels covered. */
 uint32_t trt_ref_triangle(const float tri[3][2], tr_tie_rule tie, uint32_t w, uint32_t h,
                           uint8_t *acc);
+/* cov[y*w+x]: bit s set when the triangle (pixel coordinates, top-left
+ * rule) covers sample s of the pixel, n samples at tr_sample_position's
+ * places (n = 1: the centre).  Sample s at (x + sx, y + sy) lies in the
+ * triangle when the pixel centre lies in the triangle moved by
+ * (0.5 - sx, 0.5 - sy): trt_ref_triangle's centre test.  Exact when the
+ * vertices are on the 1/256 grid and stay there moved by whole sixteenths. */
+void trt_ref_sample_coverage(const float tri[3][2], uint32_t n, uint32_t w, uint32_t h, uint8_t *cov);
 
 /* Compares two w x h byte maps; on a mismatch prints both (small maps) and
  * fails with the first differing pixel. */

@@ -149,26 +149,10 @@ static void render(const cfg *c, const run *r, uint32_t px[4][N][PX])
     tr_context_destroy(ctx);
 }
 
-/* cov[y * W + x]: bit s set when the triangle covers sample s of the
- * pixel (n samples; 1: the centre), from the reference rasterizer (as
- * test_sample_mask.c). */
+/* The reference coverage of the test's triangle (trt_ref_sample_coverage). */
 static void ref_coverage(uint32_t n, uint8_t cov[W * H])
 {
-    memset(cov, 0, W * H);
-    for (uint32_t s = 0; s < n; s++) {
-        float pos[2] = {0.5f, 0.5f};
-        if (n > 1)
-            TRT_OK(tr_sample_position(n, s, pos));
-        float moved[3][2];
-        for (int k = 0; k < 3; k++) {
-            moved[k][0] = tri_px[k][0] + 0.5f - pos[0];
-            moved[k][1] = tri_px[k][1] + 0.5f - pos[1];
-        }
-        uint8_t acc[W * H] = {0};
-        trt_ref_triangle(moved, TR_TIE_TOP_LEFT, W, H, acc);
-        for (uint32_t i = 0; i < W * H; i++)
-            cov[i] |= (uint8_t)((acc[i] != 0) << s);
-    }
+    trt_ref_sample_coverage(tri_px, n, W, H, cov);
 }
 
 /* Component c of pixel i of a plane, as a float and as bits. */

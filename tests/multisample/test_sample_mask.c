@@ -20,27 +20,10 @@
  * that moving it by a sample's offset, whole sixteenths, keeps it there). */
 static const float tri[3][2] = {{0.5f, 0.25f}, {15.75f, 3.125f}, {4.0625f, 15.5f}};
 
-/* cov[y * W + x]: bit s set when the triangle covers sample s of the
- * pixel, n samples (1: the centre).  Sample s at (x + sx, y + sy) lies in
- * the triangle when the pixel centre lies in the triangle moved by
- * (0.5 - sx, 0.5 - sy): the reference rasterizer's centre test. */
+/* The reference coverage of the test's triangle (trt_ref_sample_coverage). */
 static void ref_coverage(uint32_t n, uint8_t cov[W * H])
 {
-    memset(cov, 0, W * H);
-    for (uint32_t s = 0; s < n; s++) {
-        float pos[2] = {0.5f, 0.5f};
-        if (n > 1)
-            TRT_OK(tr_sample_position(n, s, pos));
-        float moved[3][2];
-        for (int k = 0; k < 3; k++) {
-            moved[k][0] = tri[k][0] + 0.5f - pos[0];
-            moved[k][1] = tri[k][1] + 0.5f - pos[1];
-        }
-        uint8_t acc[W * H] = {0};
-        trt_ref_triangle(moved, TR_TIE_TOP_LEFT, W, H, acc);
-        for (uint32_t i = 0; i < W * H; i++)
-            cov[i] |= (uint8_t)((acc[i] != 0) << s);
-    }
+    trt_ref_sample_coverage(tri, n, W, H, cov);
 }
 
 /* Colour: red = sample_mask_in / 255 (exact in UNORM8), green 1. */
