@@ -6,7 +6,8 @@
  * frames; the median is the headline figure because the machines are noisy.
  *
  * Where it finds what it runs (so that a copy carried to another machine,
- * as bench/device_sidebyside.sh packs it, works without this build tree):
+ * as bench/device_sidebyside.sh packs it, or installed with cmake --install,
+ * works without this build tree):
  *   - the llvmpipe runner (tilerast-llvmpipe): $TILERAST_LLVMPIPE if set and
  *     not empty, else tilerast-llvmpipe in the directory of this executable
  *     (/proc/self/exe) if it is executable there, else the path compiled in
@@ -18,7 +19,9 @@
  *   - the GLSL scene shaders (scene.vert, scene.frag) of --shader spirv|both
  *     and --compare-llvmpipe: --shaders DIR, else $TILERAST_SHADERS if set
  *     and not empty, else shaders/ in the directory of this executable if
- *     it holds scene.vert, else the repository's shaders/ compiled in
+ *     it holds scene.vert, else the installed copy (BENCH_INSTALLED_SHADERS,
+ *     ../share/tilerast/shaders from that directory) if it holds
+ *     scene.vert, else the repository's shaders/ compiled in
  *     (TILERAST_SHADERS_DIR).  tilerast compiles them with shaderc at
  *     startup (for Vulkan); the llvmpipe runner compiles the same text
  *     with OpenGL 4.5 core (tilerast-llvmpipe --glsl).
@@ -36,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +60,12 @@ char bench_heavy_shader_dir[1024];
 #define BENCH_MAX_FRAMES 100000u
 #define BENCH_MAX_CONFIGS 4u /* LRZ on/off x C/SPIR-V */
 #define SHADERS_ENV "TILERAST_SHADERS"
+/* Where cmake --install puts the shaders, relative to the installed
+ * executable's folder (bench/CMakeLists.txt defines it from the install
+ * directories). */
+#ifndef BENCH_INSTALLED_SHADERS
+#define BENCH_INSTALLED_SHADERS "../share/tilerast/shaders"
+#endif
 
 enum { BENCH_SHADER_C = 0, BENCH_SHADER_SPIRV = 1, BENCH_SHADER_BOTH = 2 };
 
@@ -84,7 +94,8 @@ static void usage(FILE *f)
             "                     [--shader c|spirv|both] [--shaders DIR] [--compare-llvmpipe]\n"
             "                     [FILE.scn ...]\n"
             "\n"
-            "Times the six standard scenes (or the given scene files) with tilerast.\n"
+            "Times the six standard scenes and the shader-heavy one (or the given scene\n"
+            "files) with tilerast.\n"
             "  --threads LIST  thread counts to run, comma separated (0 = all cores;\n"
             "                  default: all cores)\n"
             "  --frames N      timed frames per run after %u warm-up frames (default 10)\n"
@@ -110,8 +121,15 @@ static void usage(FILE *f)
             "  --compare-llvmpipe  render each scene once with tilerast (SPIR-V, C) and\n"
             "                  llvmpipe (GLSL, fixed function) and count the pixels whose\n"
             "                  coverage or colour differ (|d| = 1, 2..3, >3); no timing\n"
-            "  --export DIR    write the standard scenes as DIR/<name>.scn and exit\n"
+            "  --export DIR    write the six standard scenes as DIR/<name>.scn (creating\n"
+            "                  DIR and its parents when missing) and exit\n"
             "  -h, --help      show this help\n"
+            "\n"
+            "Scene files: the standard scenes are generated in this program, not read\n"
+            "from disk; --export DIR writes them as .scn files (SRSCENE1, one per scene),\n"
+            "which this program (FILE.scn ...), tilerast-render and the llvmpipe runner\n"
+            "read.  The heavy scene is drawn by this program only (no file).\n"
+            "bench/SCENES.md in the source tree describes the scenes and the file format.\n"
             "\n"
             "Environment:\n"
             "  TILERAST_LLVMPIPE     the llvmpipe runner (bench built with OSMesa); when\n"
@@ -120,9 +138,12 @@ static void usage(FILE *f)
             "  TILERAST_BENCH_BUNNY  the mesh scene's bunny.obj; when unset or empty,\n"
             "                        bunny.obj next to this executable, else\n"
             "                        %s\n"
-            "  TILERAST_SHADERS      the folder of scene.vert and scene.frag when --shaders\n"
-            "                        is not given; when unset or empty, shaders/ next to\n"
-            "                        this executable, else %s\n"
+            "  TILERAST_SHADERS      the folder of scene.vert and scene.frag (and of\n"
+            "                        bench/heavy.vert, heavy.frag) when --shaders is not\n"
+            "                        given; when unset or empty, shaders/ next to this\n"
+            "                        executable, else " BENCH_INSTALLED_SHADERS "\n"
+            "                        from its folder (where cmake --install puts them),\n"
+            "                        else %s\n"
             "  LP_NUM_THREADS        not read: the bench sets it for each llvmpipe run\n",
             BENCH_WARMUP_FRAMES, BENCH_BUNNY_PATH, TILERAST_SHADERS_DIR);
 }
@@ -316,9 +337,47 @@ static int generate_standard(int id, tr_scene *scene)
 
 /* ---- export ------------------------------------------------------------- */
 
+/* Creates dir and its missing parents, as mkdir -p does: a part that
+ * exists must be a directory.  0 on success, else -1 after saying on
+ * stderr which part failed and why. */
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    const size_t len = strlen(dir);
+    if (len == 0 || len >= sizeof path) {
+        fprintf(stderr, PROG ": --export: %s\n", len ? "directory path too long" : "empty directory path");
+        return -1;
+    }
+    memcpy(path, dir, len + 1);
+    /* each prefix ending before a '/' (not the root's), then the whole path */
+    for (size_t i = 1; i <= len; i++) {
+        if (i < len && (path[i] != '/' || path[i - 1] == '/'))
+            continue;
+        const char keep = path[i];
+        path[i] = '\0';
+        struct stat st;
+        if (mkdir(path, 0777) != 0) {
+            const int e = errno;
+            if (e != EEXIST) {
+                fprintf(stderr, PROG ": --export: cannot create directory '%s': %s\n", path, strerror(e));
+                return -1;
+            }
+            if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, PROG ": --export: '%s' exists and is not a directory\n", path);
+                return -1;
+            }
+        }
+        path[i] = keep;
+    }
+    return 0;
+}
+
+/* Writes the six standard scenes as dir/<name>.scn, creating dir first. */
 static int export_scenes(const char *dir)
 {
     int status = 0;
+    if (make_dirs(dir) != 0)
+        return 1;
     for (int id = 0; id < BENCH_SCENE_COUNT; id++) {
         const char *name = bench_scene_name((bench_scene_id)id);
         tr_scene scene;
@@ -362,7 +421,8 @@ static struct {
 static int beside_self(const char *name, char *out, size_t cap);
 
 /* The folder of the scene shaders: --shaders, $TILERAST_SHADERS, shaders/
- * beside this executable, the source tree's. */
+ * beside this executable, the installed ones (BENCH_INSTALLED_SHADERS from
+ * this executable's folder), the source tree's. */
 static const char *shaders_dir(const bench_options *o)
 {
     if (spv.dir[0] == '\0') {
@@ -372,7 +432,9 @@ static const char *shaders_dir(const bench_options *o)
             snprintf(spv.dir, sizeof spv.dir, "%s", o->shaders_dir);
         else if (env != NULL && env[0] != '\0')
             snprintf(spv.dir, sizeof spv.dir, "%s", env);
-        else if (beside_self("shaders/scene.vert", probe, sizeof probe) == 0 && access(probe, R_OK) == 0) {
+        else if ((beside_self("shaders/scene.vert", probe, sizeof probe) == 0 && access(probe, R_OK) == 0) ||
+                 (beside_self(BENCH_INSTALLED_SHADERS "/scene.vert", probe, sizeof probe) == 0 &&
+                  access(probe, R_OK) == 0)) {
             *strrchr(probe, '/') = '\0'; /* the folder */
             memcpy(spv.dir, probe, strlen(probe) + 1);
         } else
