@@ -7,7 +7,8 @@
  * It is the command-line face of tr_scene_load + tr_scene_render_with: what
  * a conformance script or a side-by-side comparison with another renderer
  * calls.  --stats prints the pass statistics as one JSON line;
- * --density-map renders with a fragment density map read from a PNG. */
+ * --density-map renders with a fragment density map read from a PNG;
+ * --compare checks the render against a golden PNG (tool_compare.h). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 
 #include "tilerast/tilerast.h"
 #include "tool_common.h"
+#include "tool_compare.h"
 #include "tool_shader.h"
 
 #define PROG "tilerast-render"
@@ -41,6 +43,10 @@ typedef struct render_options {
     int32_t fdm_offset_x, fdm_offset_y;
     const char *vertex_shader;   /* --vertex-shader: NULL = the scene's, "" = built-in */
     const char *fragment_shader; /* --fragment-shader: likewise */
+    const char *compare;         /* --compare: the golden PNG, NULL = no comparison */
+    const char *diff;            /* --diff: the diff picture to write (needs --compare) */
+    uint32_t tolerance;          /* --tolerance: largest channel difference passed, 0..255 */
+    int tolerance_given;
 } render_options;
 
 static void short_usage(FILE *f)
@@ -52,6 +58,7 @@ static void short_usage(FILE *f)
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
             "                       [--samples N] [--vertex-shader FILE]\n"
             "                       [--fragment-shader FILE]\n"
+            "                       [--compare GOLDEN.png [--tolerance N] [--diff DIFF.png]]\n"
             "Try '" PROG " --help' for more.\n");
 }
 
@@ -64,6 +71,7 @@ static void usage(FILE *f)
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
             "                       [--samples N] [--vertex-shader FILE]\n"
             "                       [--fragment-shader FILE]\n"
+            "                       [--compare GOLDEN.png [--tolerance N] [--diff DIFF.png]]\n"
             "\n"
             "Renders a scene file (SRSCENE1 triangles, SRSCENE2 lines and points,\n"
             "SRSCENE3 any of them with shader files; README.md, \"The scene file\")\n"
@@ -107,8 +115,30 @@ static void usage(FILE *f)
             "  --vertex-shader FILE, --fragment-shader FILE\n"
             "                     draw with this shader file instead of the scene's\n"
             "                     (an empty FILE: the built-in shader of that stage)\n"
+            "  --compare GOLDEN.png\n"
+            "                     compare the render (the 8-bit RGBA that -o writes, all\n"
+            "                     four channels) with a golden PNG of the same size (grey\n"
+            "                     read as R = G = B; no alpha channel: alpha 255; 8 bits\n"
+            "                     per channel only) and print one line:\n"
+            "                       compare: WxH, N pixels differ (largest channel\n"
+            "                       difference D, tolerance T): ok|FAIL (golden PATH)\n"
+            "                     on stdout (on stderr with --stats, whose JSON then has a\n"
+            "                     \"compare\" object).  A pixel differs if any channel\n"
+            "                     differs at all; the render fails if the largest channel\n"
+            "                     difference D is greater than the tolerance T.  The other\n"
+            "                     outputs are written first, whatever the verdict\n"
+            "  --tolerance N      the largest channel difference that passes (0..255,\n"
+            "                     default 0: any difference fails; needs --compare)\n"
+            "  --diff DIFF.png    write a picture of the differences (needs --compare):\n"
+            "                     the render in dimmed grey, pixels beyond the tolerance in\n"
+            "                     magenta, pixels that differ within it in yellow\n"
             "  -h, --help         show this help\n"
-            "At least one of -o, --raw, --stats, --lrz-png and --fdm-png is required.\n");
+            "At least one of -o, --raw, --stats, --lrz-png, --fdm-png and --compare is\n"
+            "required.\n"
+            "Exit status: 0 done (and equal within the tolerance), 1 an error, 2 a usage\n"
+            "error, 3 the render differs from the golden beyond the tolerance, 4 the\n"
+            "golden cannot be compared (missing, unreadable, not an 8-bit PNG, or not\n"
+            "the render's size).\n");
 }
 
 /* Parses a decimal count with an optional K/M suffix; 0 on success. */
@@ -150,7 +180,9 @@ static int parse_args(int argc, char **argv, render_options *o)
                           strcmp(a, "--device") == 0 || strcmp(a, "--density-map") == 0 ||
                           strcmp(a, "--fdm-png") == 0 || strcmp(a, "--fdm-offset") == 0 ||
                           strcmp(a, "--subsampled") == 0 || strcmp(a, "--samples") == 0 ||
-                          strcmp(a, "--vertex-shader") == 0 || strcmp(a, "--fragment-shader") == 0;
+                          strcmp(a, "--vertex-shader") == 0 || strcmp(a, "--fragment-shader") == 0 ||
+                          strcmp(a, "--compare") == 0 || strcmp(a, "--tolerance") == 0 ||
+                          strcmp(a, "--diff") == 0;
         if (takes_value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, PROG ": %s needs a value\n", a);
@@ -198,6 +230,16 @@ static int parse_args(int argc, char **argv, render_options *o)
             o->vertex_shader = val;
         } else if (strcmp(a, "--fragment-shader") == 0) {
             o->fragment_shader = val;
+        } else if (strcmp(a, "--compare") == 0) {
+            o->compare = val;
+        } else if (strcmp(a, "--diff") == 0) {
+            o->diff = val;
+        } else if (strcmp(a, "--tolerance") == 0) {
+            if (parse_u32(val, 255, 0, &o->tolerance) != 0) {
+                fprintf(stderr, PROG ": --tolerance wants a channel difference 0..255, not '%s'\n", val);
+                return 2;
+            }
+            o->tolerance_given = 1;
         } else if (strcmp(a, "--fdm-offset") == 0) {
             char *end = NULL;
             errno = 0;
@@ -243,16 +285,23 @@ static int parse_args(int argc, char **argv, render_options *o)
         fprintf(stderr, PROG ": --fdm-png draws the fragment areas of a density map: give --density-map\n");
         return 2;
     }
+    if ((o->tolerance_given || o->diff != NULL) && o->compare == NULL) {
+        fprintf(stderr, PROG ": %s applies to a comparison: give --compare GOLDEN.png\n",
+                o->diff != NULL ? "--diff" : "--tolerance");
+        return 2;
+    }
     if (o->png_path == NULL && o->raw_path == NULL && !o->stats && o->lrz_png == NULL &&
-        o->fdm_png == NULL && o->subsampled == NULL) {
-        fprintf(stderr, PROG ": nothing to do: give -o, --raw, --stats, --lrz-png or --fdm-png\n");
+        o->fdm_png == NULL && o->subsampled == NULL && o->compare == NULL) {
+        fprintf(stderr, PROG ": nothing to do: give -o, --raw, --stats, --lrz-png, --fdm-png or --compare\n");
         return 2;
     }
     return 0;
 }
 
+/* cmp is NULL without --compare ("compare":null). */
 static void print_stats_json(FILE *f, const render_options *o, const tr_scene *scene,
-                             uint32_t threads, const tr_pass_stats *s, double wall_ms)
+                             uint32_t threads, const tr_pass_stats *s, double wall_ms,
+                             const tool_compare_result *cmp)
 {
     fputs("{\"scene\":", f);
     tool_json_string(f, o->scene_path);
@@ -267,6 +316,11 @@ static void print_stats_json(FILE *f, const render_options *o, const tr_scene *s
         fprintf(f, ",\"fdm_offset\":[%d,%d]", o->fdm_offset_x, o->fdm_offset_y);
     else
         fputs(",\"fdm_offset\":null", f);
+    fputs(",\"compare\":", f);
+    if (cmp != NULL)
+        tool_compare_print_json(f, o->compare, o->diff, cmp);
+    else
+        fputs("null", f);
     fprintf(f, ",\"wall_ms\":%.3f,\"stats\":", wall_ms);
     tool_json_stats(f, s);
     fputs("}\n", f);
@@ -314,6 +368,36 @@ static int write_raw(const tr_image *image, uint32_t w, uint32_t h, const char *
         remove(path);
         return -1;
     }
+    return 0;
+}
+
+/* --compare: compares the pixels -o writes (tr_image_read_rgba8, as
+ * tr_image_write_png reads them) with the golden and prints the line.
+ * Returns 0 (whatever the verdict, in *cmp) or the exit status of an
+ * error, after a message naming the file. */
+static int compare_with_golden(const render_options *o, const tr_image *image, uint32_t w, uint32_t h,
+                               tool_compare_result *cmp)
+{
+    uint8_t *pixels = malloc((size_t)w * h * 4u);
+    if (pixels == NULL) {
+        fprintf(stderr, PROG ": comparing with %s: out of memory\n", o->compare);
+        return 1;
+    }
+    tr_result r = tr_image_read_rgba8(image, NULL, pixels);
+    if (r != TR_OK) {
+        fprintf(stderr, PROG ": reading the image back: %s\n", tr_result_string(r));
+        free(pixels);
+        return 1;
+    }
+    char msg[4400];
+    int status = tool_compare(o->compare, pixels, w, h, o->tolerance, o->diff, cmp, msg, sizeof msg);
+    free(pixels);
+    if (status != 0) {
+        fprintf(stderr, PROG ": %s\n", msg);
+        return status;
+    }
+    /* With --stats stdout carries the JSON line alone, so that it parses. */
+    tool_compare_print_line(o->stats ? stderr : stdout, o->compare, cmp);
     return 0;
 }
 
@@ -505,10 +589,20 @@ int main(int argc, char **argv)
             goto done;
         }
     }
+    /* Last, so that a failed comparison still leaves every output (the
+     * render to inspect, or to promote to golden). */
+    tool_compare_result cmp;
+    if (o.compare != NULL) {
+        int cs = compare_with_golden(&o, image, scene.width, scene.height, &cmp);
+        if (cs != 0) {
+            status = cs;
+            goto done;
+        }
+    }
     if (o.stats)
         print_stats_json(stdout, &o, &scene, tr_context_get_desc(ctx).threads, &stats,
-                         wall_ms);
-    status = fflush(stdout) == 0 ? 0 : 1;
+                         wall_ms, o.compare != NULL ? &cmp : NULL);
+    status = fflush(stdout) != 0 ? 1 : o.compare != NULL && !cmp.passed ? TOOL_EXIT_MISMATCH : 0;
 
 done:
     tr_shader_module_destroy(vs);

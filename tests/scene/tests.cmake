@@ -18,3 +18,11 @@ if(TARGET tilerast-render)
   add_test(NAME scene_render_samples
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_samples.sh $<TARGET_FILE:tilerast-render>)
 endif()
+
+# tilerast-render --compare: exact counts and largest differences against
+# goldens the tool renders itself, --tolerance, --diff's picture, the
+# comparison in --stats, and exit status 4 for goldens it cannot compare.
+if(TARGET tilerast-render)
+  add_test(NAME scene_render_compare
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_compare.sh $<TARGET_FILE:tilerast-render>)
+endif()
