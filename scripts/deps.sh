@@ -11,9 +11,10 @@ set -euo pipefail
 # SIMD wrappers; libstb-dev: PNG in and out; spirv-headers and spirv-tools:
 # the SPIR-V front end and its validator (src/shader); libcriterion-dev: the tests; libshaderc-dev: the
 # tests' GLSL, compiled to SPIR-V; pkg-config: the install test;
-# glmark2-data: the bench's mesh scene.
+# glmark2-data: the bench's mesh scene; libassimp-dev: tilerast-render's model
+# import (glTF, OBJ); assimp-testmodels: real models for the tests.
 TILERAST_DEB_PACKAGES=(build-essential cmake libsimde-dev libstb-dev spirv-headers spirv-tools libcriterion-dev
-                       libshaderc-dev pkg-config glmark2-data)
+                       libshaderc-dev pkg-config glmark2-data libassimp-dev assimp-testmodels)
 # Extra packages a caller needs besides (scripts/fuzz.sh: clang and its
 # runtime libraries) come as arguments.
 TILERAST_DEB_PACKAGES+=("$@")

@@ -21,6 +21,7 @@
 #include "tilerast/tilerast.h"
 #include "tool_common.h"
 #include "tool_compare.h"
+#include "tool_model.h"
 #include "tool_shader.h"
 
 #define PROG "tilerast-render"
@@ -47,16 +48,17 @@ typedef struct render_options {
     const char *diff;            /* --diff: the diff picture to write (needs --compare) */
     uint32_t tolerance;          /* --tolerance: largest channel difference passed, 0..255 */
     int tolerance_given;
+    uint32_t camera;             /* --camera N: the model's camera N, plus one; 0 = automatic */
 } render_options;
 
 static void short_usage(FILE *f)
 {
     fprintf(f,
-            "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
+            "usage: " PROG " SCENE.scn|MODEL -o OUT.png [--raw OUT.rgba] [--threads N]\n"
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
             "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
-            "                       [--samples N] [--vertex-shader FILE]\n"
+            "                       [--samples N] [--vertex-shader FILE] [--camera N]\n"
             "                       [--fragment-shader FILE]\n"
             "                       [--compare GOLDEN.png [--tolerance N] [--diff DIFF.png]]\n"
             "Try '" PROG " --help' for more.\n");
@@ -65,11 +67,11 @@ static void short_usage(FILE *f)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: " PROG " SCENE.scn -o OUT.png [--raw OUT.rgba] [--threads N]\n"
+            "usage: " PROG " SCENE.scn|MODEL -o OUT.png [--raw OUT.rgba] [--threads N]\n"
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
             "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
-            "                       [--samples N] [--vertex-shader FILE]\n"
+            "                       [--samples N] [--vertex-shader FILE] [--camera N]\n"
             "                       [--fragment-shader FILE]\n"
             "                       [--compare GOLDEN.png [--tolerance N] [--diff DIFF.png]]\n"
             "\n"
@@ -83,6 +85,11 @@ static void usage(FILE *f)
             "SCENE_FLAT is defined to 1 for flat scenes.  The interface the shaders\n"
             "must have is scene.h's (tr_scene_render_options); shaders/scene.vert\n"
             "and shaders/scene.frag draw what the built-in shaders draw.\n"
+            "A model (.gltf, .glb, .obj or another format assimp reads) instead of\n"
+            "SCENE.scn is drawn at 1024x768 with shaders/model.vert and model.frag,\n"
+            "an automatic camera and a default light (README.md, \"Models\").\n"
+            "  --camera N         models: view through the file's camera N (from 0)\n"
+            "                     instead of the automatic one\n"
             "  -o, --output FILE  write the image as PNG\n"
             "  --raw FILE         write width*height*4 bytes of RGBA8, top row first\n"
             "  --threads N        threads for the bins (0 = all cores, the default)\n"
@@ -182,7 +189,7 @@ static int parse_args(int argc, char **argv, render_options *o)
                           strcmp(a, "--subsampled") == 0 || strcmp(a, "--samples") == 0 ||
                           strcmp(a, "--vertex-shader") == 0 || strcmp(a, "--fragment-shader") == 0 ||
                           strcmp(a, "--compare") == 0 || strcmp(a, "--tolerance") == 0 ||
-                          strcmp(a, "--diff") == 0;
+                          strcmp(a, "--diff") == 0 || strcmp(a, "--camera") == 0;
         if (takes_value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, PROG ": %s needs a value\n", a);
@@ -204,6 +211,12 @@ static int parse_args(int argc, char **argv, render_options *o)
                 fprintf(stderr, PROG ": --gmem wants a byte count, not '%s'\n", val);
                 return 2;
             }
+        } else if (strcmp(a, "--camera") == 0) {
+            if (parse_u32(val, 65535, 0, &o->camera) != 0) {
+                fprintf(stderr, PROG ": --camera wants a camera index of the model 0..65535, not '%s'\n", val);
+                return 2;
+            }
+            o->camera++;
         } else if (strcmp(a, "--samples") == 0) {
             if (parse_u32(val, 8, 0, &o->samples) != 0 || !tr_sample_count_valid(o->samples)) {
                 fprintf(stderr, PROG ": --samples wants 1, 2, 4 or 8, not '%s'\n", val);
@@ -444,6 +457,79 @@ static int load_module(tr_context *ctx, const render_options *o, const tr_scene 
     return 0;
 }
 
+/* A model file (tool_model.h) instead of a scene: the same context and
+ * outputs (-o, --raw, --compare, --stats); the options that need a
+ * scene's pass are refused.  Returns the exit status. */
+static int render_model(const render_options *o)
+{
+    if (o->density_map != NULL || o->lrz_png != NULL || o->samples > 1) {
+        fprintf(stderr, PROG ": %s: %s is not available for models yet\n", o->scene_path,
+                o->density_map ? "--density-map" : o->lrz_png ? "--lrz-png" : "--samples");
+        return 2;
+    }
+    tr_context_desc cdesc;
+    memset(&cdesc, 0, sizeof cdesc);
+    cdesc.threads = o->threads;
+    cdesc.device = o->device;
+    cdesc.gmem_bytes = o->gmem_bytes;
+    cdesc.flags = o->no_lrz ? TR_CONTEXT_NO_LRZ : 0u;
+    tr_context *ctx = NULL;
+    tr_result r = tr_context_create(&cdesc, &ctx);
+    if (r != TR_OK) {
+        fprintf(stderr, PROG ": creating the context: %s\n", tr_result_string(r));
+        return 1;
+    }
+    int status = 1;
+    tr_image *image = NULL;
+    tr_pass_stats stats;
+    memset(&stats, 0, sizeof stats);
+    tool_model_info info;
+    memset(&info, 0, sizeof info);
+    const tool_model_options mo = {.vertex_shader = o->vertex_shader, .fragment_shader = o->fragment_shader,
+                                   .camera = (int)o->camera};
+    char msg[4400];
+    double t0 = tool_now_ms();
+    if (tool_model_render(ctx, o->scene_path, &mo, &image, &stats, &info, msg, sizeof msg) != 0) {
+        fprintf(stderr, PROG ": %s\n", msg);
+        goto done;
+    }
+    double wall_ms = tool_now_ms() - t0;
+    if (o->png_path != NULL && (r = tr_image_write_png(image, NULL, o->png_path)) != TR_OK) {
+        char what[300];
+        snprintf(what, sizeof what, "%s: writing the PNG", o->png_path);
+        report(ctx, what, r);
+        goto done;
+    }
+    if (o->raw_path != NULL && write_raw(image, info.width, info.height, o->raw_path) != 0)
+        goto done;
+    tool_compare_result cmp;
+    if (o->compare != NULL) {
+        int cs = compare_with_golden(o, image, info.width, info.height, &cmp);
+        if (cs != 0) {
+            status = cs;
+            goto done;
+        }
+    }
+    if (o->stats) {
+        fputs("{\"model\":", stdout);
+        tool_json_string(stdout, o->scene_path);
+        fprintf(stdout, ",\"width\":%u,\"height\":%u,\"triangles\":%u,\"draws\":%u,\"textures\":%u,\"threads\":%u",
+                info.width, info.height, info.triangles, info.draws, info.textures, tr_context_get_desc(ctx).threads);
+        fputs(",\"compare\":", stdout);
+        if (o->compare != NULL)
+            tool_compare_print_json(stdout, o->compare, o->diff, &cmp);
+        else
+            fputs("null", stdout);
+        fprintf(stdout, ",\"wall_ms\":%.3f,\"stats\":", wall_ms);
+        tool_json_stats(stdout, &stats);
+        fputs("}\n", stdout);
+    }
+    status = fflush(stdout) != 0 ? 1 : o->compare != NULL && !cmp.passed ? TOOL_EXIT_MISMATCH : 0;
+done:
+    tr_context_destroy(ctx); /* also destroys the image */
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     render_options o;
@@ -454,6 +540,12 @@ int main(int argc, char **argv)
     }
     if (pa != 0) {
         short_usage(stderr);
+        return 2;
+    }
+    if (tool_model_is_model(o.scene_path))
+        return render_model(&o);
+    if (o.camera != 0) {
+        fprintf(stderr, PROG ": %s: --camera picks a model's camera; a scene file has none\n", o.scene_path);
         return 2;
     }
 

@@ -26,3 +26,13 @@ if(TARGET tilerast-render)
   add_test(NAME scene_render_compare
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_compare.sh $<TARGET_FILE:tilerast-render>)
 endif()
+
+# tilerast-render on real models through assimp (render_models.sh): glTF
+# and OBJ from assimp-testmodels, the same bytes for every thread count and
+# GMEM budget, and bad content refused by name.  Skips (77) without the
+# package or without assimp.
+if(TARGET tilerast-render)
+  add_test(NAME scene_render_models
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_models.sh $<TARGET_FILE:tilerast-render>)
+  set_tests_properties(scene_render_models PROPERTIES SKIP_RETURN_CODE 77)
+endif()
