@@ -1,6 +1,6 @@
 /* Golden-image comparison for tilerast-render --compare (tool_compare.h):
  * the golden PNG is read with stb_image and the diff picture written with
- * stb_image_write, both from Debian's libstb-dev, as the library does. */
+ * stb_image_write, both from Debian's libstb-dev (tool_stb.c). */
 #define _POSIX_C_SOURCE 200809L /* tool_common.h's clock_gettime */
 
 #include <errno.h>
@@ -10,28 +10,7 @@
 #include "tool_common.h"
 #include "tool_compare.h"
 
-#if defined(__GNUC__)
-/* Debian's stb_image.h declares a static function it never defines; the
- * warning comes at the end of the file, so it stays off for all of it
- * (as in src/texture/texture_image.c). */
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#endif
-/* Static copies: the library links its own, and two external stb_image
- * definitions in one program would clash. */
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG /* a golden is a PNG; anything else is refused before stb sees it */
-#include <stb/stb_image.h>
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "tool_stb.h"
 
 /* The diff picture's colours: beyond the tolerance, and different but
  * within it.  Saturated hues no dimmed grey can be mistaken for. */

@@ -61,25 +61,7 @@ int tool_model_render(tr_context *ctx, const char *path, const tool_model_option
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
-#if defined(__GNUC__)
-/* Debian's stb_image.h declares a static function it never defines (as
- * in tool_compare.c). */
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#endif
-/* A static copy for embedded (compressed) textures: tr_image_load reads
- * files only; the library and tool_compare.c keep their own copies. */
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#define STBI_ONLY_JPEG
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "tool_stb.h" /* embedded (compressed) textures: tr_image_load reads files only */
 
 #ifndef TILERAST_MODEL_SHADER_DIR
 #define TILERAST_MODEL_SHADER_DIR "shaders"
