@@ -418,6 +418,38 @@ static int compare_with_golden(const render_options *o, const tr_image *image, u
  * the current folder), else the one the scene names (relative to the
  * scene's folder); *out stays NULL for the built-in shader.  0, or -1
  * after a message naming the file. */
+/* The bin is the unit of density (README, "Fragment density maps"): each
+ * bin reads the one map texel under its centre, so a map whose texels are
+ * far smaller than the bins has most of its detail never read.  Warned
+ * about (more than four texels across a bin on either axis), not refused:
+ * the image is still what the pass defines.  A texel covers
+ * 2^ceil(log2(ceil(fb / map))) pixels per axis, clamped to [32, 1024]
+ * (fdm.h, tr_compute_fdm_areas). */
+static uint32_t texel_span(uint32_t fb, uint32_t map)
+{
+    const uint32_t ratio = (fb + map - 1) / map;
+    uint32_t span = 32; /* clamped to [32, 1024] */
+    while (span < ratio && span < 1024)
+        span *= 2;
+    return span;
+}
+
+static void warn_fine_map(const char *path, const tr_image *map, uint32_t fb_w, uint32_t fb_h,
+                          const tr_bin_layout *l)
+{
+    const tr_image_desc d = tr_image_get_desc(map);
+    if (d.width == 0 || d.height == 0)
+        return;
+    const uint32_t tw = texel_span(fb_w, d.width), th = texel_span(fb_h, d.height);
+    if (l->bin_w <= 4 * tw && l->bin_h <= 4 * th)
+        return;
+    fprintf(stderr,
+            PROG ": warning: %s: a density texel covers %ux%u pixels, a bin %ux%u; each bin reads one texel, "
+                 "at its centre, so the map's detail finer than the bins is not used (smaller bins: --gmem or "
+                 "--device; README, \"Fragment density maps\")\n",
+            path, tw, th, l->bin_w, l->bin_h);
+}
+
 static int load_module(tr_context *ctx, const render_options *o, const tr_scene *scene, int fragment,
                        tr_shader_module **out)
 {
@@ -640,6 +672,8 @@ int main(int argc, char **argv)
         report(ctx, what, r);
         goto done;
     }
+    if (ropts.density_map.image != NULL)
+        warn_fine_map(o.density_map, ropts.density_map.image, scene.width, scene.height, &stats.layout);
 
     if (o.png_path != NULL) {
         r = tr_image_write_png(image, NULL, o.png_path);

@@ -95,6 +95,25 @@ else
     bad "rendering with the half-density map"
 fi
 
+# A map far finer than the bins is used but warned about (the bin is the
+# unit of density): a 40x25 map's texels are the smallest, 32x32 pixels,
+# and the scene's one bin (the whole 320x200) spans 10 of them; the 4x4
+# map's texels (128x64) span 2.5 x 3.1 of them, under the warning's four.
+header 40 25 0 127 127 0 255 0 > "$dir/fine.scn"
+if "$render" "$dir/fine.scn" -o "$dir/fine.png" >/dev/null 2>&1; then
+    out="$("$render" "$dir/scene.scn" -o "$dir/out.png" --density-map "$dir/fine.png" 2>&1)"
+    if [[ $? -eq 0 ]] && grep -q "warning: .*fine.png: a density texel covers 32x32 pixels, a bin 320x" <<<"$out"; then
+        ok "a map far finer than the bins: warned"
+    else
+        bad "a map far finer than the bins: $out"
+    fi
+    out="$("$render" "$dir/scene.scn" -o "$dir/out.png" --density-map "$dir/half.png" 2>&1)"
+    if [[ $? -eq 0 ]] && ! grep -q "warning" <<<"$out"; then ok "a coarse map: no warning"
+    else bad "a coarse map: $out"; fi
+else
+    bad "making the fine map"
+fi
+
 # A density of 0 skips every bin; the tool still succeeds, hatching the picture.
 if "$render" "$dir/scene.scn" --density-map "$dir/zero.png" --fdm-png "$dir/zero_fdm.png" >/dev/null &&
    [[ -s "$dir/zero_fdm.png" ]]; then ok "all-0 map renders"; else bad "all-0 map"; fi
