@@ -513,6 +513,15 @@ typedef struct bench_result {
     tr_pass_stats stats; /* of the last timed frame */
 } bench_result;
 
+/* A result's frame figures from its n frame times t (sorted here). */
+static void summarise(bench_result *r, double *t, uint32_t n)
+{
+    r->frames = n;
+    r->median_ms = median_of(t, n);
+    r->min_ms = t[0];
+    r->max_ms = t[n - 1];
+}
+
 /* Renders one scene warm-up + frames times in a fresh context per
  * configuration (context flags and shaders); with several configurations
  * the frames alternate between them, so that the machine's noise falls on
@@ -653,6 +662,35 @@ static void print_result(const bench_options *o, const char *name, const tr_scen
                (unsigned long long)s->gmem_bytes_cleared,
                (unsigned long long)s->gmem_bytes_loaded,
                (unsigned long long)s->gmem_bytes_stored);
+    }
+    fflush(stdout);
+}
+
+/* llvmpipe's line beside tilerast's results res[0] (and res[1], SPIR-V,
+ * with two shaders): its median over the nf frames of lp, and the speed-ups. */
+static void print_llvmpipe(const bench_options *o, const char *name, const char *lp_shader,
+                           const bench_result *res, uint32_t nshader, double *lp, uint32_t nf)
+{
+    double lmed = median_of(lp, nf);
+    double speedup = res[0].median_ms > 0 ? lmed / res[0].median_ms : 0.0;
+    double sp_speedup = nshader == 2 && res[1].median_ms > 0 ? lmed / res[1].median_ms : 0.0;
+    if (o->json) {
+        fputs("{\"scene\":", stdout);
+        tool_json_string(stdout, name);
+        printf(",\"renderer\":\"llvmpipe\",\"shader\":\"%s\",\"threads\":%u,\"frames\":%u,\"median_ms\":%.3f,"
+               "\"min_ms\":%.3f,\"max_ms\":%.3f,\"speedup_vs_llvmpipe\":%.3f",
+               lp_shader, res[0].threads, nf, lmed, lp[0], lp[nf - 1], speedup);
+        if (nshader == 2)
+            printf(",\"spirv_speedup_vs_llvmpipe\":%.3f", sp_speedup);
+        fputs("}\n", stdout);
+    } else {
+        printf("%-16s threads %-3u llvmpipe (%s) median %9.2f ms  min %9.2f  max %9.2f"
+               "  -> tilerast%s is %.2fx llvmpipe's speed",
+               name, res[0].threads, lp_shader, lmed, lp[0], lp[nf - 1],
+               nshader == 2 ? " (C)" : res[0].spirv ? " (SPIR-V)" : "", speedup);
+        if (nshader == 2)
+            printf(", SPIR-V %.2fx", sp_speedup);
+        putchar('\n');
     }
     fflush(stdout);
 }
@@ -879,13 +917,8 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
         }
         if (rounds > 1) {
             /* tilerast's figures over every round */
-            for (uint32_t c = 0; c < nconf; c++) {
-                double *t = tl + (size_t)c * rounds * o->frames;
-                res[c].frames = o->frames * rounds;
-                res[c].median_ms = median_of(t, res[c].frames);
-                res[c].min_ms = t[0];
-                res[c].max_ms = t[res[c].frames - 1];
-            }
+            for (uint32_t c = 0; c < nconf; c++)
+                summarise(&res[c], tl + (size_t)c * rounds * o->frames, o->frames * rounds);
         }
         for (uint32_t c = 0; c < nconf; c++)
             print_result(o, name, scene, &res[c]);
@@ -919,33 +952,9 @@ static int bench_scene(const bench_options *o, const char *name, const tr_scene 
                            (c->flags & TR_CONTEXT_NO_LRZ) ? "off" : "on", sp->median_ms, c->median_ms, ratio);
             }
         }
-        if (lp_ok) {
-            uint32_t nf = o->frames * rounds;
-            double lmed = median_of(lp, nf);
-            /* against the first LRZ mode: C (or SPIR-V alone) first, SPIR-V second with both */
-            double speedup = res[0].median_ms > 0 ? lmed / res[0].median_ms : 0.0;
-            double sp_speedup = nshader == 2 && res[1].median_ms > 0 ? lmed / res[1].median_ms : 0.0;
-            const char *lp_shader = o->shader != BENCH_SHADER_C ? "glsl" : "fixed";
-            if (o->json) {
-                fputs("{\"scene\":", stdout);
-                tool_json_string(stdout, name);
-                printf(",\"renderer\":\"llvmpipe\",\"shader\":\"%s\",\"threads\":%u,\"frames\":%u,\"median_ms\":%.3f,"
-                       "\"min_ms\":%.3f,\"max_ms\":%.3f,\"speedup_vs_llvmpipe\":%.3f",
-                       lp_shader, res[0].threads, nf, lmed, lp[0], lp[nf - 1], speedup);
-                if (nshader == 2)
-                    printf(",\"spirv_speedup_vs_llvmpipe\":%.3f", sp_speedup);
-                fputs("}\n", stdout);
-            } else {
-                printf("%-16s threads %-3u llvmpipe (%s) median %9.2f ms  min %9.2f  max %9.2f"
-                       "  -> tilerast%s is %.2fx llvmpipe's speed",
-                       name, res[0].threads, lp_shader, lmed, lp[0], lp[nf - 1],
-                       nshader == 2 ? " (C)" : res[0].spirv ? " (SPIR-V)" : "", speedup);
-                if (nshader == 2)
-                    printf(", SPIR-V %.2fx", sp_speedup);
-                putchar('\n');
-            }
-            fflush(stdout);
-        }
+        if (lp_ok) /* against the first LRZ mode: C (or SPIR-V alone) first, SPIR-V second with both */
+            print_llvmpipe(o, name, o->shader != BENCH_SHADER_C ? "glsl" : "fixed", res, nshader, lp,
+                           o->frames * rounds);
     }
     free(tl);
     free(lp);
@@ -1288,11 +1297,7 @@ static int bench_heavy_scene(const bench_options *o, double *times)
             continue;
         }
         for (uint32_t c = 0; c < nshader; c++) {
-            double *t = tl + (size_t)c * rounds * o->frames;
-            res[c].frames = o->frames * rounds;
-            res[c].median_ms = median_of(t, res[c].frames);
-            res[c].min_ms = t[0];
-            res[c].max_ms = t[res[c].frames - 1];
+            summarise(&res[c], tl + (size_t)c * rounds * o->frames, o->frames * rounds);
             print_result(o, name, &info, &res[c]);
         }
         if (nshader == 2 && res[0].median_ms > 0) {
@@ -1304,29 +1309,8 @@ static int bench_heavy_scene(const bench_options *o, double *times)
                 printf("    SPIR-V / C: %.2f ms / %.2f ms = %.2fx (medians, frames alternated)\n", res[1].median_ms,
                        res[0].median_ms, ratio);
         }
-        if (lp_ok) {
-            uint32_t nf = o->frames * rounds;
-            double lmed = median_of(lp, nf);
-            double speedup = res[0].median_ms > 0 ? lmed / res[0].median_ms : 0.0;
-            double sp_speedup = nshader == 2 && res[1].median_ms > 0 ? lmed / res[1].median_ms : 0.0;
-            if (o->json) {
-                printf("{\"scene\":\"%s\",\"renderer\":\"llvmpipe\",\"shader\":\"glsl\",\"threads\":%u,\"frames\":%u,"
-                       "\"median_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"speedup_vs_llvmpipe\":%.3f",
-                       name, res[0].threads, nf, lmed, lp[0], lp[nf - 1], speedup);
-                if (nshader == 2)
-                    printf(",\"spirv_speedup_vs_llvmpipe\":%.3f", sp_speedup);
-                fputs("}\n", stdout);
-            } else {
-                printf("%-16s threads %-3u llvmpipe (glsl) median %9.2f ms  min %9.2f  max %9.2f"
-                       "  -> tilerast%s is %.2fx llvmpipe's speed",
-                       name, res[0].threads, lmed, lp[0], lp[nf - 1],
-                       nshader == 2 ? " (C)" : res[0].spirv ? " (SPIR-V)" : "", speedup);
-                if (nshader == 2)
-                    printf(", SPIR-V %.2fx", sp_speedup);
-                putchar('\n');
-            }
-            fflush(stdout);
-        }
+        if (lp_ok)
+            print_llvmpipe(o, name, "glsl", res, nshader, lp, o->frames * rounds);
     }
     free(tl);
     free(lp);
