@@ -25,4 +25,11 @@ char *bench_glsl_source(const char *dir, const char *file, const char *const *de
 uint32_t *bench_glsl_spirv(const char *source, const char *name, int fragment, size_t *words, char *msg,
                            size_t msg_size);
 
+/* The general form (tilerast-render's shader files): GLSL, or HLSL when
+ * hlsl (entry "main"; flat: SCENE_FLAT defined as 1, which GLSL gets in
+ * its text); GLSL without a #version line is compiled as 450 core.
+ * Messages are one line and name `path`. */
+uint32_t *bench_shaderc_spirv(const char *source, const char *path, int fragment, int hlsl, int flat, size_t *words,
+                              char *msg, size_t msg_size);
+
 #endif

@@ -27,7 +27,7 @@
 
 #include <math.h>
 #ifndef BENCH_HEAVY_NO_SHADERC
-#include <shaderc/shaderc.h>
+#include "bench_glsl.h"
 #endif
 #include <stdio.h>
 #include <stdlib.h>
@@ -424,28 +424,16 @@ static tr_result heavy_module(tr_context *ctx, const char *src, int fragment, tr
     (void)ctx, (void)src, (void)fragment, (void)out;
     return TR_ERROR_UNSUPPORTED_FORMAT;
 #else
-    shaderc_compiler_t c = shaderc_compiler_initialize();
-    shaderc_compile_options_t o = shaderc_compile_options_initialize();
-    if (!c || !o) {
-        shaderc_compile_options_release(o);
-        shaderc_compiler_release(c);
-        return TR_ERROR_OUT_OF_MEMORY;
+    char msg[1024];
+    size_t words = 0;
+    uint32_t *code = bench_glsl_spirv(src, fragment ? "heavy.frag" : "heavy.vert", fragment, &words, msg, sizeof msg);
+    if (!code) {
+        fprintf(stderr, "bench_heavy: shaderc: %s\n", msg);
+        return TR_ERROR_INVALID_ARGUMENT;
     }
-    shaderc_compile_options_set_target_env(o, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-    shaderc_compilation_result_t r =
-        shaderc_compile_into_spv(c, src, strlen(src), fragment ? shaderc_fragment_shader : shaderc_vertex_shader,
-                                 fragment ? "heavy.frag" : "heavy.vert", "main", o);
-    tr_result res = TR_ERROR_INVALID_ARGUMENT;
-    if (shaderc_result_get_compilation_status(r) == shaderc_compilation_status_success) {
-        const tr_shader_module_desc d = {(const uint32_t *)(const void *)shaderc_result_get_bytes(r),
-                                         shaderc_result_get_length(r)};
-        res = tr_shader_module_create(ctx, &d, out);
-    } else {
-        fprintf(stderr, "bench_heavy: shaderc: %s\n", shaderc_result_get_error_message(r));
-    }
-    shaderc_result_release(r);
-    shaderc_compile_options_release(o);
-    shaderc_compiler_release(c);
+    const tr_shader_module_desc d = {code, words * 4};
+    const tr_result res = tr_shader_module_create(ctx, &d, out);
+    free(code);
     return res;
 #endif
 }

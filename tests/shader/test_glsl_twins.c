@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 /* The shader-heavy bench scene and its C twin (self-contained). */
+#include "../../bench/bench_glsl_spirv.c"
 #include "../../bench/bench_heavy.c"
 
 enum { W = 128, H = 128 };
