@@ -2,7 +2,7 @@
  * shaderc is read back into its entry points, interface, decorations and
  * resources; what tilerast cannot run is refused by name; malformed
  * binaries are refused, never read past their end. */
-#include "trtest.h"
+#include "spv_harness.h"
 
 #include <shaderc/shaderc.h>
 #include <spirv/unified1/spirv.h>
@@ -10,28 +10,6 @@
 #include <string.h>
 
 #include "shader/spirv_internal.h"
-
-/* GLSL 4.50 for Vulkan, as SPIR-V words (free()); NULL on a compile error. */
-static uint32_t *compile(const char *src, shaderc_shader_kind kind, size_t *words)
-{
-    shaderc_compiler_t c = shaderc_compiler_initialize();
-    shaderc_compile_options_t o = shaderc_compile_options_initialize();
-    shaderc_compile_options_set_target_env(o, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-    shaderc_compilation_result_t r = shaderc_compile_into_spv(c, src, strlen(src), kind, "test.glsl", "main", o);
-    uint32_t *out = NULL;
-    if (shaderc_result_get_compilation_status(r) == shaderc_compilation_status_success) {
-        const size_t n = shaderc_result_get_length(r);
-        out = malloc(n);
-        memcpy(out, shaderc_result_get_bytes(r), n);
-        *words = n / 4;
-    } else {
-        cr_log_error("shaderc: %s", shaderc_result_get_error_message(r));
-    }
-    shaderc_result_release(r);
-    shaderc_compile_options_release(o);
-    shaderc_compiler_release(c);
-    return out;
-}
 
 static const tr__spv_var *var_at(const tr__spv_module *m, uint32_t storage, uint32_t location)
 {
@@ -73,7 +51,7 @@ static const char *vertex_src = "#version 450\n"
 Test(spirv, vertex_interface_and_resources)
 {
     size_t n = 0;
-    uint32_t *code = compile(vertex_src, shaderc_vertex_shader, &n);
+    uint32_t *code = spvh_compile(vertex_src, shaderc_vertex_shader, &n);
     cr_assert_not_null(code);
     tr_context *ctx = trt_context(1);
     tr__spv_module m;
@@ -147,7 +125,7 @@ Test(spirv, fragment_interpolation_samplers_and_modes)
                       "    o2 = vec4(texture(shadow, vec3(screen, 0.5)), gl_FragCoord.xy, 1.0);\n"
                       "}\n";
     size_t n = 0;
-    uint32_t *code = compile(src, shaderc_fragment_shader, &n);
+    uint32_t *code = spvh_compile(src, shaderc_fragment_shader, &n);
     cr_assert_not_null(code);
     tr_context *ctx = trt_context(1);
     tr__spv_module m;
@@ -188,7 +166,7 @@ static void expect_refused(tr_context *ctx, const char *src, shaderc_shader_kind
                            const char *needle)
 {
     size_t n = 0;
-    uint32_t *spv = compile(src, kind, &n);
+    uint32_t *spv = spvh_compile(src, kind, &n);
     cr_assert_not_null(spv);
     tr__spv_module m;
     cr_expect_eq(tr__spv_parse(ctx, "test", spv, n, &m), code, "%s", needle);
@@ -231,7 +209,7 @@ Test(spirv, unsupported_features_are_named)
 Test(spirv, malformed_binaries)
 {
     size_t n = 0;
-    uint32_t *good = compile(vertex_src, shaderc_vertex_shader, &n);
+    uint32_t *good = spvh_compile(vertex_src, shaderc_vertex_shader, &n);
     cr_assert_not_null(good);
     tr_context *ctx = trt_context(1);
     tr__spv_module m;
@@ -284,7 +262,7 @@ Test(spirv, malformed_binaries)
 Test(spirv, bound_far_above_the_words_is_refused)
 {
     size_t n = 0;
-    uint32_t *code = compile("#version 450\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0); }\n",
+    uint32_t *code = spvh_compile("#version 450\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0); }\n",
                              shaderc_fragment_shader, &n);
     cr_assert_not_null(code);
     tr_context *ctx = trt_context(1);

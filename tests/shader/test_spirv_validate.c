@@ -4,7 +4,7 @@
  * defined, mismatched OpFAdd operands, no OpMemoryModel, a SPIR-V version
  * that does not exist) is refused as TR_ERROR_INVALID_ARGUMENT quoting the
  * validator. */
-#include "trtest.h"
+#include "spv_harness.h"
 
 #include <pthread.h>
 #include <shaderc/shaderc.h>
@@ -13,30 +13,6 @@
 #include <string.h>
 
 #include "shader/spirv_internal.h"
-
-/* GLSL 4.50 or HLSL (shaderc's front ends) for Vulkan 1.1, as SPIR-V words
- * (free()); NULL on a compile error. */
-static uint32_t *compile(const char *src, shaderc_shader_kind kind, shaderc_source_language lang, size_t *words)
-{
-    shaderc_compiler_t c = shaderc_compiler_initialize();
-    shaderc_compile_options_t o = shaderc_compile_options_initialize();
-    shaderc_compile_options_set_target_env(o, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-    shaderc_compile_options_set_source_language(o, lang);
-    shaderc_compilation_result_t r = shaderc_compile_into_spv(c, src, strlen(src), kind, "test", "main", o);
-    uint32_t *out = NULL;
-    if (shaderc_result_get_compilation_status(r) == shaderc_compilation_status_success) {
-        const size_t n = shaderc_result_get_length(r);
-        out = malloc(n);
-        memcpy(out, shaderc_result_get_bytes(r), n);
-        *words = n / 4;
-    } else {
-        cr_log_error("shaderc: %s", shaderc_result_get_error_message(r));
-    }
-    shaderc_result_release(r);
-    shaderc_compile_options_release(o);
-    shaderc_compiler_release(c);
-    return out;
-}
 
 /* TR_OK, and no message left on the thread or the context. */
 static void expect_valid(tr_context *ctx, const uint32_t *code, size_t n)
@@ -97,11 +73,11 @@ Test(spirv_validate, glsl_vertex_and_fragment)
 {
     tr_context *ctx = trt_context(1);
     size_t n = 0;
-    uint32_t *vs = compile(vertex_src, shaderc_vertex_shader, shaderc_source_language_glsl, &n);
+    uint32_t *vs = spvh_compile(vertex_src, shaderc_vertex_shader, &n);
     cr_assert_not_null(vs);
     expect_valid(ctx, vs, n);
     free(vs);
-    uint32_t *fs = compile(fragment_src, shaderc_fragment_shader, shaderc_source_language_glsl, &n);
+    uint32_t *fs = spvh_compile(fragment_src, shaderc_fragment_shader, &n);
     cr_assert_not_null(fs);
     expect_valid(ctx, fs, n);
     free(fs);
@@ -112,7 +88,7 @@ Test(spirv_validate, hlsl_pixel_shader_with_cbuffer)
 {
     tr_context *ctx = trt_context(1);
     size_t n = 0;
-    uint32_t *ps = compile(hlsl_src, shaderc_fragment_shader, shaderc_source_language_hlsl, &n);
+    uint32_t *ps = spvh_compile_lang(hlsl_src, shaderc_fragment_shader, SPVH_HLSL, NULL, &n);
     cr_assert_not_null(ps);
     expect_valid(ctx, ps, n);
     free(ps);
@@ -126,7 +102,7 @@ Test(spirv_validate, unknown_version)
 {
     tr_context *ctx = trt_context(1);
     size_t n = 0;
-    uint32_t *fs = compile(fragment_src, shaderc_fragment_shader, shaderc_source_language_glsl, &n);
+    uint32_t *fs = spvh_compile(fragment_src, shaderc_fragment_shader, &n);
     cr_assert_not_null(fs);
     fs[1] = 0x00020000u;
     expect_invalid(ctx, fs, n, "Invalid SPIR-V header");
