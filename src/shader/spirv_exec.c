@@ -84,8 +84,12 @@ static frame *frame_for(const tr__spv_program *p, uint32_t n)
         f->program = p->id;
     }
     const uint32_t lanes = TR_MIN(p->lanes, (n + 3) & ~3u);
-    for (uint32_t r = p->zero_begin; r < p->zero_end; r++)
-        memset(f->regs + (size_t)r * p->lanes, 0, lanes * sizeof(uint32_t));
+    if (lanes == p->lanes) /* a full batch or block: the registers are one span */
+        memset(f->regs + (size_t)p->zero_begin * p->lanes, 0,
+               (size_t)(p->zero_end - p->zero_begin) * p->lanes * sizeof(uint32_t));
+    else
+        for (uint32_t r = p->zero_begin; r < p->zero_end; r++)
+            memset(f->regs + (size_t)r * p->lanes, 0, lanes * sizeof(uint32_t));
     memset(f->pending, 0, p->block_count * sizeof *f->pending);
     return f;
 }
@@ -714,9 +718,9 @@ tr_result tr__spv_run_vertex(const tr__spv_program *p, const tr__spv_resources *
     for (uint32_t i = 0; i < p->input_count; i++) {
         const tr__spv_io *io = &p->inputs[i];
         uint32_t *d = REGU(io->reg);
-        const uint32_t *src = vs_input_array(io, b);
         if (io->unread)
             continue;
+        const uint32_t *src = vs_input_array(io, b);
         if (src)
             memcpy(d, src, n * 4);
         else if (io->kind == TR__IN_VIEW_INDEX)
@@ -769,9 +773,9 @@ static void fs_inputs(const tr__spv_program *p, const tr__spv_resources *res, co
         const tr__spv_io *io = &p->inputs[i];
         uint32_t *d = REGU(io->reg);
         float *df = (float *)d;
-        const uint32_t *src = fs_input_array(io, b);
         if (io->unread)
             continue;
+        const uint32_t *src = fs_input_array(io, b);
         if (src) {
             memcpy(d, src, n * 4);
             continue;
