@@ -1,10 +1,13 @@
-/* tilerast-render: models through assimp (tool_model.h).
+/* tilerast-render: models through assimp, the import half (tool_model.h).
  *
- * Import (aiImportFile) -> checked meshes (indexed vertices, 32 bytes
- * each) and materials (base colour factor, base colour texture as sRGB
- * with mipmaps) -> one draw per mesh instance of the node tree, its world
- * matrix the product of the node transforms -> an automatic camera and a
- * fixed light -> one render pass into an R8G8B8A8_SRGB image. */
+ * aiImportFile -> checked meshes (indexed vertices with tangents, 48 bytes
+ * each) and materials (glTF's metallic-roughness: factors, five textures,
+ * alpha mode, double-sidedness) -> one draw per mesh instance of the node
+ * tree, its world matrix the product of the node transforms -> a camera
+ * (the file's or an automatic one) and the lights (the file's
+ * KHR_lights_punctual ones or the default light) -> each draw's uniform
+ * block, and the drawing order: opaque and masked draws in node order,
+ * blended ones after them, back to front. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "tool_model.h"
@@ -15,9 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tool_shader.h"
+
+/* The linear clear colour (sRGB-encoded when stored). */
+const float tool_model_clear[4] = {0.18f, 0.18f, 0.2f, 1.0f};
 
 static int model_ext_is(const char *path, const char *const *list)
 {
@@ -36,6 +41,7 @@ static int model_ext_is(const char *path, const char *const *list)
     return 0;
 }
 
+
 #ifndef TILERAST_HAVE_ASSIMP
 
 int tool_model_is_model(const char *path)
@@ -44,31 +50,39 @@ int tool_model_is_model(const char *path)
     return model_ext_is(path, known);
 }
 
-int tool_model_render(tr_context *ctx, const char *path, const tool_model_options *o, tr_image **out,
-                      tr_pass_stats *stats, tool_model_info *info, char *msg, size_t msg_size)
+int tool_model_load(tr_context *ctx, const char *path, int camera, uint32_t width, uint32_t height,
+                    tool_model **out, char *msg, size_t msg_size)
 {
-    (void)ctx, (void)o, (void)out, (void)stats, (void)info;
+    (void)ctx, (void)camera, (void)width, (void)height;
+    *out = NULL;
     snprintf(msg, msg_size,
-             "%s: this tilerast-render was built without assimp, so it reads no models "
+             "%s: this program was built without assimp, so it reads no models "
              "(install libassimp-dev, scripts/deps.sh does, and configure again)", path);
     return -1;
 }
 
+uint32_t tool_model_draws(const tool_model *m, const tool_model_draw **draws)
+{
+    (void)m;
+    *draws = NULL;
+    return 0;
+}
+
+uint32_t tool_model_mesh_count(const tool_model *m) { return (void)m, 0; }
+uint32_t tool_model_texture_count(const tool_model *m) { return (void)m, 0; }
+uint32_t tool_model_light_count(const tool_model *m) { return (void)m, 0; }
+void tool_model_free(tool_model *m) { (void)m; }
+
 #else
 
+#include <assimp/GltfMaterial.h>
 #include <assimp/cimport.h>
+#include <assimp/light.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
 #include "tool_stb.h" /* embedded (compressed) textures: tr_image_load reads files only */
-
-#ifndef TILERAST_MODEL_SHADER_DIR
-#define TILERAST_MODEL_SHADER_DIR "shaders"
-#endif
-#ifndef TILERAST_MODEL_INSTALLED_SHADERS
-#define TILERAST_MODEL_INSTALLED_SHADERS "../share/tilerast/shaders"
-#endif
 
 /* Limits that turn a hostile file into an error instead of a huge
  * allocation or a deep recursion: a node tree deeper than this, or more
@@ -79,74 +93,78 @@ int tool_model_render(tr_context *ctx, const char *path, const tool_model_option
  * library's largest image side (TR_MAX_IMAGE_SIZE) is the real limit. */
 #define MODEL_MAX_TEXTURE_SIDE 16384u
 
-/* The camera and light (README.md, "Models (glTF, OBJ)"). */
+/* The automatic camera and the default light (README.md, "Models"). */
 #define MODEL_FOVY_DEG 45.0         /* vertical field of view */
 #define MODEL_ELEVATION_DEG 20.0    /* the eye's angle above the horizontal plane through the centre */
 #define MODEL_MARGIN 1.05           /* the sphere fills 1/1.05 of the narrower field */
 static const float model_light_dir[3] = {-0.3f, 0.8f, 0.52f}; /* towards the light, normalised below */
-static const float model_ambient = 0.25f;
-static const float model_clear[4] = {0.18f, 0.18f, 0.2f, 1.0f}; /* linear; sRGB-encoded when stored */
+/* The default light's colour x intensity: a white Lambertian surface
+ * facing it reflects 3 / pi = 0.95 (the BRDF's diffuse term is c / pi). */
+static const float model_light_intensity = 3.0f;
+static const float model_ambient = 0.2f; /* x base colour x occlusion: the indirect light */
 
 /* The import steps (assimp/postprocess.h): triangles only, shared vertices
- * merged for indexed draws, smooth normals where the file has none, one
- * primitive type a mesh (so lines and points come apart and are skipped),
- * assimp's own structure checks, and texture coordinates with t = 0 at
- * the image's first row (Vulkan's, and tr_image_load's, order). */
+ * merged for indexed draws, smooth normals where the file has none,
+ * tangents where the file has none (from the normals and texture
+ * coordinates: a normal map needs them), one primitive type a mesh (so
+ * lines and points come apart and are skipped), assimp's own structure
+ * checks, and texture coordinates with t = 0 at the image's first row
+ * (Vulkan's, and tr_image_load's, order). */
 #define MODEL_IMPORT_FLAGS                                                                          \
     (aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |        \
-     aiProcess_SortByPType | aiProcess_ValidateDataStructure | aiProcess_FlipUVs)
-
-typedef struct model_vertex {
-    float position[3];
-    float normal[3];
-    float uv[2];
-} model_vertex;
-
-/* The push constants of shaders/model.* (std430: mat4 then vec4s). */
-typedef struct model_constants {
-    float clip_from_model[16]; /* column-major */
-    float world_normal[16];
-    float base_color[4];
-    float light_dir[4];
-    float light_color[4];
-} model_constants;
+     aiProcess_CalcTangentSpace | aiProcess_SortByPType | aiProcess_ValidateDataStructure |        \
+     aiProcess_FlipUVs)
 
 typedef struct model_mesh {
-    model_vertex *vertices;
+    tool_model_vertex *vertices;
     uint32_t *indices;
     uint32_t vertex_count, index_count; /* index_count 0: not drawn (lines, points) */
     double lo[3], hi[3];                /* bounds in the mesh's space */
     uint32_t material;
 } model_mesh;
 
+enum { MODEL_OPAQUE = 0, MODEL_MASK = 1, MODEL_BLEND = 2 };
+
 typedef struct model_material {
     float base_color[4];
-    tr_image *texture; /* NULL: the white texture */
+    float emissive[3];
+    float metallic, roughness, normal_scale, occlusion_strength, alpha_cutoff;
+    int alpha_mode; /* MODEL_OPAQUE, _MASK, _BLEND */
     int two_sided;
+    tr_image *textures[TOOL_MODEL_TEXTURES]; /* NULL: the default */
 } model_material;
 
-typedef struct model_draw {
+typedef struct model_instance {
     uint32_t mesh;
     double world[16]; /* column-major */
-} model_draw;
+} model_instance;
 
-typedef struct model {
+struct tool_model {
     const char *path;
     const struct aiScene *scene;
     model_mesh *meshes;
     model_material *materials;
-    model_draw *draws;
-    uint32_t mesh_count, material_count, draw_count, draw_capacity;
-    /* Loaded textures by resolved path, so that materials sharing one load it once. */
+    model_instance *instances;
+    uint32_t mesh_count, material_count, instance_count, instance_capacity;
+    tool_model_draw *draws; /* instance_count of them, in drawing order */
+    /* Loaded textures by resolved path and format, so that materials
+     * sharing one load it once; and the 1x1 defaults. */
     char **texture_keys;
     tr_image **texture_images;
     uint32_t texture_count;
+    tr_image *white;
     /* --camera: the file's camera and the world matrix of the node that
      * carries it (found by name during the walk). */
     const struct aiCamera *camera;
     int camera_found;
     double camera_world[16];
-} model;
+    /* The file's lights (KHR_lights_punctual) with their nodes' world
+     * matrices, the first TOOL_MODEL_MAX_LIGHTS found in the node tree. */
+    const struct aiLight *lights[TOOL_MODEL_MAX_LIGHTS];
+    double light_world[TOOL_MODEL_MAX_LIGHTS][16];
+    uint32_t light_count;
+};
+typedef struct tool_model model;
 
 static int fail(char *msg, size_t msg_size, const char *fmt, ...)
 {
@@ -168,15 +186,36 @@ int tool_model_is_model(const char *path)
 }
 
 /* ---- meshes -------------------------------------------------------------------------------- */
+/* ---- meshes -------------------------------------------------------------------------------- */
 
 static int finite3(const struct aiVector3D *v)
 {
     return isfinite(v->x) && isfinite(v->y) && isfinite(v->z);
 }
 
+/* The tangent of vertex v: assimp's (the file's, else aiProcess_CalcTangentSpace's)
+ * with glTF's handedness, w = the sign of (N x T) . B; without tangents
+ * (no texture coordinates) or with ones that are not finite, (1, 0, 0, 1):
+ * only a normal map reads it. */
+static void model_tangent(const struct aiMesh *am, uint32_t v, float out[4])
+{
+    out[0] = 1.0f, out[1] = 0.0f, out[2] = 0.0f, out[3] = 1.0f;
+    if (am->mTangents == NULL || !finite3(&am->mTangents[v]))
+        return;
+    const struct aiVector3D *t = &am->mTangents[v];
+    out[0] = t->x, out[1] = t->y, out[2] = t->z;
+    if (am->mBitangents == NULL || am->mNormals == NULL || !finite3(&am->mBitangents[v]) ||
+        !finite3(&am->mNormals[v]))
+        return;
+    const struct aiVector3D *n = &am->mNormals[v], *b = &am->mBitangents[v];
+    const double c[3] = {(double)n->y * t->z - (double)n->z * t->y, (double)n->z * t->x - (double)n->x * t->z,
+                         (double)n->x * t->y - (double)n->y * t->x};
+    out[3] = c[0] * b->x + c[1] * b->y + c[2] * b->z < 0.0 ? -1.0f : 1.0f;
+}
+
 /* The vertices of one mesh: a position that is not finite is an error
- * (it would poison the bounds and so the camera); a normal or texture
- * coordinate that is not finite becomes 0 (it only shades). */
+ * (it would poison the bounds and so the camera); a normal, tangent or
+ * texture coordinate that is not finite becomes 0 (it only shades). */
 static int model_read_vertices(model *m, uint32_t mi, const struct aiMesh *am, model_mesh *mesh, char *msg,
                                size_t msg_size)
 {
@@ -194,7 +233,7 @@ static int model_read_vertices(model *m, uint32_t mi, const struct aiMesh *am, m
         if (!finite3(p))
             return fail(msg, msg_size, "%s: mesh %u '%s': vertex %u has a position that is not finite (%g, %g, %g)",
                         m->path, mi, am->mName.data, v, (double)p->x, (double)p->y, (double)p->z);
-        model_vertex *o = &mesh->vertices[v];
+        tool_model_vertex *o = &mesh->vertices[v];
         const float pos[3] = {p->x, p->y, p->z};
         for (int c = 0; c < 3; c++) {
             o->position[c] = pos[c];
@@ -206,6 +245,7 @@ static int model_read_vertices(model *m, uint32_t mi, const struct aiMesh *am, m
             o->normal[1] = am->mNormals[v].y;
             o->normal[2] = am->mNormals[v].z;
         }
+        model_tangent(am, v, o->tangent);
         if (uv != NULL && isfinite(uv[v].x) && isfinite(uv[v].y)) {
             o->uv[0] = uv[v].x;
             o->uv[1] = uv[v].y;
@@ -265,10 +305,10 @@ static int model_read_meshes(model *m, char *msg, size_t msg_size)
 
 /* ---- textures and materials ---------------------------------------------------------------- */
 
-/* An embedded texture as an sRGB image with its mip chain: compressed
+/* An embedded texture as an image of `format` with its mip chain: compressed
  * (mHeight 0: mWidth bytes of PNG or JPEG) decoded with stb_image, or raw
  * BGRA texels. */
-static int model_embedded_texture(tr_context *ctx, model *m, uint32_t ti, tr_image **out, char *msg,
+static int model_embedded_texture(tr_context *ctx, model *m, uint32_t ti, tr_format format, tr_image **out, char *msg,
                                   size_t msg_size)
 {
     const struct aiTexture *t = m->scene->mTextures[ti];
@@ -298,7 +338,7 @@ static int model_embedded_texture(tr_context *ctx, model *m, uint32_t ti, tr_ima
             rgba[4 * i + 3] = t->pcData[i].a;
         }
     }
-    const tr_image_desc d = {.format = TR_FORMAT_R8G8B8A8_SRGB, .width = (uint32_t)w, .height = (uint32_t)h,
+    const tr_image_desc d = {.format = format, .width = (uint32_t)w, .height = (uint32_t)h,
                              .levels = TR_LEVELS_ALL};
     tr_result r = tr_image_create(ctx, &d, out);
     if (r == TR_OK)
@@ -330,25 +370,29 @@ static int64_t model_embedded_index(const struct aiScene *s, const char *path)
     return -1;
 }
 
-/* The material's base colour texture, loaded once per path. */
-static int model_texture(tr_context *ctx, model *m, uint32_t mi, const char *tex_path, tr_image **out, char *msg,
-                         size_t msg_size)
+
+/* The texture a material names for `role` (messages: "base colour", ...),
+ * as an image of `format` with its mip chain, loaded once per path and
+ * format. */
+static int model_texture(tr_context *ctx, model *m, uint32_t mi, const char *role, const char *tex_path,
+                         tr_format format, tr_image **out, char *msg, size_t msg_size)
 {
     const int64_t e = model_embedded_index(m->scene, tex_path);
     if (e == -2)
-        return fail(msg, msg_size, "%s: material %u: base colour texture '%s' names no embedded texture (the file has %u)",
-                    m->path, mi, tex_path, m->scene->mNumTextures);
+        return fail(msg, msg_size, "%s: material %u: %s texture '%s' names no embedded texture (the file has %u)",
+                    m->path, mi, role, tex_path, m->scene->mNumTextures);
     /* Files written on Windows name textures with backslashes ('.\\a.jpg'). */
     char rel[1024];
     snprintf(rel, sizeof rel, "%s", tex_path);
     for (char *p = rel; *p; p++)
         if (*p == '\\')
             *p = '/';
-    char key[4096];
+    char file[4096], key[4200];
     if (e >= 0)
-        snprintf(key, sizeof key, "*%lld", (long long)e);
-    else if (strlen(tex_path) >= sizeof rel || tool_shader_resolve(m->path, rel, key, sizeof key) != 0)
-        return fail(msg, msg_size, "%s: material %u: base colour texture '%s': path too long", m->path, mi, tex_path);
+        snprintf(file, sizeof file, "*%lld", (long long)e);
+    else if (strlen(tex_path) >= sizeof rel || tool_shader_resolve(m->path, rel, file, sizeof file) != 0)
+        return fail(msg, msg_size, "%s: material %u: %s texture '%s': path too long", m->path, mi, role, tex_path);
+    snprintf(key, sizeof key, "%d:%s", (int)format, file);
     for (uint32_t i = 0; i < m->texture_count; i++)
         if (strcmp(m->texture_keys[i], key) == 0) {
             *out = m->texture_images[i];
@@ -364,16 +408,16 @@ static int model_texture(tr_context *ctx, model *m, uint32_t mi, const char *tex
     if (k == NULL)
         return fail(msg, msg_size, "%s: material %u: out of memory", m->path, mi);
     if (e >= 0) {
-        if (model_embedded_texture(ctx, m, (uint32_t)e, out, msg, msg_size) != 0) {
+        if (model_embedded_texture(ctx, m, (uint32_t)e, format, out, msg, msg_size) != 0) {
             free(k);
             return -1;
         }
     } else {
-        tr_result r = tr_image_load(ctx, key, TR_FORMAT_R8G8B8A8_SRGB, TR_LEVELS_ALL, out);
+        tr_result r = tr_image_load(ctx, file, format, TR_LEVELS_ALL, out);
         if (r != TR_OK) {
             free(k);
-            return fail(msg, msg_size, "%s: material %u: base colour texture '%s' (%s): %s", m->path, mi, tex_path,
-                        key, r == TR_ERROR_IO ? "cannot open the file" : tr_result_string(r));
+            return fail(msg, msg_size, "%s: material %u: %s texture '%s' (%s): %s", m->path, mi, role, tex_path,
+                        file, r == TR_ERROR_IO ? "cannot open the file" : tr_result_string(r));
         }
     }
     m->texture_keys[m->texture_count] = k;
@@ -381,9 +425,38 @@ static int model_texture(tr_context *ctx, model *m, uint32_t mi, const char *tex
     return 0;
 }
 
-/* Base colour factor (glTF's, else the diffuse colour OBJ and others
- * give), base colour texture (likewise), two-sidedness (glTF's
- * doubleSided; formats without it draw both sides). */
+/* A float material property, or `dflt` when absent or not finite. */
+static float model_float(const struct aiMaterial *am, const char *key, unsigned type, unsigned index, float dflt)
+{
+    ai_real v = 0;
+    unsigned one = 1;
+    if (aiGetMaterialFloatArray(am, key, type, index, &v, &one) != aiReturn_SUCCESS || !isfinite(v))
+        return dflt;
+    return (float)v;
+}
+
+/* The texture of `type` (the first of two types that has one; type2 < 0:
+ * only one), or NULL. */
+static int model_material_texture(tr_context *ctx, model *m, uint32_t mi, const char *role, int type, int type2,
+                                  tr_format format, tr_image **out, char *msg, size_t msg_size)
+{
+    const struct aiMaterial *am = m->scene->mMaterials[mi];
+    struct aiString tex;
+    tex.length = 0;
+    if (aiGetMaterialTexture(am, (enum aiTextureType)type, 0, &tex, NULL, NULL, NULL, NULL, NULL, NULL) !=
+            aiReturn_SUCCESS &&
+        (type2 < 0 || aiGetMaterialTexture(am, (enum aiTextureType)type2, 0, &tex, NULL, NULL, NULL, NULL, NULL,
+                                           NULL) != aiReturn_SUCCESS))
+        return 0;
+    if (tex.length == 0)
+        return 0;
+    return model_texture(ctx, m, mi, role, tex.data, format, out, msg, msg_size);
+}
+
+/* glTF's metallic-roughness material as assimp 5.2 gives it (pbrmaterial.h,
+ * GltfMaterial.h); other formats fall back to the diffuse colour and
+ * texture, a dielectric (metallic 0) of roughness 1.  Two-sidedness:
+ * glTF's doubleSided; formats without it draw both sides. */
 static int model_read_material(tr_context *ctx, model *m, uint32_t mi, char *msg, size_t msg_size)
 {
     const struct aiMaterial *am = m->scene->mMaterials[mi];
@@ -398,19 +471,39 @@ static int model_read_material(tr_context *ctx, model *m, uint32_t mi, char *msg
         for (int i = 0; i < 4; i++)
             mat->base_color[i] = 1.0f;
     }
+    if (aiGetMaterialColor(am, AI_MATKEY_COLOR_EMISSIVE, &c) == aiReturn_SUCCESS) {
+        const float v[3] = {c.r, c.g, c.b};
+        for (int i = 0; i < 3; i++)
+            mat->emissive[i] = isfinite(v[i]) && v[i] > 0.0f ? v[i] : 0.0f;
+    }
+    mat->metallic = model_float(am, AI_MATKEY_METALLIC_FACTOR, 0.0f);
+    mat->roughness = model_float(am, AI_MATKEY_ROUGHNESS_FACTOR, 1.0f);
+    mat->normal_scale = model_float(am, AI_MATKEY_GLTF_TEXTURE_SCALE(aiTextureType_NORMALS, 0), 1.0f);
+    mat->occlusion_strength = model_float(am, AI_MATKEY_GLTF_TEXTURE_STRENGTH(aiTextureType_LIGHTMAP, 0), 1.0f);
+    mat->alpha_cutoff = model_float(am, AI_MATKEY_GLTF_ALPHACUTOFF, 0.5f);
+    struct aiString mode;
+    mat->alpha_mode = MODEL_OPAQUE;
+    if (aiGetMaterialString(am, AI_MATKEY_GLTF_ALPHAMODE, &mode) == aiReturn_SUCCESS)
+        mat->alpha_mode = strcmp(mode.data, "MASK") == 0 ? MODEL_MASK : strcmp(mode.data, "BLEND") == 0 ? MODEL_BLEND
+                                                                                                        : MODEL_OPAQUE;
     int two_sided = 0;
     mat->two_sided = aiGetMaterialIntegerArray(am, AI_MATKEY_TWOSIDED, &two_sided, NULL) == aiReturn_SUCCESS
                          ? two_sided != 0
                          : 1; /* unknown: cull nothing */
-    struct aiString tex;
-    if (aiGetMaterialTexture(am, aiTextureType_BASE_COLOR, 0, &tex, NULL, NULL, NULL, NULL, NULL, NULL) !=
-            aiReturn_SUCCESS &&
-        aiGetMaterialTexture(am, aiTextureType_DIFFUSE, 0, &tex, NULL, NULL, NULL, NULL, NULL, NULL) !=
-            aiReturn_SUCCESS)
-        return 0;
-    if (tex.length == 0)
-        return 0;
-    return model_texture(ctx, m, mi, tex.data, &mat->texture, msg, msg_size);
+    const tr_format srgb = TR_FORMAT_R8G8B8A8_SRGB, unorm = TR_FORMAT_R8G8B8A8_UNORM;
+    tr_image **t = mat->textures;
+    if (model_material_texture(ctx, m, mi, "base colour", aiTextureType_BASE_COLOR, aiTextureType_DIFFUSE, srgb,
+                               &t[TOOL_MODEL_TEX_BASE_COLOR], msg, msg_size) != 0 ||
+        model_material_texture(ctx, m, mi, "metallic-roughness", aiTextureType_UNKNOWN, -1, unorm,
+                               &t[TOOL_MODEL_TEX_METALLIC_ROUGHNESS], msg, msg_size) != 0 ||
+        model_material_texture(ctx, m, mi, "normal", aiTextureType_NORMALS, -1, unorm, &t[TOOL_MODEL_TEX_NORMAL],
+                               msg, msg_size) != 0 ||
+        model_material_texture(ctx, m, mi, "occlusion", aiTextureType_LIGHTMAP, -1, unorm,
+                               &t[TOOL_MODEL_TEX_OCCLUSION], msg, msg_size) != 0 ||
+        model_material_texture(ctx, m, mi, "emissive", aiTextureType_EMISSIVE, -1, srgb,
+                               &t[TOOL_MODEL_TEX_EMISSIVE], msg, msg_size) != 0)
+        return -1;
+    return 0;
 }
 
 static int model_read_materials(tr_context *ctx, model *m, char *msg, size_t msg_size)
@@ -462,22 +555,43 @@ static void mat_from_ai(double out[16], const struct aiMatrix4x4 *t)
             out[c * 4 + r] = rows[r][c];
 }
 
-static int model_add_draw(model *m, uint32_t mesh, const double world[16], char *msg, size_t msg_size)
+static int model_add_instance(model *m, uint32_t mesh, const double world[16], char *msg, size_t msg_size)
 {
-    if (m->draw_count == MODEL_MAX_DRAWS)
+    if (m->instance_count == MODEL_MAX_DRAWS)
         return fail(msg, msg_size, "%s: more than %u mesh instances in the node tree", m->path, MODEL_MAX_DRAWS);
-    if (m->draw_count == m->draw_capacity) {
-        const uint32_t cap = m->draw_capacity ? m->draw_capacity * 2 : 64;
-        model_draw *d = realloc(m->draws, cap * sizeof *d);
+    if (m->instance_count == m->instance_capacity) {
+        const uint32_t cap = m->instance_capacity ? m->instance_capacity * 2 : 64;
+        model_instance *d = realloc(m->instances, cap * sizeof *d);
         if (d == NULL)
             return fail(msg, msg_size, "%s: out of memory for %u mesh instances", m->path, cap);
-        m->draws = d;
-        m->draw_capacity = cap;
+        m->instances = d;
+        m->instance_capacity = cap;
     }
-    m->draws[m->draw_count].mesh = mesh;
-    memcpy(m->draws[m->draw_count].world, world, sizeof m->draws[0].world);
-    m->draw_count++;
+    m->instances[m->instance_count].mesh = mesh;
+    memcpy(m->instances[m->instance_count].world, world, sizeof m->instances[0].world);
+    m->instance_count++;
     return 0;
+}
+
+/* The file's lights that this node carries (assimp names a light after
+ * its node): the first TOOL_MODEL_MAX_LIGHTS found in the walk are used. */
+static void model_node_lights(model *m, const struct aiNode *node, const double world[16])
+{
+    const struct aiScene *s = m->scene;
+    for (uint32_t i = 0; i < s->mNumLights && m->light_count < TOOL_MODEL_MAX_LIGHTS; i++) {
+        const struct aiLight *l = s->mLights[i];
+        if (l->mType != aiLightSource_DIRECTIONAL && l->mType != aiLightSource_POINT &&
+            l->mType != aiLightSource_SPOT)
+            continue;
+        int taken = 0;
+        for (uint32_t k = 0; k < m->light_count; k++)
+            taken |= m->lights[k] == l;
+        if (taken || strcmp(l->mName.data, node->mName.data) != 0)
+            continue;
+        m->lights[m->light_count] = l;
+        memcpy(m->light_world[m->light_count], world, sizeof m->light_world[0]);
+        m->light_count++;
+    }
 }
 
 /* Depth-first: the node's world matrix is its parent's times its own
@@ -499,12 +613,13 @@ static int model_walk(model *m, const struct aiNode *node, const double parent[1
         memcpy(m->camera_world, world, sizeof m->camera_world);
         m->camera_found = 1;
     }
+    model_node_lights(m, node, world);
     for (uint32_t i = 0; i < node->mNumMeshes; i++) {
         const uint32_t mesh = node->mMeshes[i];
         if (mesh >= m->mesh_count)
             return fail(msg, msg_size, "%s: node '%s': mesh %u, past the file's %u meshes", m->path,
                         node->mName.data, mesh, m->mesh_count);
-        if (m->meshes[mesh].index_count > 0 && model_add_draw(m, mesh, world, msg, msg_size) != 0)
+        if (m->meshes[mesh].index_count > 0 && model_add_instance(m, mesh, world, msg, msg_size) != 0)
             return -1;
     }
     for (uint32_t i = 0; i < node->mNumChildren; i++)
@@ -521,9 +636,9 @@ static int model_walk(model *m, const struct aiNode *node, const double parent[1
 static void model_bounds(const model *m, double centre[3], double *radius)
 {
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t d = 0; d < m->draw_count; d++) {
-        const model_mesh *mesh = &m->meshes[m->draws[d].mesh];
-        const double *w = m->draws[d].world;
+    for (uint32_t d = 0; d < m->instance_count; d++) {
+        const model_mesh *mesh = &m->meshes[m->instances[d].mesh];
+        const double *w = m->instances[d].world;
         for (int corner = 0; corner < 8; corner++) {
             const double p[3] = {corner & 1 ? mesh->hi[0] : mesh->lo[0], corner & 2 ? mesh->hi[1] : mesh->lo[1],
                                  corner & 4 ? mesh->hi[2] : mesh->lo[2]};
@@ -558,14 +673,15 @@ static void view_from_basis(const double right[3], const double up[3], const dou
     view[15] = 1.0;
 }
 
-/* Vulkan's clip space: y points down the image, depth 0 at the near
- * plane and 1 at the far one; the camera looks down its -Z. */
+/* OpenGL's clip space as glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE)
+ * takes it (and tilerast's TR_PASS_ORIGIN_LOWER_LEFT): y up, depth 0 at
+ * the near plane and 1 at the far one; the camera looks down its -Z. */
 static void perspective(double yfov, double aspect, double near, double far, double proj[16])
 {
     const double f = 1.0 / tan(0.5 * yfov);
     memset(proj, 0, 16 * sizeof *proj);
     proj[0] = f / aspect;
-    proj[5] = -f;
+    proj[5] = f;
     proj[10] = far / (near - far);
     proj[11] = -1.0;
     proj[14] = near * far / (near - far);
@@ -575,17 +691,24 @@ static void orthographic(double xmag, double ymag, double near, double far, doub
 {
     memset(proj, 0, 16 * sizeof *proj);
     proj[0] = 1.0 / xmag;
-    proj[5] = -1.0 / ymag;
+    proj[5] = 1.0 / ymag;
     proj[10] = -1.0 / (far - near);
     proj[14] = -near / (far - near);
     proj[15] = 1.0;
 }
 
-/* clip_from_world: a perspective camera on the +Z side of the centre,
+/* What a draw needs of the camera: clip_from_world, and the eye and the
+ * unit vector from the scene towards it (world space), for the
+ * specular term and for sorting blended draws. */
+typedef struct model_view {
+    double clip_from_world[16];
+    double eye[3], back[3];
+} model_view;
+
+/* The automatic camera: a perspective one on the +Z side of the centre,
  * MODEL_ELEVATION_DEG above it, looking at the centre, far enough that
- * the bounding sphere fits the narrower field of view; Vulkan's clip
- * space (y down, depth 0 at the near plane, 1 at the far one). */
-static void model_camera(const model *m, uint32_t width, uint32_t height, double clip_from_world[16])
+ * the bounding sphere fits the narrower field of view. */
+static void model_camera(const model *m, uint32_t width, uint32_t height, model_view *out)
 {
     double c[3], radius;
     model_bounds(m, c, &radius);
@@ -606,7 +729,9 @@ static void model_camera(const model *m, uint32_t width, uint32_t height, double
     /* Near and far hug the sphere, so that depth keeps its precision. */
     const double near = fmax(dist - radius * 1.01, dist * 1e-3), far = dist + radius * 1.01;
     perspective(2.0 * half_fovy, aspect, near, far, proj);
-    mat_mul(clip_from_world, proj, view);
+    mat_mul(out->clip_from_world, proj, view);
+    memcpy(out->eye, eye, sizeof out->eye);
+    memcpy(out->back, back, sizeof out->back);
 }
 
 static double norm3(double v[3])
@@ -627,8 +752,8 @@ static double norm3(double v[3])
  * (mOrthographicWidth > 0: half the width; half height = that / mAspect)
  * stretch to the image as glTF's xmag / ymag do.  A far plane at or
  * before the near one (glTF's infinite projection) becomes 1e6 x near. */
-static int model_file_camera(const model *m, uint32_t width, uint32_t height, double clip_from_world[16],
-                             char *msg, size_t msg_size)
+static int model_file_camera(const model *m, uint32_t width, uint32_t height, model_view *out, char *msg,
+                             size_t msg_size)
 {
     const struct aiCamera *cam = m->camera;
     const double *w = m->camera_world;
@@ -683,7 +808,9 @@ static int model_file_camera(const model *m, uint32_t width, uint32_t height, do
                         yfov);
         perspective(yfov, aspect, near, far, proj);
     }
-    mat_mul(clip_from_world, proj, view);
+    mat_mul(out->clip_from_world, proj, view);
+    memcpy(out->eye, eye, sizeof out->eye);
+    memcpy(out->back, back, sizeof out->back);
     return 0;
 }
 
@@ -707,235 +834,177 @@ static void normal_matrix(const double w[16], float out[16])
     out[15] = 1.0f;
 }
 
-static model_constants model_draw_constants(const model *m, const model_draw *d, const double clip_from_world[16])
+/* ---- lights, uniforms and the drawing order ------------------------------------------------ */
+
+static void xform_point(const double w[16], const double p[3], double out[3])
 {
-    model_constants u;
-    memset(&u, 0, sizeof u);
-    double clip[16];
-    mat_mul(clip, clip_from_world, d->world);
-    for (int i = 0; i < 16; i++)
-        u.clip_from_model[i] = (float)clip[i];
-    normal_matrix(d->world, u.world_normal);
-    memcpy(u.base_color, m->materials[m->meshes[d->mesh].material].base_color, sizeof u.base_color);
-    const float *l = model_light_dir;
-    const float len = sqrtf(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
-    for (int i = 0; i < 3; i++) {
-        u.light_dir[i] = l[i] / len;
-        u.light_color[i] = 1.0f;
-    }
-    u.light_dir[3] = model_ambient;
-    u.light_color[3] = 1.0f;
-    return u;
+    for (int r = 0; r < 3; r++)
+        out[r] = w[r] * p[0] + w[4 + r] * p[1] + w[8 + r] * p[2] + w[12 + r];
 }
 
-/* ---- drawing ------------------------------------------------------------------------------- */
-
-typedef struct model_gpu {
-    tr_shader_module *vs, *fs;
-    tr_pipeline *cull_back, *cull_back_mirrored, *cull_none;
-    tr_sampler *sampler;
-    tr_image *white, *depth;
-} model_gpu;
-
-/* Where shaders/model.* are, as tilerast-bench finds scene.*:
- * $TILERAST_SHADERS, else the installed copy (TILERAST_MODEL_INSTALLED_SHADERS
- * from this executable's folder, so that the prefix may move), else the
- * source tree's. */
-static void model_shader_path(const char *name, char *out, size_t cap)
+static void xform_dir(const double w[16], const double d[3], double out[3])
 {
-    const char *env = getenv("TILERAST_SHADERS");
-    if (env != NULL && env[0] != '\0') {
-        snprintf(out, cap, "%s/%s", env, name);
-        return;
+    for (int r = 0; r < 3; r++)
+        out[r] = w[r] * d[0] + w[4 + r] * d[1] + w[8 + r] * d[2];
+}
+
+/* The lights' four vec4s each (tool_model_uniforms.light): the file's,
+ * placed by their nodes, else the default directional light. */
+static uint32_t model_lights(const model *m, float out[TOOL_MODEL_MAX_LIGHTS][4][4])
+{
+    memset(out, 0, sizeof(float) * TOOL_MODEL_MAX_LIGHTS * 16);
+    if (m->light_count == 0) {
+        double d[3] = {model_light_dir[0], model_light_dir[1], model_light_dir[2]};
+        norm3(d);
+        for (int i = 0; i < 3; i++) {
+            out[0][0][i] = (float)d[i];
+            out[0][1][i] = model_light_intensity;
+        }
+        return 1;
     }
-    char self[4096];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash != NULL) {
-            *slash = '\0';
-            const int k = snprintf(out, cap, "%.3800s/" TILERAST_MODEL_INSTALLED_SHADERS "/%s", self, name);
-            if (k > 0 && (size_t)k < cap && access(out, R_OK) == 0)
-                return;
+    for (uint32_t i = 0; i < m->light_count; i++) {
+        const struct aiLight *l = m->lights[i];
+        const double *w = m->light_world[i];
+        const double p[3] = {l->mPosition.x, l->mPosition.y, l->mPosition.z};
+        const double dl[3] = {l->mDirection.x, l->mDirection.y, l->mDirection.z};
+        double pos[3], dir[3];
+        xform_point(w, p, pos);
+        xform_dir(w, dl, dir);
+        if (!(norm3(dir) > 0.0)) /* a point light, or no direction */
+            dir[0] = 0.0, dir[1] = 0.0, dir[2] = -1.0;
+        const float color[3] = {l->mColorDiffuse.r, l->mColorDiffuse.g, l->mColorDiffuse.b};
+        for (int c = 0; c < 3; c++) {
+            out[i][0][c] = (float)(l->mType == aiLightSource_DIRECTIONAL ? -dir[c] : pos[c]);
+            out[i][1][c] = isfinite(color[c]) && color[c] > 0.0f ? color[c] : 0.0f;
+            out[i][2][c] = (float)dir[c];
+        }
+        out[i][0][3] = l->mType == aiLightSource_DIRECTIONAL ? 0.0f : l->mType == aiLightSource_POINT ? 1.0f : 2.0f;
+        if (l->mType == aiLightSource_SPOT) {
+            /* KHR_lights_punctual's cone: the angles are from the axis. */
+            const double ci = cos(l->mAngleInnerCone), co = cos(l->mAngleOuterCone);
+            const double scale = 1.0 / fmax(0.001, ci - co);
+            out[i][2][3] = (float)scale;
+            out[i][3][0] = (float)(-co * scale);
         }
     }
-    snprintf(out, cap, "%s/%s", TILERAST_MODEL_SHADER_DIR, name);
+    return m->light_count;
 }
 
-static int model_module(tr_context *ctx, const char *given, const char *name, int fragment, tr_shader_module **out,
-                        char *msg, size_t msg_size)
+static void model_uniforms(const model *m, const model_instance *d, const model_view *view,
+                           tool_model_uniforms *u)
 {
-    char path[4096];
-    if (given != NULL)
-        snprintf(path, sizeof path, "%s", given);
-    else
-        model_shader_path(name, path, sizeof path);
-    char err[4096];
-    size_t words = 0;
-    uint32_t *code = tool_shader_spirv(path, fragment, 0, &words, err, sizeof err);
-    if (code == NULL)
-        return fail(msg, msg_size, "%s shader: %s", fragment ? "fragment" : "vertex", err);
-    const tr_shader_module_desc d = {.code = code, .code_size = words * 4};
-    tr_result r = tr_shader_module_create(ctx, &d, out);
-    free(code);
-    if (r != TR_OK)
-        return fail(msg, msg_size, "%s: %s (%s)", path, tr_result_string(r), tr_context_last_error(ctx));
-    return 0;
+    memset(u, 0, sizeof *u);
+    double clip[16];
+    mat_mul(clip, view->clip_from_world, d->world);
+    for (int i = 0; i < 16; i++) {
+        u->clip_from_model[i] = (float)clip[i];
+        u->world_from_model[i] = (float)d->world[i];
+    }
+    normal_matrix(d->world, u->world_normal);
+    const model_material *mat = &m->materials[m->meshes[d->mesh].material];
+    memcpy(u->base_color, mat->base_color, sizeof u->base_color);
+    memcpy(u->emissive, mat->emissive, sizeof mat->emissive);
+    u->emissive[3] = mat->alpha_cutoff;
+    u->material[0] = mat->metallic;
+    u->material[1] = mat->roughness;
+    u->material[2] = mat->normal_scale;
+    u->material[3] = mat->occlusion_strength;
+    u->mode[0] = (float)mat->alpha_mode;
+    u->mode[1] = mat->textures[TOOL_MODEL_TEX_NORMAL] != NULL ? 1.0f : 0.0f;
+    u->mode[2] = (float)model_lights(m, u->light);
+    u->mode[3] = model_ambient;
+    for (int i = 0; i < 3; i++)
+        u->eye[i] = (float)view->eye[i];
+    u->eye[3] = 1.0f;
 }
 
-static int model_pipeline(tr_context *ctx, const model_gpu *g, tr_cull_mode cull, tr_front_face front,
-                          tr_pipeline **out, char *msg, size_t msg_size)
+/* Blended draws are drawn after the others, furthest first: by the depth
+ * along the view axis of their world box's centre (ties keep node order). */
+typedef struct model_sort_key {
+    double depth;
+    uint32_t instance;
+} model_sort_key;
+
+static int model_sort_far_first(const void *a, const void *b)
 {
-    tr_pipeline_desc d;
-    memset(&d, 0, sizeof d);
-    d.vertex_module = g->vs;
-    d.fragment_module = g->fs;
-    d.topology = TR_TOPOLOGY_TRIANGLE_LIST;
-    d.cull_mode = cull;
-    /* glTF's front faces wind counter-clockwise in GL's y-up window; the
-     * projection's y flip keeps them counter-clockwise as Vulkan counts.
-     * A mirroring world matrix (negative determinant) turns them round. */
-    d.front_face = front;
-    d.depth_test = 1;
-    d.depth_write = 1;
-    d.depth_compare = TR_COMPARE_LESS;
-    d.bindings[0].stride = (uint32_t)sizeof(model_vertex);
-    d.attributes[0].format = TR_VERTEX_FORMAT_R32G32B32_SFLOAT;
-    d.attributes[0].offset = (uint32_t)offsetof(model_vertex, position);
-    d.attributes[1].format = TR_VERTEX_FORMAT_R32G32B32_SFLOAT;
-    d.attributes[1].offset = (uint32_t)offsetof(model_vertex, normal);
-    d.attributes[2].format = TR_VERTEX_FORMAT_R32G32_SFLOAT;
-    d.attributes[2].offset = (uint32_t)offsetof(model_vertex, uv);
-    tr_result r = tr_pipeline_create(ctx, &d, out);
-    if (r != TR_OK)
-        return fail(msg, msg_size, "creating the model pipeline: %s (%s)", tr_result_string(r),
-                    tr_context_last_error(ctx));
-    return 0;
+    const model_sort_key *x = a, *y = b;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? 1 : -1;
+    return (x->instance > y->instance) - (x->instance < y->instance);
 }
 
-static int model_gpu_create(tr_context *ctx, const tool_model_options *o, uint32_t w, uint32_t h, model_gpu *g,
-                            char *msg, size_t msg_size)
-{
-    if (model_module(ctx, o->vertex_shader, "model.vert", 0, &g->vs, msg, msg_size) != 0 ||
-        model_module(ctx, o->fragment_shader, "model.frag", 1, &g->fs, msg, msg_size) != 0 ||
-        model_pipeline(ctx, g, TR_CULL_BACK, TR_FRONT_FACE_CCW, &g->cull_back, msg, msg_size) != 0 ||
-        model_pipeline(ctx, g, TR_CULL_BACK, TR_FRONT_FACE_CW, &g->cull_back_mirrored, msg, msg_size) != 0 ||
-        model_pipeline(ctx, g, TR_CULL_NONE, TR_FRONT_FACE_CCW, &g->cull_none, msg, msg_size) != 0)
-        return -1;
-    /* Trilinear, repeating: glTF's default sampler. */
-    const tr_sampler_desc sd = {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR,
-                                .mipmap_mode = TR_MIPMAP_LINEAR};
-    const tr_image_desc wd = {.format = TR_FORMAT_R8G8B8A8_SRGB, .width = 1, .height = 1};
-    const tr_image_desc dd = {.format = TR_FORMAT_D32_SFLOAT, .width = w, .height = h};
-    const uint8_t white[4] = {255, 255, 255, 255};
-    tr_result r = tr_sampler_create(ctx, &sd, &g->sampler);
-    if (r == TR_OK)
-        r = tr_image_create(ctx, &wd, &g->white);
-    if (r == TR_OK)
-        r = tr_image_upload(g->white, NULL, white, 0);
-    if (r == TR_OK)
-        r = tr_image_create(ctx, &dd, &g->depth);
-    if (r != TR_OK)
-        return fail(msg, msg_size, "creating the sampler and images: %s (%s)", tr_result_string(r),
-                    tr_context_last_error(ctx));
-    return 0;
-}
-
-static void model_gpu_destroy(model_gpu *g)
-{
-    tr_pipeline_destroy(g->cull_back);
-    tr_pipeline_destroy(g->cull_back_mirrored);
-    tr_pipeline_destroy(g->cull_none);
-    tr_shader_module_destroy(g->vs);
-    tr_shader_module_destroy(g->fs);
-    tr_sampler_destroy(g->sampler);
-    tr_image_destroy(g->white);
-    tr_image_destroy(g->depth);
-}
-
-/* One draw: its pipeline (culling per material), constants, texture and
- * buffers.  Returns the first failing call's result. */
-static tr_result model_record_draw(tr_context *ctx, const model *m, const model_gpu *g, const model_draw *d,
-                                   const double clip_from_world[16])
+static double model_instance_depth(const model *m, const model_instance *d, const model_view *view)
 {
     const model_mesh *mesh = &m->meshes[d->mesh];
-    const model_material *mat = &m->materials[mesh->material];
-    const model_constants u = model_draw_constants(m, d, clip_from_world);
-    const double *w = d->world;
-    const double det = w[0] * (w[5] * w[10] - w[9] * w[6]) - w[4] * (w[1] * w[10] - w[9] * w[2]) +
-                       w[8] * (w[1] * w[6] - w[5] * w[2]);
-    tr_result r = tr_cmd_bind_pipeline(ctx, mat->two_sided ? g->cull_none
-                                            : det < 0.0     ? g->cull_back_mirrored
-                                                            : g->cull_back);
-    if (r == TR_OK)
-        r = tr_cmd_set_uniforms(ctx, &u, sizeof u);
-    if (r == TR_OK)
-        r = tr_cmd_bind_texture(ctx, 0, mat->texture ? mat->texture : g->white, g->sampler);
-    if (r == TR_OK)
-        r = tr_cmd_bind_vertex_buffer(ctx, 0, mesh->vertices, (size_t)mesh->vertex_count * sizeof(model_vertex), 0);
-    if (r == TR_OK)
-        r = tr_cmd_bind_index_buffer(ctx, mesh->indices, (size_t)mesh->index_count * sizeof(uint32_t), 0,
-                                     TR_INDEX_U32);
-    if (r == TR_OK)
-        r = tr_cmd_draw_indexed(ctx, mesh->index_count, 1, 0, 0, 0);
-    return r;
+    const double c[3] = {0.5 * (mesh->lo[0] + mesh->hi[0]), 0.5 * (mesh->lo[1] + mesh->hi[1]),
+                         0.5 * (mesh->lo[2] + mesh->hi[2])};
+    double w[3];
+    xform_point(d->world, c, w);
+    /* The distance in front of the eye: (eye - p) . back. */
+    return (view->eye[0] - w[0]) * view->back[0] + (view->eye[1] - w[1]) * view->back[1] +
+           (view->eye[2] - w[2]) * view->back[2];
 }
 
-static int model_draw_all(tr_context *ctx, const model *m, const model_gpu *g, tr_image *color, uint32_t w,
-                          uint32_t h, tr_pass_stats *stats, char *msg, size_t msg_size)
+static int model_make_draws(model *m, const model_view *view, char *msg, size_t msg_size)
 {
-    double clip_from_world[16] = {0};
-    if (m->camera == NULL)
-        model_camera(m, w, h, clip_from_world);
-    else if (model_file_camera(m, w, h, clip_from_world, msg, msg_size) != 0)
-        return -1;
-    tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.color_count = 1;
-    rp.color[0].image = color;
-    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
-    rp.color[0].store_op = TR_STORE_OP_STORE;
-    memcpy(rp.color[0].clear_color, model_clear, sizeof model_clear);
-    rp.depth.image = g->depth;
-    rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
-    rp.depth.depth_store_op = TR_STORE_OP_DONT_CARE;
-    rp.depth.stencil_load_op = TR_LOAD_OP_DONT_CARE;
-    rp.depth.stencil_store_op = TR_STORE_OP_DONT_CARE;
-    rp.depth.clear_depth = 1.0f;
-    tr_result r = tr_cmd_begin_render_pass(ctx, &rp);
-    if (r != TR_OK)
-        return fail(msg, msg_size, "%s: beginning the pass: %s (%s)", m->path, tr_result_string(r),
-                    tr_context_last_error(ctx));
-    const tr_viewport vp = {0.0f, 0.0f, (float)w, (float)h, 0.0f, 1.0f};
-    tr_result rec = tr_cmd_set_viewport(ctx, &vp);
-    uint32_t failed = 0;
-    for (uint32_t i = 0; i < m->draw_count && rec == TR_OK; i++) {
-        rec = model_record_draw(ctx, m, g, &m->draws[i], clip_from_world);
-        failed = i;
+    m->draws = calloc(m->instance_count, sizeof *m->draws);
+    model_sort_key *keys = calloc(m->instance_count, sizeof *keys);
+    if (m->draws == NULL || keys == NULL) {
+        free(keys);
+        return fail(msg, msg_size, "%s: out of memory for %u draws", m->path, m->instance_count);
     }
-    if (rec != TR_OK) {
-        /* Keep the draw's message: ending the pass clears it. */
-        fail(msg, msg_size, "%s: mesh %u (draw %u): %s (%s)", m->path, m->draws[failed].mesh, failed,
-             tr_result_string(rec), tr_context_last_error(ctx));
-        tr_cmd_end_render_pass(ctx, NULL);
-        return -1;
+    uint32_t n = 0, blended = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < m->instance_count; i++) {
+            const model_instance *d = &m->instances[i];
+            const int blend = m->materials[m->meshes[d->mesh].material].alpha_mode == MODEL_BLEND;
+            if (blend != pass)
+                continue;
+            if (blend)
+                keys[blended++] = (model_sort_key){model_instance_depth(m, d, view), i};
+            else
+                keys[n++] = (model_sort_key){0.0, i};
+        }
+    qsort(keys + n, blended, sizeof *keys, model_sort_far_first);
+    for (uint32_t k = 0; k < m->instance_count; k++) {
+        const model_instance *d = &m->instances[keys[k].instance];
+        const model_mesh *mesh = &m->meshes[d->mesh];
+        const model_material *mat = &m->materials[mesh->material];
+        tool_model_draw *out = &m->draws[k];
+        out->vertices = mesh->vertices;
+        out->indices = mesh->indices;
+        out->vertex_count = mesh->vertex_count;
+        out->index_count = mesh->index_count;
+        out->mesh = d->mesh;
+        model_uniforms(m, d, view, &out->uniforms);
+        for (int t = 0; t < TOOL_MODEL_TEXTURES; t++)
+            out->textures[t] = mat->textures[t] != NULL ? mat->textures[t] : m->white;
+        const double *w = d->world;
+        const double det = w[0] * (w[5] * w[10] - w[9] * w[6]) - w[4] * (w[1] * w[10] - w[9] * w[2]) +
+                           w[8] * (w[1] * w[6] - w[5] * w[2]);
+        out->cull_back = !mat->two_sided;
+        /* glTF's front faces wind counter-clockwise; a mirroring world
+         * matrix (negative determinant) turns them round. */
+        out->front_ccw = det >= 0.0;
+        out->blend = mat->alpha_mode == MODEL_BLEND;
     }
-    r = tr_cmd_end_render_pass(ctx, stats);
-    if (r != TR_OK)
-        return fail(msg, msg_size, "%s: rendering: %s (%s)", m->path, tr_result_string(r),
-                    tr_context_last_error(ctx));
+    free(keys);
     return 0;
 }
 
-static void model_free(model *m)
+/* ---- import -------------------------------------------------------------------------------- */
+
+void tool_model_free(tool_model *m)
 {
+    if (m == NULL)
+        return;
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         free(m->meshes[i].vertices);
         free(m->meshes[i].indices);
     }
     free(m->meshes);
     free(m->materials);
+    free(m->instances);
     free(m->draws);
     for (uint32_t i = 0; i < m->texture_count; i++) {
         free(m->texture_keys[i]);
@@ -943,74 +1012,101 @@ static void model_free(model *m)
     }
     free(m->texture_keys);
     free(m->texture_images);
+    tr_image_destroy(m->white);
     if (m->scene != NULL)
         aiReleaseImport(m->scene);
+    free(m);
 }
 
-/* Import and check: meshes, the node tree's instances, then the
- * materials they use. */
-static int model_import(tr_context *ctx, model *m, int camera, char *msg, size_t msg_size)
+static int model_white(tr_context *ctx, model *m, char *msg, size_t msg_size)
 {
-    m->scene = aiImportFile(m->path, MODEL_IMPORT_FLAGS);
-    if (m->scene == NULL)
-        return fail(msg, msg_size, "%s: assimp: %s", m->path, aiGetErrorString());
-    if (m->scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE || m->scene->mRootNode == NULL)
-        return fail(msg, msg_size, "%s: assimp imported an incomplete scene (no node tree)", m->path);
-    static const double identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const tr_image_desc d = {.format = TR_FORMAT_R8G8B8A8_SRGB, .width = 1, .height = 1};
+    const uint8_t white[4] = {255, 255, 255, 255};
+    tr_result r = tr_image_create(ctx, &d, &m->white);
+    if (r == TR_OK)
+        r = tr_image_upload(m->white, NULL, white, 0);
+    if (r != TR_OK)
+        return fail(msg, msg_size, "creating the default texture: %s (%s)", tr_result_string(r),
+                    tr_context_last_error(ctx));
+    return 0;
+}
+
+/* Import and check: meshes, the node tree's instances, the materials
+ * they use, the camera, then the draws. */
+int tool_model_load(tr_context *ctx, const char *path, int camera, uint32_t width, uint32_t height,
+                    tool_model **out, char *msg, size_t msg_size)
+{
+    *out = NULL;
+    model *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return fail(msg, msg_size, "%s: out of memory", path);
+    m->path = path;
+    int status = -1;
+    model_view view;
+    memset(&view, 0, sizeof view);
+    m->scene = aiImportFile(path, MODEL_IMPORT_FLAGS);
+    if (m->scene == NULL) {
+        fail(msg, msg_size, "%s: assimp: %s", path, aiGetErrorString());
+        goto done;
+    }
+    if (m->scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE || m->scene->mRootNode == NULL) {
+        fail(msg, msg_size, "%s: assimp imported an incomplete scene (no node tree)", path);
+        goto done;
+    }
     if (camera >= 0) {
-        if ((uint32_t)camera >= m->scene->mNumCameras)
-            return fail(msg, msg_size, "%s: --camera %d: the file has %u camera%s", m->path, camera,
-                        m->scene->mNumCameras, m->scene->mNumCameras == 1 ? "" : "s");
+        if ((uint32_t)camera >= m->scene->mNumCameras) {
+            fail(msg, msg_size, "%s: --camera %d: the file has %u camera%s", path, camera, m->scene->mNumCameras,
+                 m->scene->mNumCameras == 1 ? "" : "s");
+            goto done;
+        }
         m->camera = m->scene->mCameras[camera];
     }
+    static const double identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     if (model_read_meshes(m, msg, msg_size) != 0 || model_walk(m, m->scene->mRootNode, identity, 0, msg, msg_size) != 0)
-        return -1;
-    if (m->camera != NULL && !m->camera_found)
-        return fail(msg, msg_size, "%s: camera %d '%s': no node carries it", m->path, camera, m->camera->mName.data);
-    if (m->draw_count == 0)
-        return fail(msg, msg_size, "%s: no triangle mesh to draw (%u meshes, none with triangles in the node tree)",
-                    m->path, m->mesh_count);
-    return model_read_materials(ctx, m, msg, msg_size);
+        goto done;
+    if (m->camera != NULL && !m->camera_found) {
+        fail(msg, msg_size, "%s: camera %d '%s': no node carries it", path, camera, m->camera->mName.data);
+        goto done;
+    }
+    if (m->instance_count == 0) {
+        fail(msg, msg_size, "%s: no triangle mesh to draw (%u meshes, none with triangles in the node tree)", path,
+             m->mesh_count);
+        goto done;
+    }
+    if (model_read_materials(ctx, m, msg, msg_size) != 0 || model_white(ctx, m, msg, msg_size) != 0)
+        goto done;
+    if (m->camera == NULL)
+        model_camera(m, width, height, &view);
+    else if (model_file_camera(m, width, height, &view, msg, msg_size) != 0)
+        goto done;
+    status = model_make_draws(m, &view, msg, msg_size);
+done:
+    if (status != 0)
+        tool_model_free(m);
+    else
+        *out = m;
+    return status;
 }
 
-int tool_model_render(tr_context *ctx, const char *path, const tool_model_options *o, tr_image **out,
-                      tr_pass_stats *stats, tool_model_info *info, char *msg, size_t msg_size)
+uint32_t tool_model_draws(const tool_model *m, const tool_model_draw **draws)
 {
-    const uint32_t w = o->width ? o->width : TOOL_MODEL_WIDTH, h = o->height ? o->height : TOOL_MODEL_HEIGHT;
-    model m;
-    memset(&m, 0, sizeof m);
-    m.path = path;
-    model_gpu g;
-    memset(&g, 0, sizeof g);
-    *out = NULL;
-    int status = model_import(ctx, &m, o->camera - 1, msg, msg_size);
-    if (status == 0)
-        status = model_gpu_create(ctx, o, w, h, &g, msg, msg_size);
-    if (status == 0) {
-        const tr_image_desc cd = {.format = TR_FORMAT_R8G8B8A8_SRGB, .width = w, .height = h};
-        tr_result r = tr_image_create(ctx, &cd, out);
-        if (r != TR_OK)
-            status = fail(msg, msg_size, "creating the %ux%u image: %s", w, h, tr_result_string(r));
-    }
-    if (status == 0)
-        status = model_draw_all(ctx, &m, &g, *out, w, h, stats, msg, msg_size);
-    if (status == 0 && info != NULL) {
-        memset(info, 0, sizeof *info);
-        info->width = w;
-        info->height = h;
-        info->draws = m.draw_count;
-        info->meshes = m.mesh_count;
-        info->textures = m.texture_count;
-        for (uint32_t i = 0; i < m.draw_count; i++)
-            info->triangles += m.meshes[m.draws[i].mesh].index_count / 3;
-    }
-    model_gpu_destroy(&g);
-    model_free(&m);
-    if (status != 0 && *out != NULL) {
-        tr_image_destroy(*out);
-        *out = NULL;
-    }
-    return status;
+    *draws = m->draws;
+    return m->instance_count;
+}
+
+uint32_t tool_model_mesh_count(const tool_model *m)
+{
+    return m->mesh_count;
+}
+
+uint32_t tool_model_texture_count(const tool_model *m)
+{
+    return m->texture_count;
+}
+
+uint32_t tool_model_light_count(const tool_model *m)
+{
+    return m->light_count;
 }
 
 #endif /* TILERAST_HAVE_ASSIMP */

@@ -83,7 +83,8 @@ fi
 # --camera N: the file's cameras (a perspective and an orthographic one,
 # both at (0.5, 0.5, 3) looking down -Z at a unit square tilted 45
 # degrees): the orthographic one sees the square's x extent [0, 1] as
-# columns [256, 768) of 1024 (xmag 1), so row 500 is white exactly there.
+# columns [256, 768) of 1024 (xmag 1), so row 500 differs from the clear
+# colour (its first pixel) exactly there.
 cams="$models/glTF2/cameras/Cameras.gltf"
 if [[ -f "$cams" ]]; then
     for c in 0 1; do
@@ -93,9 +94,10 @@ if [[ -f "$cams" ]]; then
             echo "FAIL --camera $c: $out"; fail=1
         fi
     done
-    # Row 500 of the orthographic view, one character per pixel: W for white.
+    # Row 500 of the orthographic view, one character per pixel: W where
+    # the square is drawn (not the row's first pixel, the clear colour).
     row="$(od -An -v -tu1 -w4 -j $((500 * 1024 * 4)) -N $((1024 * 4)) "$dir/cam1.rgba" |
-           awk '{ printf ($1 == 255 && $2 == 255 && $3 == 255) ? "W" : "." }')"
+           awk 'NR == 1 { c = $0 } { printf ($0 != c) ? "W" : "." }')"
     first="${row%%W*}" last="${row%W*}"
     if [[ ${#first} -eq 256 && ${#last} -eq 767 ]]; then
         echo "ok   --camera 1 (orthographic): the square covers columns 256..767"
