@@ -55,7 +55,15 @@
  *
  * --clear R,G,B,A replaces the scene's clear colour (bytes), so that a
  * comparison can tell written pixels from cleared ones (tilerast-bench
- * --compare-llvmpipe). */
+ * --compare-llvmpipe).
+ *
+ * --model FILE (with --glsl DIR; built with assimp) draws a model instead
+ * of a scene file: the draws tilerast-render draws (tools/tool_model.h:
+ * the same import, vertices, uniform bytes, texels of every mip level,
+ * drawing order and state) with DIR/model.vert and DIR/model.frag, at
+ * 1024x768 (--camera N: the file's camera N, as tilerast-render's), into
+ * an SRGB8_ALPHA8 colour renderbuffer with GL_FRAMEBUFFER_SRGB enabled
+ * (tilerast's R8G8B8A8_SRGB target), cleared to tool_model_clear. */
 #define _POSIX_C_SOURCE 200809L
 #define GL_GLEXT_PROTOTYPES 1 /* glBlendFuncSeparate, framebuffer objects */
 
@@ -271,14 +279,189 @@ static GLsizei heavy_setup(const char *glsl_dir)
 }
 #endif
 
+
+#ifdef TILERAST_HAVE_ASSIMP
+#include "tool_model.h"
+
+/* A model's GL objects: per draw a vertex array (its own buffers), a range
+ * of one uniform buffer, its textures and state. */
+typedef struct gl_model_draw {
+    GLuint vao, buf[2];
+    GLsizei indices;
+    GLintptr ubo_offset;
+    GLuint textures[TOOL_MODEL_TEXTURES];
+    int cull_back, front_ccw, blend;
+} gl_model_draw;
+
+typedef struct gl_model {
+    GLuint program, ubo;
+    gl_model_draw *draws;
+    uint32_t draw_count;
+    GLuint *textures; /* one per distinct tilerast image */
+    const tr_image **images;
+    uint32_t texture_count;
+} gl_model;
+
+/* The GL texture holding `image`'s texels, every level, as they are in
+ * tilerast (so that both sample the same mip chain). */
+static GLuint model_texture(gl_model *g, const tr_image *image)
+{
+    for (uint32_t i = 0; i < g->texture_count; i++)
+        if (g->images[i] == image)
+            return g->textures[i];
+    const tr_image_desc d = tr_image_get_desc(image);
+    GLuint tex = 0;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    const uint32_t levels = d.levels ? d.levels : 1;
+    glTexStorage2D(GL_TEXTURE_2D, (GLsizei)levels, d.format == TR_FORMAT_R8G8B8A8_SRGB ? GL_SRGB8_ALPHA8 : GL_RGBA8,
+                   (GLsizei)d.width, (GLsizei)d.height);
+    uint8_t *texels = malloc((size_t)d.width * d.height * 4);
+    for (uint32_t l = 0; texels && l < levels; l++) {
+        const uint32_t w = d.width >> l ? d.width >> l : 1, h = d.height >> l ? d.height >> l : 1;
+        const tr_subresource sub = {.level = l};
+        if (tr_image_download(image, &sub, texels, 0) != TR_OK)
+            break;
+        /* row 0 is t = 0 in both APIs: the rows go as they are */
+        glTexSubImage2D(GL_TEXTURE_2D, (GLint)l, 0, 0, (GLsizei)w, (GLsizei)h, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+    }
+    free(texels);
+    /* tool_model_render.c's sampler: trilinear, repeating */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    g->textures = realloc(g->textures, (g->texture_count + 1) * sizeof *g->textures);
+    g->images = realloc(g->images, (g->texture_count + 1) * sizeof *g->images);
+    g->textures[g->texture_count] = tex;
+    g->images[g->texture_count++] = image;
+    return tex;
+}
+
+/* Imports `path` as tilerast-render does (a tilerast context holds the
+ * textures while they are copied) and makes the GL objects.  0, or -1
+ * after a message. */
+static int model_setup(const char *glsl_dir, const char *path, int camera, uint32_t w, uint32_t h, gl_model *g)
+{
+    char msg[4400];
+    char *vs = bench_glsl_source(glsl_dir, "model.vert", NULL, msg, sizeof msg);
+    char *fs = vs ? bench_glsl_source(glsl_dir, "model.frag", NULL, msg, sizeof msg) : NULL;
+    if (!vs || !fs) {
+        fprintf(stderr, PROG ": %s\n", msg);
+        free(vs);
+        return -1;
+    }
+    g->program = link_program(vs, fs, "the model shaders");
+    free(vs);
+    free(fs);
+    if (!g->program)
+        return -1;
+    tr_context *tctx = NULL;
+    tool_model *m = NULL;
+    if (tr_context_create(&(tr_context_desc){.threads = 1}, &tctx) != TR_OK) {
+        fprintf(stderr, PROG ": cannot create a tilerast context for the import\n");
+        return -1;
+    }
+    if (tool_model_load(tctx, path, camera, w, h, &m, msg, sizeof msg) != 0) {
+        fprintf(stderr, PROG ": %s\n", msg);
+        tr_context_destroy(tctx);
+        return -1;
+    }
+    const tool_model_draw *draws = NULL;
+    g->draw_count = tool_model_draws(m, &draws);
+    g->draws = calloc(g->draw_count, sizeof *g->draws);
+    GLint align = 256;
+    glGetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &align);
+    const size_t stride = (sizeof(tool_model_uniforms) + (size_t)align - 1) / (size_t)align * (size_t)align;
+    uint8_t *ubo = calloc(g->draw_count ? g->draw_count : 1, stride);
+    if (!g->draws || !ubo) {
+        fprintf(stderr, PROG ": out of memory\n");
+        return -1;
+    }
+    for (uint32_t i = 0; i < g->draw_count; i++) {
+        const tool_model_draw *d = &draws[i];
+        gl_model_draw *o = &g->draws[i];
+        glGenVertexArrays(1, &o->vao);
+        glBindVertexArray(o->vao);
+        glGenBuffers(2, o->buf);
+        glBindBuffer(GL_ARRAY_BUFFER, o->buf[0]);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(d->vertex_count * sizeof(tool_model_vertex)), d->vertices,
+                     GL_STATIC_DRAW);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, o->buf[1]);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(d->index_count * sizeof(uint32_t)), d->indices,
+                     GL_STATIC_DRAW);
+        const GLsizei vstride = (GLsizei)sizeof(tool_model_vertex);
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, vstride, (const void *)offsetof(tool_model_vertex, position));
+        glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, vstride, (const void *)offsetof(tool_model_vertex, normal));
+        glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, vstride, (const void *)offsetof(tool_model_vertex, tangent));
+        glVertexAttribPointer(3, 2, GL_FLOAT, GL_FALSE, vstride, (const void *)offsetof(tool_model_vertex, uv));
+        for (GLuint a = 0; a < 4; a++)
+            glEnableVertexAttribArray(a);
+        o->indices = (GLsizei)d->index_count;
+        o->ubo_offset = (GLintptr)(i * stride);
+        memcpy(ubo + i * stride, &d->uniforms, sizeof d->uniforms);
+        for (int t = 0; t < TOOL_MODEL_TEXTURES; t++)
+            o->textures[t] = model_texture(g, d->textures[t]);
+        o->cull_back = d->cull_back;
+        o->front_ccw = d->front_ccw;
+        o->blend = d->blend;
+    }
+    glGenBuffers(1, &g->ubo);
+    glBindBuffer(GL_UNIFORM_BUFFER, g->ubo);
+    glBufferData(GL_UNIFORM_BUFFER, (GLsizeiptr)(g->draw_count * stride), ubo, GL_STATIC_DRAW);
+    free(ubo);
+    tool_model_free(m);
+    tr_context_destroy(tctx);
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        fprintf(stderr, PROG ": setting up the model: GL error 0x%x\n", e);
+        return -1;
+    }
+    return 0;
+}
+
+/* One frame's draws, in tool_model's order and state. */
+static void model_draw(const gl_model *g)
+{
+    glUseProgram(g->program);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    for (uint32_t i = 0; i < g->draw_count; i++) {
+        const gl_model_draw *d = &g->draws[i];
+        if (d->cull_back)
+            glEnable(GL_CULL_FACE);
+        else
+            glDisable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glFrontFace(d->front_ccw ? GL_CCW : GL_CW);
+        if (d->blend)
+            glEnable(GL_BLEND);
+        else
+            glDisable(GL_BLEND);
+        glDepthMask(d->blend ? GL_FALSE : GL_TRUE);
+        glBindBufferRange(GL_UNIFORM_BUFFER, 0, g->ubo, d->ubo_offset, (GLsizeiptr)sizeof(tool_model_uniforms));
+        for (int t = 0; t < TOOL_MODEL_TEXTURES; t++) {
+            glActiveTexture(GL_TEXTURE1 + (GLenum)t);
+            glBindTexture(GL_TEXTURE_2D, d->textures[t]);
+        }
+        glBindVertexArray(d->vao);
+        glDrawElements(GL_TRIANGLES, d->indices, GL_UNSIGNED_INT, (const void *)0);
+    }
+    glDepthMask(GL_TRUE); /* so that the next frame's clear clears depth */
+}
+#endif
+
 #define USAGE                                                                                                   \
     "usage: " PROG " [--frames N] [--warmup N] [--samples N] [--raw OUT.rgba] [--glsl DIR] [--clear R,G,B,A] " \
-    "SCENE.scn | --glsl DIR --heavy | --info\n"
+    "SCENE.scn | --glsl DIR --heavy | --glsl DIR --model FILE [--camera N] | --info\n"
 
 int main(int argc, char **argv)
 {
     unsigned long frames = 10, warmup = 2, samples = 1;
-    const char *raw = NULL, *path = NULL, *glsl = NULL;
+    const char *raw = NULL, *path = NULL, *glsl = NULL, *model = NULL;
+    unsigned long camera = 0;
+    bool camera_given = false;
     unsigned char clear[4];
     bool clear_given = false, heavy = false;
     if (argc == 2 && !strcmp(argv[1], "--info"))
@@ -286,7 +469,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if ((!strcmp(a, "--frames") || !strcmp(a, "--warmup") || !strcmp(a, "--raw") || !strcmp(a, "--samples") ||
-             !strcmp(a, "--glsl") || !strcmp(a, "--clear")) &&
+             !strcmp(a, "--glsl") || !strcmp(a, "--clear") || !strcmp(a, "--model") || !strcmp(a, "--camera")) &&
             i + 1 >= argc) {
             fprintf(stderr, PROG ": %s needs a value\n", a);
             return 2;
@@ -308,6 +491,14 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(a, "--raw")) {
             raw = argv[++i];
+        } else if (!strcmp(a, "--model")) {
+            model = argv[++i];
+        } else if (!strcmp(a, "--camera")) {
+            if (parse_count(argv[++i], 65535, &camera)) {
+                fprintf(stderr, PROG ": --camera wants a camera index 0..65535\n");
+                return 2;
+            }
+            camera_given = true;
         } else if (!strcmp(a, "--heavy")) {
             heavy = true;
         } else if (!strcmp(a, "--glsl")) {
@@ -325,13 +516,29 @@ int main(int argc, char **argv)
             path = a;
         }
     }
-    if (heavy ? (path || !glsl) : !path) {
+    if (heavy || model ? (path || !glsl || (heavy && model)) : !path) {
         fprintf(stderr, USAGE);
+        return 2;
+    }
+    if (model && samples > 1) {
+        fprintf(stderr, PROG ": --model draws single-sampled (tilerast-render's models are)\n");
         return 2;
     }
     tr_scene sc;
     char msg[256];
-    if (heavy) {
+    if (model) {
+#ifdef TILERAST_HAVE_ASSIMP
+        /* no primitives of its own: tilerast-render's model size */
+        memset(&sc, 0, sizeof sc);
+        sc.width = TOOL_MODEL_WIDTH;
+        sc.height = TOOL_MODEL_HEIGHT;
+        sc.clear_depth = 1.0f;
+        sc.size = 1.0f;
+#else
+        fprintf(stderr, PROG ": --model: built without assimp (libassimp-dev)\n");
+        return 1;
+#endif
+    } else if (heavy) {
 #ifdef TILERAST_BENCH_HEAVY
         /* no primitives of its own: the size and clear of the heavy scene */
         memset(&sc, 0, sizeof sc);
@@ -402,7 +609,9 @@ int main(int argc, char **argv)
     glGenFramebuffers(1, &fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, n, GL_RGBA8, (GLsizei)sc.width, (GLsizei)sc.height);
+    /* a model's target is sRGB, as tilerast-render's (R8G8B8A8_SRGB) */
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, n, model ? GL_SRGB8_ALPHA8 : GL_RGBA8, (GLsizei)sc.width,
+                                     (GLsizei)sc.height);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
     glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
     glRenderbufferStorageMultisample(GL_RENDERBUFFER, n, GL_DEPTH_COMPONENT32F, (GLsizei)sc.width,
@@ -419,6 +628,18 @@ int main(int argc, char **argv)
     glViewport(0, 0, (GLsizei)sc.width, (GLsizei)sc.height);
     glClearColor(sc.clear_color[0] / 255.0f, sc.clear_color[1] / 255.0f, sc.clear_color[2] / 255.0f,
                  sc.clear_color[3] / 255.0f);
+#ifdef TILERAST_HAVE_ASSIMP
+    gl_model gm;
+    memset(&gm, 0, sizeof gm);
+    if (model) {
+        /* linear values, encoded to sRGB on the way in, as tilerast does */
+        glEnable(GL_FRAMEBUFFER_SRGB);
+        if (!clear_given)
+            glClearColor(tool_model_clear[0], tool_model_clear[1], tool_model_clear[2], tool_model_clear[3]);
+        if (model_setup(glsl, model, camera_given ? (int)camera : -1, sc.width, sc.height, &gm) != 0)
+            return 1;
+    }
+#endif
     float cd = sc.clear_depth < 0 ? 0.0f : sc.clear_depth > 1 ? 1.0f : sc.clear_depth;
     glClearDepth(cd);
     if (sc.flags & TR_SCENE_DEPTH) {
@@ -441,6 +662,8 @@ int main(int argc, char **argv)
 #endif
         if (!heavy_indices)
             return 1;
+    } else if (model) {
+        /* made above */
     } else if (glsl) {
         program = scene_program(glsl, (sc.flags & TR_SCENE_FLAT) != 0);
         if (!program)
@@ -486,6 +709,10 @@ int main(int argc, char **argv)
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         if (heavy)
             glDrawElements(GL_TRIANGLES, heavy_indices, GL_UNSIGNED_INT, (const void *)0);
+#ifdef TILERAST_HAVE_ASSIMP
+        else if (model)
+            model_draw(&gm);
+#endif
         else
             glDrawArrays(mode, 0, (GLsizei)(tr_scene_prim_vertices(sc.flags) * sc.triangle_count));
         if (ms) {
@@ -533,7 +760,7 @@ int main(int argc, char **argv)
     for (unsigned long f = 0; f < frames; f++)
         printf("%s%.3f", f ? "," : "", times[f]);
     printf("]}\n");
-    if (glsl && !heavy) {
+    if (glsl && !heavy && !model) {
         glDeleteBuffers(1, &vbo);
         glDeleteVertexArrays(1, &vao);
         glDeleteProgram(program);

@@ -53,6 +53,9 @@ char bench_heavy_shader_dir[1024];
 #endif
 #include "tilerast/tilerast.h"
 #include "tool_common.h"
+#ifdef TILERAST_HAVE_ASSIMP
+#include "tool_model.h"
+#endif
 
 #define PROG "tilerast-bench"
 #define BENCH_WARMUP_FRAMES 2u
@@ -92,10 +95,10 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: " PROG " [--threads N[,N...]] [--frames N] [--samples N] [--json] [--export DIR]\n"
             "                     [--shader c|spirv|both] [--shaders DIR] [--compare-llvmpipe]\n"
-            "                     [FILE.scn ...]\n"
+            "                     [FILE.scn|MODEL ...]\n"
             "\n"
-            "Times the six standard scenes and the shader-heavy one (or the given scene\n"
-            "files) with tilerast.\n"
+            "Times the six standard scenes, the shader-heavy one and the model scene\n"
+            "\"engine\" (or the given scene files and models) with tilerast.\n"
             "  --threads LIST  thread counts to run, comma separated (0 = all cores;\n"
             "                  default: all cores)\n"
             "  --frames N      timed frames per run after %u warm-up frames (default 10)\n"
@@ -114,10 +117,15 @@ static void usage(FILE *f)
             "                  same GLSL in an OpenGL 4.5 core context\n"
             "  --shaders DIR   where scene.vert and scene.frag are (default below); the\n"
             "                  heavy scene's GLSL is DIR/bench/heavy.vert and heavy.frag\n"
-            "  --scene NAME    that scene alone (tri_small, ..., heavy)\n"
+            "  --scene NAME    that scene alone (tri_small, ..., heavy, engine)\n"
             "  --no-heavy      skip the shader-heavy scene \"heavy\" (bench_heavy.c, when\n"
             "                  built in), which follows the six standard scenes: C and/or\n"
-            "                  SPIR-V as --shader says, llvmpipe drawing its GLSL\n"
+            "                  SPIR-V as --shader says, llvmpipe drawing its GLSL; and the\n"
+            "                  model scene \"engine\" (2CylinderEngine.glb of Debian's\n"
+            "                  assimp-testmodels, drawn as tilerast-render draws models)\n"
+            "  MODEL           a .gltf, .glb, .obj or other file assimp reads: drawn as\n"
+            "                  tilerast-render draws it (1024x768, shaders/model.*), with\n"
+            "                  llvmpipe drawing the same draws and GLSL\n"
             "  --compare-llvmpipe  render each scene once with tilerast (SPIR-V, C) and\n"
             "                  llvmpipe (GLSL, fixed function) and count the pixels whose\n"
             "                  coverage or colour differ (|d| = 1, 2..3, >3); no timing\n"
@@ -188,7 +196,7 @@ static int parse_args(int argc, char **argv, bench_options *o)
                 return 2;
             }
             o->only = argv[++i];
-            if (bench_scene_find(o->only) < 0 && strcmp(o->only, "heavy") != 0) {
+            if (bench_scene_find(o->only) < 0 && strcmp(o->only, "heavy") != 0 && strcmp(o->only, "engine") != 0) {
                 fprintf(stderr, PROG ": --scene: no scene '%s'\n", o->only);
                 return 2;
             }
@@ -1390,6 +1398,222 @@ done:
 }
 #endif
 
+#ifdef TILERAST_HAVE_ASSIMP
+/* ---- models (tools/tool_model.h): the bench scene "engine" and model files -- */
+
+/* The bench's model scene: 2CylinderEngine from Debian's assimp-testmodels
+ * (about 121,000 triangles in 115 draws, mostly small). */
+#define BENCH_ENGINE_MODEL "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb"
+
+static tr_result model_shaders(tr_context *ctx, const bench_options *o, tool_model_options *mo)
+{
+    char msg[4096];
+    for (int fragment = 0; fragment < 2; fragment++) {
+        char *src = bench_glsl_source(shaders_dir(o), fragment ? "model.frag" : "model.vert", NULL, msg, sizeof msg);
+        size_t words = 0;
+        uint32_t *code = src ? bench_shaderc_spirv(src, fragment ? "model.frag" : "model.vert", fragment, 0, 0, &words,
+                                                   msg, sizeof msg)
+                             : NULL;
+        free(src);
+        if (code == NULL) {
+            fprintf(stderr, PROG ": %s\n", msg);
+            return TR_ERROR_INVALID_ARGUMENT;
+        }
+        const tr_shader_module_desc d = {.code = code, .code_size = words * 4};
+        tr_result r = tr_shader_module_create(ctx, &d, fragment ? &mo->fragment_module : &mo->vertex_module);
+        free(code);
+        if (r != TR_OK)
+            return r;
+    }
+    return TR_OK;
+}
+
+/* A model loaded and ready to draw in its own context. */
+typedef struct bench_model {
+    tr_context *ctx;
+    tool_model *model;
+    tool_model_renderer *renderer;
+    tool_model_options mo;
+    tr_image *image;
+} bench_model;
+
+static void bench_model_free(bench_model *b)
+{
+    tool_model_renderer_destroy(b->renderer);
+    tool_model_free(b->model);
+    tr_shader_module_destroy(b->mo.vertex_module);
+    tr_shader_module_destroy(b->mo.fragment_module);
+    if (b->ctx)
+        tr_context_destroy(b->ctx);
+    memset(b, 0, sizeof *b);
+}
+
+static int bench_model_make(const bench_options *o, const char *path, uint32_t threads, const float *clear,
+                            bench_model *b)
+{
+    memset(b, 0, sizeof *b);
+    tr_context_desc cd;
+    memset(&cd, 0, sizeof cd);
+    cd.threads = threads;
+    cd.flags = o->lrz == 0 ? TR_CONTEXT_NO_LRZ : 0u;
+    char msg[4400] = "";
+    b->mo.clear = clear;
+    const tr_image_desc id = {.format = TR_FORMAT_R8G8B8A8_SRGB, .width = TOOL_MODEL_WIDTH, .height = TOOL_MODEL_HEIGHT};
+    if (tr_context_create(&cd, &b->ctx) != TR_OK || model_shaders(b->ctx, o, &b->mo) != TR_OK ||
+        tool_model_load(b->ctx, path, -1, TOOL_MODEL_WIDTH, TOOL_MODEL_HEIGHT, &b->model, msg, sizeof msg) != 0 ||
+        tool_model_renderer_create(b->ctx, &b->mo, &b->renderer, msg, sizeof msg) != 0 ||
+        tr_image_create(b->ctx, &id, &b->image) != TR_OK) {
+        /* the model's messages name the file */
+        if (msg[0])
+            fprintf(stderr, PROG ": %s\n", msg);
+        else
+            fprintf(stderr, PROG ": %s: %s\n", path, b->ctx ? tr_context_last_error(b->ctx) : "cannot create a context");
+        bench_model_free(b);
+        return -1;
+    }
+    return 0;
+}
+
+/* A model timed like the other scenes: tilerast (SPIR-V) at every thread
+ * count and llvmpipe drawing the same draws with the same GLSL, two
+ * rounds each. */
+static int bench_model_scene(const bench_options *o, const char *name, const char *path, double *times)
+{
+    const uint32_t n = o->thread_count_n ? o->thread_count_n : 1;
+    int llvmpipe = 0;
+#ifdef TILERAST_LLVMPIPE_RUNNER
+    llvmpipe = o->llvmpipe;
+#endif
+    const uint32_t rounds = llvmpipe ? 2 : 1;
+    double *lp = malloc(sizeof(double) * o->frames * rounds);
+    if (lp == NULL)
+        return 1;
+    int status = 0;
+    tr_scene info;
+    memset(&info, 0, sizeof info);
+    info.width = TOOL_MODEL_WIDTH;
+    info.height = TOOL_MODEL_HEIGHT;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t threads = o->thread_count_n ? o->threads[i] : 0;
+        bench_result res;
+        memset(&res, 0, sizeof res);
+        int failed = 0, lp_ok = llvmpipe;
+        for (uint32_t r = 0; r < rounds && !failed; r++) {
+            bench_model b;
+            if (bench_model_make(o, path, threads, NULL, &b) != 0) {
+                failed = 1;
+                break;
+            }
+            const tool_model_draw *draws = NULL;
+            const uint32_t nd = tool_model_draws(b.model, &draws);
+            info.triangle_count = 0;
+            for (uint32_t d = 0; d < nd; d++)
+                info.triangle_count += draws[d].index_count / 3;
+            res.threads = tr_context_get_desc(b.ctx).threads;
+            res.flags = o->lrz == 0 ? TR_CONTEXT_NO_LRZ : 0u;
+            res.spirv = 1;
+            res.samples = 1;
+            for (uint32_t f = 0; f < BENCH_WARMUP_FRAMES + o->frames && !failed; f++) {
+                char msg[4400];
+                double t0 = tool_now_ms();
+                int e = tool_model_renderer_draw(b.renderer, path, b.model, b.image, &res.stats, msg, sizeof msg);
+                double t1 = tool_now_ms();
+                if (e != 0) {
+                    fprintf(stderr, PROG ": %s\n", msg);
+                    failed = 1;
+                }
+                if (f >= BENCH_WARMUP_FRAMES)
+                    times[(size_t)r * o->frames + f - BENCH_WARMUP_FRAMES] = t1 - t0;
+            }
+            bench_model_free(&b);
+#ifdef TILERAST_LLVMPIPE_RUNNER
+            if (!failed && lp_ok) {
+                const char *args[] = {"--glsl", shaders_dir(o), "--model", path, NULL};
+                if (run_llvmpipe(NULL, res.threads, 1, o->frames, args, lp + (size_t)r * o->frames) != 0) {
+                    fprintf(stderr, PROG ": %s: the llvmpipe runner (%s) failed\n", name, llvmpipe_runner());
+                    lp_ok = 0;
+                }
+            }
+#endif
+        }
+        if (failed) {
+            status = 1;
+            continue;
+        }
+        summarise(&res, times, o->frames * rounds);
+        print_result(o, name, &info, &res);
+        if (lp_ok)
+            print_llvmpipe(o, name, "glsl", &res, 1, lp, o->frames * rounds);
+    }
+    free(lp);
+    return status;
+}
+
+/* --compare-llvmpipe for a model: tilerast against llvmpipe, the same
+ * draws and GLSL, each over two clear colours (linear 0 and 1: bytes 0 and
+ * 255 exactly in both, so that "covered" is exact). */
+static int compare_model(const bench_options *o, const char *name, const char *path)
+{
+#ifdef TILERAST_LLVMPIPE_RUNNER
+    const uint32_t threads = o->thread_count_n ? o->threads[0] : 0;
+    const size_t npix = (size_t)TOOL_MODEL_WIDTH * TOOL_MODEL_HEIGHT, bytes = npix * 4;
+    static const float clear_f[2][4] = {{0, 0, 0, 0}, {1, 1, 1, 1}};
+    static const uint8_t clear[2][4] = {{0, 0, 0, 0}, {255, 255, 255, 255}};
+    uint8_t *img[2][2] = {{NULL}}; /* tilerast, llvmpipe; per clear */
+    int status = 1;
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 2; c++)
+            if ((img[r][c] = malloc(bytes)) == NULL)
+                goto done;
+    for (int c = 0; c < 2; c++) {
+        bench_model b;
+        if (bench_model_make(o, path, threads, clear_f[c], &b) != 0)
+            goto done;
+        char msg[4400];
+        int e = tool_model_renderer_draw(b.renderer, path, b.model, b.image, NULL, msg, sizeof msg);
+        if (e != 0)
+            fprintf(stderr, PROG ": %s\n", msg);
+        else if (tr_image_read_rgba8(b.image, NULL, img[0][c]) != TR_OK)
+            e = -1;
+        bench_model_free(&b);
+        if (e != 0)
+            goto done;
+        char raw[64] = "/tmp/tilerast-bench-raw-XXXXXX", cl[32];
+        int fd = mkstemp(raw);
+        if (fd < 0)
+            goto done;
+        close(fd);
+        snprintf(cl, sizeof cl, "%u,%u,%u,%u", clear[c][0], clear[c][1], clear[c][2], clear[c][3]);
+        const char *args[] = {"--warmup", "0", "--raw", raw, "--clear", cl, "--glsl", shaders_dir(o), "--model", path, NULL};
+        int lr = run_llvmpipe(NULL, threads, 1, 1, args, NULL);
+        FILE *f = lr == 0 ? fopen(raw, "rb") : NULL;
+        lr = f && fread(img[1][c], 1, bytes, f) == bytes ? 0 : -1;
+        if (f)
+            fclose(f);
+        remove(raw);
+        if (lr != 0) {
+            fprintf(stderr, PROG ": %s: the llvmpipe runner (%s) failed\n", name, llvmpipe_runner());
+            goto done;
+        }
+    }
+    compare_counts k = compare_images(img[0][0], img[0][1], img[1][0], img[1][1], clear[0], clear[1], npix);
+    print_counts(o, name, "tilerast SPIR-V vs llvmpipe GLSL", &k);
+    status = 0;
+done:
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 2; c++)
+            free(img[r][c]);
+    return status;
+#else
+    fprintf(stderr, PROG ": %s: --compare-llvmpipe needs the bench built with OSMesa (Debian: libosmesa6-dev)\n",
+            name);
+    (void)o;
+    (void)path;
+    return 1;
+#endif
+}
+#endif /* TILERAST_HAVE_ASSIMP */
+
 int main(int argc, char **argv)
 {
     bench_options o;
@@ -1434,6 +1658,14 @@ int main(int argc, char **argv)
     int status = 0;
     if (o.file_count > 0) {
         for (int i = 0; i < o.file_count; i++) {
+#ifdef TILERAST_HAVE_ASSIMP
+            if (tool_model_is_model(o.files[i])) {
+                if ((o.compare ? compare_model(&o, o.files[i], o.files[i])
+                               : bench_model_scene(&o, o.files[i], o.files[i], times)) != 0)
+                    status = 1;
+                continue;
+            }
+#endif
             tr_scene scene;
             char msg[256];
             tr_result r = tr_scene_load(o.files[i], &scene, msg, sizeof msg);
@@ -1466,6 +1698,16 @@ int main(int argc, char **argv)
         /* and the shader-heavy scene (its own draw: not a scene file) */
         if (!o.no_heavy && (!o.only || strcmp(o.only, "heavy") == 0) && (o.compare ? compare_heavy(&o) : bench_heavy_scene(&o, times)) != 0)
             status = 1;
+#endif
+#ifdef TILERAST_HAVE_ASSIMP
+        /* and the model scene, when Debian's assimp-testmodels is there */
+        if (!o.no_heavy && (!o.only || strcmp(o.only, "engine") == 0)) {
+            if (access(BENCH_ENGINE_MODEL, R_OK) != 0)
+                fprintf(stderr, PROG ": engine: skipped: no %s (Debian's assimp-testmodels)\n", BENCH_ENGINE_MODEL);
+            else if ((o.compare ? compare_model(&o, "engine", BENCH_ENGINE_MODEL)
+                                : bench_model_scene(&o, "engine", BENCH_ENGINE_MODEL, times)) != 0)
+                status = 1;
+        }
 #endif
     }
     free(times);

@@ -961,7 +961,7 @@ static int model_make_draws(model *m, const model_view *view, char *msg, size_t 
             if (blend != pass)
                 continue;
             if (blend)
-                keys[blended++] = (model_sort_key){model_instance_depth(m, d, view), i};
+                keys[n + blended++] = (model_sort_key){model_instance_depth(m, d, view), i};
             else
                 keys[n++] = (model_sort_key){0.0, i};
         }

@@ -121,6 +121,7 @@ typedef struct tool_model_options {
     tr_image *density_map;       /* borrowed: the pass's fragment density map, NULL for none */
     uint32_t image_flags;        /* added to the colour (and depth) image's flags, e.g. TR_IMAGE_SUBSAMPLED
                                     (colour only) or TR_IMAGE_FDM_OFFSET */
+    const float *clear;          /* the linear clear colour (4 floats); NULL = tool_model_clear */
     /* Called after the pass, while its attachments live, with the pass as
      * it was begun (tr_fdm_write_png wants it): 0 to go on, else the
      * render fails with the message it wrote.  NULL: none. */
@@ -134,6 +135,18 @@ typedef struct tool_model_info {
     uint32_t draws;     /* mesh instances (one draw each) */
     uint32_t meshes, textures, lights;
 } tool_model_info;
+
+/* What draws a loaded model with tilerast: the shader modules, the
+ * pipelines, the sampler and the depth image (o->width x o->height),
+ * made once for any number of frames (the bench times them). */
+typedef struct tool_model_renderer tool_model_renderer;
+int tool_model_renderer_create(tr_context *ctx, const tool_model_options *o, tool_model_renderer **out, char *msg,
+                               size_t msg_size);
+/* One render pass of m's draws into color (R8G8B8A8_SRGB, o's size and
+ * views); stats may be NULL.  0, or -1 with msg naming `path`. */
+int tool_model_renderer_draw(tool_model_renderer *r, const char *path, const tool_model *m, tr_image *color,
+                             tr_pass_stats *stats, char *msg, size_t msg_size);
+void tool_model_renderer_destroy(tool_model_renderer *r);
 
 /* Imports `path` and renders it into *out, a new R8G8B8A8_SRGB image of
  * ctx (destroyed with the context).  0, or -1 with msg (msg_size bytes)

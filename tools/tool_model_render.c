@@ -34,13 +34,17 @@ static int fail(char *msg, size_t msg_size, const char *fmt, ...)
  * bit 2 blend; made when a draw first needs one. */
 #define MODEL_PIPELINES 8
 
-typedef struct model_gpu {
+struct tool_model_renderer {
+    tr_context *ctx;
+    tool_model_options o;
+    uint32_t width, height;
     tr_shader_module *vs, *fs;
     int own_modules; /* compiled here, destroyed here */
     tr_pipeline *pipelines[MODEL_PIPELINES];
     tr_sampler *sampler;
     tr_image *depth;
-} model_gpu;
+};
+typedef struct tool_model_renderer model_gpu;
 
 /* Where shaders/model.* are, as tilerast-bench finds scene.*:
  * $TILERAST_SHADERS, else the installed copy (TILERAST_MODEL_INSTALLED_SHADERS
@@ -104,6 +108,9 @@ static tr_result model_pipeline(tr_context *ctx, model_gpu *g, const tool_model_
     p.topology = TR_TOPOLOGY_TRIANGLE_LIST;
     p.cull_mode = d->cull_back ? TR_CULL_BACK : TR_CULL_NONE;
     p.front_face = d->front_ccw ? TR_FRONT_FACE_CCW : TR_FRONT_FACE_CW;
+    /* GL's rule for samples on an edge, as the scenes draw (scene_render.c):
+     * the models are drawn in GL's conventions so that llvmpipe matches. */
+    p.tie_rule = TR_TIE_BOTTOM_LEFT;
     p.depth_test = 1;
     p.depth_write = !d->blend;
     p.depth_compare = TR_COMPARE_LESS;
@@ -133,33 +140,6 @@ static tr_result model_pipeline(tr_context *ctx, model_gpu *g, const tool_model_
     return r;
 }
 
-static int model_gpu_create(tr_context *ctx, const tool_model_options *o, uint32_t w, uint32_t h, model_gpu *g,
-                            char *msg, size_t msg_size)
-{
-    if (o->vertex_module != NULL && o->fragment_module != NULL) {
-        g->vs = o->vertex_module;
-        g->fs = o->fragment_module;
-    } else {
-        g->own_modules = 1;
-        if (model_module(ctx, o->vertex_shader, "model.vert", 0, &g->vs, msg, msg_size) != 0 ||
-            model_module(ctx, o->fragment_shader, "model.frag", 1, &g->fs, msg, msg_size) != 0)
-            return -1;
-    }
-    /* Trilinear, repeating: glTF's default sampler. */
-    const tr_sampler_desc sd = {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR,
-                                .mipmap_mode = TR_MIPMAP_LINEAR};
-    const uint32_t views = o->views > 1 ? o->views : 1;
-    const tr_image_desc dd = {.format = TR_FORMAT_D32_SFLOAT, .width = w, .height = h, .layers = views,
-                              .flags = o->image_flags & ~(uint32_t)TR_IMAGE_SUBSAMPLED};
-    tr_result r = tr_sampler_create(ctx, &sd, &g->sampler);
-    if (r == TR_OK)
-        r = tr_image_create(ctx, &dd, &g->depth);
-    if (r != TR_OK)
-        return fail(msg, msg_size, "creating the sampler and depth image: %s (%s)", tr_result_string(r),
-                    tr_context_last_error(ctx));
-    return 0;
-}
-
 static void model_gpu_destroy(model_gpu *g)
 {
     for (int i = 0; i < MODEL_PIPELINES; i++)
@@ -170,6 +150,57 @@ static void model_gpu_destroy(model_gpu *g)
     }
     tr_sampler_destroy(g->sampler);
     tr_image_destroy(g->depth);
+}
+
+void tool_model_renderer_destroy(tool_model_renderer *r)
+{
+    if (r == NULL)
+        return;
+    model_gpu_destroy(r);
+    free(r);
+}
+
+int tool_model_renderer_create(tr_context *ctx, const tool_model_options *o, tool_model_renderer **out, char *msg,
+                               size_t msg_size)
+{
+    *out = NULL;
+    if (o->views > TR_MAX_VIEWS)
+        return fail(msg, msg_size, "%u views: at most %u", o->views, TR_MAX_VIEWS);
+    model_gpu *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return fail(msg, msg_size, "out of memory");
+    g->ctx = ctx;
+    g->o = *o;
+    g->width = o->width ? o->width : TOOL_MODEL_WIDTH;
+    g->height = o->height ? o->height : TOOL_MODEL_HEIGHT;
+    if (o->vertex_module != NULL && o->fragment_module != NULL) {
+        g->vs = o->vertex_module;
+        g->fs = o->fragment_module;
+    } else {
+        g->own_modules = 1;
+        if (model_module(ctx, o->vertex_shader, "model.vert", 0, &g->vs, msg, msg_size) != 0 ||
+            model_module(ctx, o->fragment_shader, "model.frag", 1, &g->fs, msg, msg_size) != 0) {
+            tool_model_renderer_destroy(g);
+            return -1;
+        }
+    }
+    /* Trilinear, repeating: glTF's default sampler. */
+    const tr_sampler_desc sd = {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR,
+                                .mipmap_mode = TR_MIPMAP_LINEAR};
+    const uint32_t views = o->views > 1 ? o->views : 1;
+    const tr_image_desc dd = {.format = TR_FORMAT_D32_SFLOAT, .width = g->width, .height = g->height,
+                              .layers = views, .flags = o->image_flags & ~(uint32_t)TR_IMAGE_SUBSAMPLED};
+    tr_result r = tr_sampler_create(ctx, &sd, &g->sampler);
+    if (r == TR_OK)
+        r = tr_image_create(ctx, &dd, &g->depth);
+    if (r != TR_OK) {
+        fail(msg, msg_size, "creating the sampler and depth image: %s (%s)", tr_result_string(r),
+             tr_context_last_error(ctx));
+        tool_model_renderer_destroy(g);
+        return -1;
+    }
+    *out = g;
+    return 0;
 }
 
 /* One draw: its pipeline, uniform block, textures and buffers.  Returns
@@ -193,10 +224,12 @@ static tr_result model_record_draw(tr_context *ctx, model_gpu *g, const tool_mod
     return r;
 }
 
-static int model_draw_all(tr_context *ctx, const char *path, const tool_model *m, model_gpu *g,
-                          const tool_model_options *o, tr_image *color, uint32_t w, uint32_t h, tr_pass_stats *stats,
-                          char *msg, size_t msg_size)
+int tool_model_renderer_draw(tool_model_renderer *g, const char *path, const tool_model *m, tr_image *color,
+                             tr_pass_stats *stats, char *msg, size_t msg_size)
 {
+    tr_context *ctx = g->ctx;
+    const tool_model_options *o = &g->o;
+    const uint32_t w = g->width, h = g->height;
     tr_render_pass_desc rp;
     memset(&rp, 0, sizeof rp);
     rp.flags = TR_PASS_ORIGIN_LOWER_LEFT;
@@ -204,7 +237,7 @@ static int model_draw_all(tr_context *ctx, const char *path, const tool_model *m
     rp.color[0].image = color;
     rp.color[0].load_op = TR_LOAD_OP_CLEAR;
     rp.color[0].store_op = TR_STORE_OP_STORE;
-    memcpy(rp.color[0].clear_color, tool_model_clear, sizeof tool_model_clear);
+    memcpy(rp.color[0].clear_color, o->clear != NULL ? o->clear : tool_model_clear, sizeof tool_model_clear);
     rp.depth.image = g->depth;
     rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
     rp.depth.depth_store_op = TR_STORE_OP_DONT_CARE;
@@ -247,24 +280,25 @@ int tool_model_render(tr_context *ctx, const char *path, const tool_model_option
 {
     const uint32_t w = o->width ? o->width : TOOL_MODEL_WIDTH, h = o->height ? o->height : TOOL_MODEL_HEIGHT;
     *out = NULL;
-    if (o->views > TR_MAX_VIEWS)
-        return fail(msg, msg_size, "%s: %u views: at most %u", path, o->views, TR_MAX_VIEWS);
     tool_model *m = NULL;
-    model_gpu g;
-    memset(&g, 0, sizeof g);
+    tool_model_renderer *g = NULL;
     int status = tool_model_load(ctx, path, o->camera - 1, w, h, &m, msg, msg_size);
-    if (status == 0)
-        status = model_gpu_create(ctx, o, w, h, &g, msg, msg_size);
+    if (status == 0 && tool_model_renderer_create(ctx, o, &g, msg, msg_size) != 0) {
+        /* name the file, as every other message does */
+        char inner[4096];
+        snprintf(inner, sizeof inner, "%s", msg);
+        status = fail(msg, msg_size, "%s: %s", path, inner);
+    }
     if (status == 0) {
         const tr_image_desc cd = {.format = TR_FORMAT_R8G8B8A8_SRGB, .width = w, .height = h,
                                   .layers = o->views > 1 ? o->views : 1, .flags = o->image_flags};
         tr_result r = tr_image_create(ctx, &cd, out);
         if (r != TR_OK)
-            status = fail(msg, msg_size, "creating the %ux%u image: %s (%s)", w, h, tr_result_string(r),
+            status = fail(msg, msg_size, "%s: creating the %ux%u image: %s (%s)", path, w, h, tr_result_string(r),
                           tr_context_last_error(ctx));
     }
     if (status == 0)
-        status = model_draw_all(ctx, path, m, &g, o, *out, w, h, stats, msg, msg_size);
+        status = tool_model_renderer_draw(g, path, m, *out, stats, msg, msg_size);
     if (status == 0 && info != NULL) {
         memset(info, 0, sizeof *info);
         info->width = w;
@@ -277,7 +311,7 @@ int tool_model_render(tr_context *ctx, const char *path, const tool_model_option
         for (uint32_t i = 0; i < info->draws; i++)
             info->triangles += draws[i].index_count / 3;
     }
-    model_gpu_destroy(&g);
+    tool_model_renderer_destroy(g);
     tool_model_free(m);
     if (status != 0 && *out != NULL) {
         tr_image_destroy(*out);
