@@ -7,8 +7,12 @@
  * It is the command-line face of tr_scene_load + tr_scene_render_with: what
  * a conformance script or a side-by-side comparison with another renderer
  * calls.  --stats prints the pass statistics as one JSON line;
- * --density-map renders with a fragment density map read from a PNG;
- * --compare checks the render against a golden PNG (tool_compare.h). */
+ * --density-map renders with a fragment density map read from a PNG, or
+ * built by the tool (radial: a fovea per view, tool_density.h); --compare
+ * checks the render against a golden PNG (tool_compare.h).  Models
+ * (tool_model.h) take the same outputs, several views (--views) and, with a
+ * density map, print the fragments shaded against a render at full
+ * density. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -21,6 +25,7 @@
 #include "tilerast/tilerast.h"
 #include "tool_common.h"
 #include "tool_compare.h"
+#include "tool_density.h"
 #include "tool_model.h"
 #include "tool_shader.h"
 
@@ -36,7 +41,10 @@ typedef struct render_options {
     int no_lrz;
     const char *lrz_png;
     tr_device device;        /* TR_DEVICE_DEFAULT unless --device */
-    const char *density_map; /* PNG whose red and green channels are the density map */
+    const char *density_map; /* PNG whose red and green channels are the density map, or radial[:...] */
+    int radial;              /* density_map is "radial[:...]": built from radial_params */
+    tool_density_radial radial_params;
+    uint32_t views;          /* --views N: models' view count (0 = 1) */
     const char *fdm_png;
     const char *subsampled;  /* PNG of the raw subsampled image (tr_subsampled_write_png) */
     int fdm_offset;          /* --fdm-offset given */
@@ -56,9 +64,9 @@ static void short_usage(FILE *f)
     fprintf(f,
             "usage: " PROG " SCENE.scn|MODEL -o OUT.png [--raw OUT.rgba] [--threads N]\n"
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
-            "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
+            "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png|radial[:...]]\n"
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
-            "                       [--samples N] [--vertex-shader FILE] [--camera N]\n"
+            "                       [--samples N] [--vertex-shader FILE] [--camera N] [--views N]\n"
             "                       [--fragment-shader FILE]\n"
             "                       [--compare GOLDEN.png [--tolerance N] [--diff DIFF.png]]\n"
             "Try '" PROG " --help' for more.\n");
@@ -69,9 +77,9 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: " PROG " SCENE.scn|MODEL -o OUT.png [--raw OUT.rgba] [--threads N]\n"
             "                       [--gmem BYTES] [--device a630|a660|a740] [--stats]\n"
-            "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png]\n"
+            "                       [--no-lrz] [--lrz-png FILE] [--density-map MAP.png|radial[:...]]\n"
             "                       [--fdm-png FILE] [--fdm-offset X,Y] [--subsampled RAW.png]\n"
-            "                       [--samples N] [--vertex-shader FILE] [--camera N]\n"
+            "                       [--samples N] [--vertex-shader FILE] [--camera N] [--views N]\n"
             "                       [--fragment-shader FILE]\n"
             "                       [--compare GOLDEN.png [--tolerance N] [--diff DIFF.png]]\n"
             "\n"
@@ -90,6 +98,12 @@ static void usage(FILE *f)
             "an automatic camera and a default light (README.md, \"Models\").\n"
             "  --camera N         models: view through the file's camera N (from 0)\n"
             "                     instead of the automatic one\n"
+            "  --views N          models: render N views (1..6, multiview, each through the\n"
+            "                     same camera, each with its own layer of a radial map);\n"
+            "                     -o, --raw, --fdm-png and --subsampled write view 0 to\n"
+            "                     FILE and view v to FILE with .view<v> before the\n"
+            "                     extension (out.png, out.view1.png); --compare checks\n"
+            "                     view 0\n"
             "  -o, --output FILE  write the image as PNG\n"
             "  --raw FILE         write width*height*4 bytes of RGBA8, top row first\n"
             "  --threads N        threads for the bins (0 = all cores, the default)\n"
@@ -108,7 +122,20 @@ static void usage(FILE *f)
             "                     green channels are the x and y densities (255 = full\n"
             "                     rate, 127 = half, 63 = a quarter, 0 = skip).  A texel\n"
             "                     covers at least 32x32 pixels: a map of ceil(W/32) x\n"
-            "                     ceil(H/32) texels covers a W x H scene\n"
+            "                     ceil(H/32) texels covers a W x H scene.  For a model,\n"
+            "                     prints the fragments shaded against the same render at\n"
+            "                     full density (on stderr with --stats; the JSON's \"fdm\")\n"
+            "  --density-map radial[:KEY=VALUE[:KEY=VALUE...]]\n"
+            "                     build a foveated map instead: density 255 within inner of\n"
+            "                     the fovea, 127 within outer, 63 beyond; r in half widths\n"
+            "                     and half heights.  Keys: centre=X,Y (fractions of the\n"
+            "                     width and height from the top left, default 0.5,0.5),\n"
+            "                     inner=R (default 0.55), outer=R (default 0.8),\n"
+            "                     shift=S (with N views view v's fovea moves\n"
+            "                     S*(1-2v/(N-1)) of the width: +S for view 0, the left\n"
+            "                     eye, towards the nose; default 0.05), texel=N (pixels\n"
+            "                     per texel, a power of two 32..1024; default auto: the\n"
+            "                     finest with a bin at most 4 texels across)\n"
             "  --fdm-offset X,Y   offset the density map by X,Y pixels (multiples of 8,\n"
             "                     within +-16384; VK_EXT_fragment_density_map_offset:\n"
             "                     the bins follow it; needs --density-map)\n"
@@ -189,7 +216,8 @@ static int parse_args(int argc, char **argv, render_options *o)
                           strcmp(a, "--subsampled") == 0 || strcmp(a, "--samples") == 0 ||
                           strcmp(a, "--vertex-shader") == 0 || strcmp(a, "--fragment-shader") == 0 ||
                           strcmp(a, "--compare") == 0 || strcmp(a, "--tolerance") == 0 ||
-                          strcmp(a, "--diff") == 0 || strcmp(a, "--camera") == 0;
+                          strcmp(a, "--diff") == 0 || strcmp(a, "--camera") == 0 ||
+                          strcmp(a, "--views") == 0;
         if (takes_value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, PROG ": %s needs a value\n", a);
@@ -235,6 +263,17 @@ static int parse_args(int argc, char **argv, render_options *o)
             }
         } else if (strcmp(a, "--density-map") == 0) {
             o->density_map = val;
+            o->radial = tool_density_is_radial(val);
+            char msg[400];
+            if (o->radial && tool_density_parse(val, &o->radial_params, msg, sizeof msg) != 0) {
+                fprintf(stderr, PROG ": %s\n", msg);
+                return 2;
+            }
+        } else if (strcmp(a, "--views") == 0) {
+            if (parse_u32(val, TR_MAX_VIEWS, 0, &o->views) != 0 || o->views == 0) {
+                fprintf(stderr, PROG ": --views wants a view count 1..%u, not '%s'\n", TR_MAX_VIEWS, val);
+                return 2;
+            }
         } else if (strcmp(a, "--fdm-png") == 0) {
             o->fdm_png = val;
         } else if (strcmp(a, "--subsampled") == 0) {
@@ -349,7 +388,8 @@ static void report(tr_context *ctx, const char *what, tr_result r)
         fprintf(stderr, PROG ": %s: %s\n", what, tr_result_string(r));
 }
 
-static int write_raw(const tr_image *image, uint32_t w, uint32_t h, const char *path)
+/* Writes layer `layer` of the image as raw RGBA8, top row first. */
+static int write_raw(const tr_image *image, uint32_t layer, uint32_t w, uint32_t h, const char *path)
 {
     size_t bytes = (size_t)w * h * 4u;
     uint8_t *pixels = malloc(bytes);
@@ -357,7 +397,7 @@ static int write_raw(const tr_image *image, uint32_t w, uint32_t h, const char *
         fprintf(stderr, PROG ": %s: out of memory\n", path);
         return -1;
     }
-    tr_result r = tr_image_read_rgba8(image, NULL, pixels);
+    tr_result r = tr_image_read_rgba8(image, &(tr_subresource){.layer = layer}, pixels);
     if (r != TR_OK) {
         fprintf(stderr, PROG ": reading the image back: %s\n", tr_result_string(r));
         free(pixels);
@@ -489,14 +529,134 @@ static int load_module(tr_context *ctx, const render_options *o, const tr_scene 
     return 0;
 }
 
+/* ---- models ------------------------------------------------------------ */
+
+/* What the pass hands to model_after_pass: the pictures that need the
+ * pass's descriptor (tr_fdm_write_png) or are drawn per layer. */
+typedef struct model_pictures {
+    const render_options *o;
+    uint32_t views;
+} model_pictures;
+
+/* tool_model_options.after_pass: --fdm-png and --subsampled, one file per
+ * view (tool_density_view_path), while the attachments live. */
+static int model_after_pass(void *user, tr_context *ctx, const tr_render_pass_desc *rp, char *msg, size_t msg_size)
+{
+    const model_pictures *p = user;
+    const tr_color_attachment *c = &rp->color[0];
+    for (uint32_t v = 0; v < p->views; v++) {
+        const char *what[2] = {p->o->fdm_png, p->o->subsampled};
+        for (int k = 0; k < 2; k++) {
+            if (what[k] == NULL)
+                continue;
+            char path[4200];
+            if (tool_density_view_path(what[k], v, path, sizeof path) != 0) {
+                snprintf(msg, msg_size, "%s: path too long", what[k]);
+                return -1;
+            }
+            tr_result r = k == 0 ? tr_fdm_write_png(ctx, rp, v, c->image, c->base_layer + v, path)
+                                 : tr_subsampled_write_png(c->image, c->base_layer + v, path);
+            if (r != TR_OK) {
+                snprintf(msg, msg_size, "%s: writing the %s picture of view %u: %s (%s)", path,
+                         k == 0 ? "FDM" : "subsampled", v, tr_result_string(r), tr_context_last_error(ctx));
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The bins of a model pass with a density map, for the radial map's texel
+ * size: tool_model_render's pass (an R8G8B8A8_SRGB colour and a D32_SFLOAT
+ * depth attachment of `views` layers, multiview, the lower-left origin)
+ * described with images of that shape.  Should the two drift apart, the
+ * map is still right and warn_fine_map reports the texels against the
+ * bins the pass really had. */
+static tr_result model_fdm_layout(tr_context *ctx, uint32_t w, uint32_t h, uint32_t views, uint32_t image_flags,
+                                  tr_bin_layout *out)
+{
+    tr_image *color = NULL, *depth = NULL;
+    const tr_image_desc cd = {.format = TR_FORMAT_R8G8B8A8_SRGB, .width = w, .height = h, .layers = views,
+                              .flags = image_flags};
+    const tr_image_desc dd = {.format = TR_FORMAT_D32_SFLOAT, .width = w, .height = h, .layers = views,
+                              .flags = image_flags & ~TR_IMAGE_SUBSAMPLED};
+    tr_result r = tr_image_create(ctx, &cd, &color);
+    if (r == TR_OK)
+        r = tr_image_create(ctx, &dd, &depth);
+    if (r == TR_OK) {
+        tr_render_pass_desc rp;
+        memset(&rp, 0, sizeof rp);
+        rp.color_count = 1;
+        rp.color[0].image = color;
+        rp.color[0].load_op = TR_LOAD_OP_CLEAR;
+        rp.depth.image = depth;
+        rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
+        rp.depth.depth_store_op = TR_STORE_OP_DONT_CARE;
+        rp.view_mask = views > 1 ? (1u << views) - 1u : 0u;
+        rp.flags = TR_PASS_ORIGIN_LOWER_LEFT;
+        r = tool_density_layout(ctx, &rp, image_flags & TR_IMAGE_FDM_OFFSET, out);
+    }
+    tr_image_destroy(color);
+    tr_image_destroy(depth);
+    return r;
+}
+
+/* 1234567 -> "1,234,567". */
+static const char *group_digits(uint64_t n, char buf[32])
+{
+    char digits[24];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n), o = 0;
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* Writes -o and --raw for every view (tool_density_view_path). */
+static int write_model_views(tr_context *ctx, const render_options *o, const tr_image *image, uint32_t views,
+                             uint32_t w, uint32_t h)
+{
+    for (uint32_t v = 0; v < views; v++) {
+        char path[4200];
+        if (o->png_path != NULL) {
+            if (tool_density_view_path(o->png_path, v, path, sizeof path) != 0) {
+                fprintf(stderr, PROG ": %s: path too long\n", o->png_path);
+                return -1;
+            }
+            tr_result r = tr_image_write_png(image, &(tr_subresource){.layer = v}, path);
+            if (r != TR_OK) {
+                char what[4300];
+                snprintf(what, sizeof what, "%s: writing the PNG", path);
+                report(ctx, what, r);
+                return -1;
+            }
+        }
+        if (o->raw_path != NULL) {
+            if (tool_density_view_path(o->raw_path, v, path, sizeof path) != 0) {
+                fprintf(stderr, PROG ": %s: path too long\n", o->raw_path);
+                return -1;
+            }
+            if (write_raw(image, v, w, h, path) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* A model file (tool_model.h) instead of a scene: the same context and
- * outputs (-o, --raw, --compare, --stats); the options that need a
- * scene's pass are refused.  Returns the exit status. */
+ * outputs (-o, --raw, --compare, --stats), --views, and a density map (a
+ * PNG, or radial built per view) with --fdm-png and --subsampled.  With a
+ * map the model is rendered a second time without it, everything else the
+ * same, and the fragments shaded are printed against that full-density
+ * render.  Returns the exit status. */
 static int render_model(const render_options *o)
 {
-    if (o->density_map != NULL || o->lrz_png != NULL || o->samples > 1) {
+    if (o->lrz_png != NULL || o->samples > 1 || o->fdm_offset) {
         fprintf(stderr, PROG ": %s: %s is not available for models yet\n", o->scene_path,
-                o->density_map ? "--density-map" : o->lrz_png ? "--lrz-png" : "--samples");
+                o->lrz_png ? "--lrz-png" : o->samples > 1 ? "--samples" : "--fdm-offset");
         return 2;
     }
     tr_context_desc cdesc;
@@ -512,13 +672,41 @@ static int render_model(const render_options *o)
         return 1;
     }
     int status = 1;
-    tr_image *image = NULL;
-    tr_pass_stats stats;
+    const uint32_t views = o->views > 1 ? o->views : 1u;
+    const uint32_t w = TOOL_MODEL_WIDTH, h = TOOL_MODEL_HEIGHT;
+    tr_image *image = NULL, *map = NULL;
+    tr_pass_stats stats, full;
     memset(&stats, 0, sizeof stats);
+    memset(&full, 0, sizeof full);
     tool_model_info info;
     memset(&info, 0, sizeof info);
-    const tool_model_options mo = {.vertex_shader = o->vertex_shader, .fragment_shader = o->fragment_shader,
-                                   .camera = (int)o->camera};
+    if (o->radial) {
+        tr_bin_layout bins;
+        r = model_fdm_layout(ctx, w, h, views, o->subsampled ? TR_IMAGE_SUBSAMPLED : 0u, &bins);
+        if (r == TR_OK)
+            r = tool_density_build(ctx, &o->radial_params, w, h, views, &bins, 0, &map);
+        if (r != TR_OK) {
+            report(ctx, "--density-map radial: building the map", r);
+            goto done;
+        }
+    } else if (o->density_map != NULL) {
+        /* Red and green of the file, one layer (every view reads it). */
+        r = tr_image_load(ctx, o->density_map, TR_FORMAT_R8G8_UNORM, 1, &map);
+        if (r != TR_OK) {
+            char what[300];
+            snprintf(what, sizeof what, "%s: loading the density map", o->density_map);
+            report(ctx, what, r);
+            goto done;
+        }
+    }
+    model_pictures pictures = {.o = o, .views = views};
+    tool_model_options mo = {.vertex_shader = o->vertex_shader, .fragment_shader = o->fragment_shader,
+                             .camera = (int)o->camera, .views = views, .density_map = map,
+                             .image_flags = o->subsampled ? TR_IMAGE_SUBSAMPLED : 0u};
+    if (o->fdm_png != NULL || o->subsampled != NULL) {
+        mo.after_pass = model_after_pass;
+        mo.user = &pictures;
+    }
     char msg[4400];
     double t0 = tool_now_ms();
     if (tool_model_render(ctx, o->scene_path, &mo, &image, &stats, &info, msg, sizeof msg) != 0) {
@@ -526,14 +714,38 @@ static int render_model(const render_options *o)
         goto done;
     }
     double wall_ms = tool_now_ms() - t0;
-    if (o->png_path != NULL && (r = tr_image_write_png(image, NULL, o->png_path)) != TR_OK) {
-        char what[300];
-        snprintf(what, sizeof what, "%s: writing the PNG", o->png_path);
-        report(ctx, what, r);
+    if (map != NULL)
+        warn_fine_map(o->density_map, map, info.width, info.height, &stats.layout);
+    if (write_model_views(ctx, o, image, views, info.width, info.height) != 0)
         goto done;
+    if (map != NULL) {
+        /* The same render at full density: no map, no subsampled store
+         * (which changes where texels lie, not what is shaded), no
+         * pictures. */
+        tool_model_options fo = mo;
+        fo.density_map = NULL;
+        fo.image_flags = 0;
+        fo.after_pass = NULL;
+        fo.user = NULL;
+        tr_image *full_image = NULL;
+        if (tool_model_render(ctx, o->scene_path, &fo, &full_image, &full, NULL, msg, sizeof msg) != 0) {
+            fprintf(stderr, PROG ": the render at full density: %s\n", msg);
+            goto done;
+        }
+        tr_image_destroy(full_image);
+        char a[32], b[32];
+        FILE *f = o->stats ? stderr : stdout; /* with --stats stdout is the JSON line alone */
+        if (o->radial)
+            fputs("radial FDM: ", f);
+        else
+            fprintf(f, "FDM %s: ", o->density_map);
+        fprintf(f, "%s fragments shaded of %s at full density (%.1f%%)", group_digits(stats.fragments_shaded, a),
+                group_digits(full.fragments_shaded, b),
+                full.fragments_shaded ? 100.0 * (double)stats.fragments_shaded / (double)full.fragments_shaded : 0.0);
+        if (views > 1)
+            fprintf(f, ", %u views", views);
+        fputc('\n', f);
     }
-    if (o->raw_path != NULL && write_raw(image, info.width, info.height, o->raw_path) != 0)
-        goto done;
     tool_compare_result cmp;
     if (o->compare != NULL) {
         int cs = compare_with_golden(o, image, info.width, info.height, &cmp);
@@ -545,8 +757,27 @@ static int render_model(const render_options *o)
     if (o->stats) {
         fputs("{\"model\":", stdout);
         tool_json_string(stdout, o->scene_path);
-        fprintf(stdout, ",\"width\":%u,\"height\":%u,\"triangles\":%u,\"draws\":%u,\"textures\":%u,\"threads\":%u",
-                info.width, info.height, info.triangles, info.draws, info.textures, tr_context_get_desc(ctx).threads);
+        fprintf(stdout,
+                ",\"width\":%u,\"height\":%u,\"views\":%u,\"triangles\":%u,\"draws\":%u,\"textures\":%u,"
+                "\"lights\":%u,\"threads\":%u",
+                info.width, info.height, views, info.triangles, info.draws, info.textures, info.lights,
+                tr_context_get_desc(ctx).threads);
+        fputs(",\"density_map\":", stdout);
+        if (o->density_map != NULL)
+            tool_json_string(stdout, o->density_map);
+        else
+            fputs("null", stdout);
+        if (map != NULL) {
+            const tr_image_desc md = tr_image_get_desc(map);
+            fprintf(stdout,
+                    ",\"fdm\":{\"map_width\":%u,\"map_height\":%u,\"fragments_shaded\":%llu,\"full_density\":%llu,"
+                    "\"fraction\":%.4f}",
+                    md.width, md.height, (unsigned long long)stats.fragments_shaded,
+                    (unsigned long long)full.fragments_shaded,
+                    full.fragments_shaded ? (double)stats.fragments_shaded / (double)full.fragments_shaded : 0.0);
+        } else {
+            fputs(",\"fdm\":null", stdout);
+        }
         fputs(",\"compare\":", stdout);
         if (o->compare != NULL)
             tool_compare_print_json(stdout, o->compare, o->diff, &cmp);
@@ -558,7 +789,7 @@ static int render_model(const render_options *o)
     }
     status = fflush(stdout) != 0 ? 1 : o->compare != NULL && !cmp.passed ? TOOL_EXIT_MISMATCH : 0;
 done:
-    tr_context_destroy(ctx); /* also destroys the image */
+    tr_context_destroy(ctx); /* also destroys the images */
     return status;
 }
 
@@ -578,6 +809,10 @@ int main(int argc, char **argv)
         return render_model(&o);
     if (o.camera != 0) {
         fprintf(stderr, PROG ": %s: --camera picks a model's camera; a scene file has none\n", o.scene_path);
+        return 2;
+    }
+    if (o.views > 1) {
+        fprintf(stderr, PROG ": %s: --views renders a model's views; a scene file has one view\n", o.scene_path);
         return 2;
     }
 
@@ -623,7 +858,7 @@ int main(int argc, char **argv)
 
     tr_scene_render_options ropts;
     memset(&ropts, 0, sizeof ropts);
-    if (o.density_map != NULL) {
+    if (o.density_map != NULL && !o.radial) {
         /* Red and green of the file, one layer, level 0 only. */
         r = tr_image_load(ctx, o.density_map, TR_FORMAT_R8G8_UNORM, 1, &ropts.density_map.image);
         if (r == TR_OK && o.fdm_offset)
@@ -650,13 +885,41 @@ int main(int argc, char **argv)
     /* The caller's depth image: to draw its LRZ buffer, and so that
      * --fdm-png can name the pass's depth attachment. */
     tr_image *depth = NULL;
-    if (o.lrz_png != NULL || o.fdm_png != NULL) {
+    if (o.lrz_png != NULL || o.fdm_png != NULL || o.radial) {
         idesc.format = TR_FORMAT_D32_SFLOAT;
         idesc.flags = image_flags; /* never subsampled */
         idesc.samples = o.samples;
         r = tr_image_create(ctx, &idesc, &depth);
         if (r != TR_OK) {
             report(ctx, "creating the depth image", r);
+            goto done;
+        }
+    }
+    /* A radial map's texels follow the bins of the very pass (with the
+     * depth image above, which has the scene's size and samples; a
+     * multisampled pass is described with a multisampled colour image,
+     * as tr_scene_pass_desc asks, made for the purpose). */
+    if (o.radial) {
+        tr_bin_layout bins;
+        tr_image *ms = NULL;
+        r = TR_OK;
+        if (o.samples > 1) {
+            idesc.format = TR_FORMAT_R8G8B8A8_UNORM;
+            idesc.flags = image_flags;
+            r = tr_image_create(ctx, &idesc, &ms);
+        }
+        if (r == TR_OK) {
+            tr_render_pass_desc rp = tr_scene_pass_desc(&scene, ms ? ms : image, depth, &ropts);
+            if (ms != NULL)
+                rp.color[0].resolve_image = image;
+            r = tool_density_layout(ctx, &rp, image_flags, &bins);
+        }
+        tr_image_destroy(ms);
+        if (r == TR_OK)
+            r = tool_density_build(ctx, &o.radial_params, scene.width, scene.height, 1, &bins, image_flags,
+                                   &ropts.density_map.image);
+        if (r != TR_OK) {
+            report(ctx, "--density-map radial: building the map", r);
             goto done;
         }
     }
@@ -684,7 +947,7 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    if (o.raw_path != NULL && write_raw(image, scene.width, scene.height, o.raw_path) != 0)
+    if (o.raw_path != NULL && write_raw(image, 0, scene.width, scene.height, o.raw_path) != 0)
         goto done;
     if (o.lrz_png != NULL) {
         r = tr_image_write_lrz_png(depth, 0, o.lrz_png);

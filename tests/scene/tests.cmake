@@ -36,3 +36,14 @@ if(TARGET tilerast-render)
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_models.sh $<TARGET_FILE:tilerast-render>)
   set_tests_properties(scene_render_models PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+
+# tilerast-render --density-map radial on real models (render_fdm_model.sh):
+# exact fragments shaded against full density, the FDM and subsampled
+# pictures, --views 2 with a map per view, the same bytes for 1 and 2
+# threads, PNG maps on models, radial on a scene, and bad parameters.
+# Skips (77) without assimp-testmodels or without assimp.
+if(TARGET tilerast-render)
+  add_test(NAME scene_render_fdm_model
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_fdm_model.sh $<TARGET_FILE:tilerast-render>)
+  set_tests_properties(scene_render_fdm_model PROPERTIES SKIP_RETURN_CODE 77)
+endif()
