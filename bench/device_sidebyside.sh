@@ -8,7 +8,8 @@
 #       tilerast-bench and tilerast-llvmpipe in BUILD_DIR (default build/) and
 #       writes .device/tilerast-sidebyside.tar.xz (ignored; about 44 MB):
 #       both programs, every library they load except glibc's own (libc,
-#       libm, ld-linux, ...), the bunny of the mesh scene, the GLSL scene
+#       libm, ld-linux, ...), the bunny of the mesh scene, the engine model,
+#       the GLSL scene
 #       shaders (shaders/ of the repository, which tilerast-bench compiles
 #       with the shaderc linked into it and the runner hands to OSMesa),
 #       MANIFEST, and this script as `run`.
@@ -28,6 +29,7 @@
 #                --shader c|spirv|both (tilerast-bench's: the C callbacks, the
 #                  SPIR-V twins, or both alternated; with spirv or both,
 #                  llvmpipe draws the same GLSL in a 4.5 core context)
+#                --scene NAME (that scene alone: tri_small, ..., heavy, engine)
 #                --compare (tilerast-bench --compare-llvmpipe first, into
 #                  sidebyside-compare.txt: which pixels differ from llvmpipe's
 #                  on this machine's Mesa)
@@ -171,6 +173,9 @@ pack() {
     mkdir -p "$st/lib"
     cp "$bench" "$runner" "$st/"
     cp "$bunny" "$st/bunny.obj"
+    # the model scene "engine" (Debian's assimp-testmodels), when it is here
+    engine=/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb
+    [ -r "$engine" ] && cp "$engine" "$st/engine.glb"
     # the GLSL scene shaders: tilerast-bench finds shaders/ beside itself
     cp -R "$root/shaders" "$st/shaders"
     cp "$0" "$st/run"
@@ -276,6 +281,7 @@ bench() {
         --no-llvmpipe) extra="$extra --no-llvmpipe" ;;
         --samples) extra="$extra --samples ${2:?}"; shift ;;
         --shader) extra="$extra --shader ${2:?}"; shift ;;
+        --scene) extra="$extra --scene ${2:?}"; shift ;;
         --compare) compare=1 ;;
         -h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d'; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
@@ -291,10 +297,11 @@ bench() {
     LD_LIBRARY_PATH=$dir/lib
     TILERAST_LLVMPIPE=$dir/tilerast-llvmpipe
     TILERAST_BENCH_BUNNY=$dir/bunny.obj
+    TILERAST_BENCH_ENGINE=$dir/engine.glb
     TILERAST_SHADERS=$dir/shaders
     GALLIUM_DRIVER=llvmpipe
     MESA_SHADER_CACHE_DIR=$dir/mesa-shader-cache
-    export LD_LIBRARY_PATH TILERAST_LLVMPIPE TILERAST_BENCH_BUNNY TILERAST_SHADERS GALLIUM_DRIVER MESA_SHADER_CACHE_DIR
+    export LD_LIBRARY_PATH TILERAST_LLVMPIPE TILERAST_BENCH_BUNNY TILERAST_BENCH_ENGINE TILERAST_SHADERS GALLIUM_DRIVER MESA_SHADER_CACHE_DIR
     unset LD_PRELOAD LP_NUM_THREADS TR_SIMD OMP_NUM_THREADS OMP_THREAD_LIMIT OMP_DYNAMIC OMP_WAIT_POLICY \
         OMP_PROC_BIND OMP_PLACES GOMP_CPU_AFFINITY GOMP_SPINCOUNT LIBGL_ALWAYS_SOFTWARE MESA_DEBUG LP_DEBUG \
         GALLIUM_DEBUG 2>/dev/null || true

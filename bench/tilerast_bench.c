@@ -1404,6 +1404,13 @@ done:
 /* The bench's model scene: 2CylinderEngine from Debian's assimp-testmodels
  * (about 121,000 triangles in 115 draws, mostly small). */
 #define BENCH_ENGINE_MODEL "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb"
+#define BENCH_ENGINE_ENV "TILERAST_BENCH_ENGINE" /* another copy of it (bench/device_sidebyside.sh packs one) */
+
+static const char *engine_model(void)
+{
+    const char *env = getenv(BENCH_ENGINE_ENV);
+    return env != NULL && env[0] != '\0' ? env : BENCH_ENGINE_MODEL;
+}
 
 static tr_result model_shaders(tr_context *ctx, const bench_options *o, tool_model_options *mo)
 {
@@ -1702,10 +1709,11 @@ int main(int argc, char **argv)
 #ifdef TILERAST_HAVE_ASSIMP
         /* and the model scene, when Debian's assimp-testmodels is there */
         if (!o.no_heavy && (!o.only || strcmp(o.only, "engine") == 0)) {
-            if (access(BENCH_ENGINE_MODEL, R_OK) != 0)
-                fprintf(stderr, PROG ": engine: skipped: no %s (Debian's assimp-testmodels)\n", BENCH_ENGINE_MODEL);
-            else if ((o.compare ? compare_model(&o, "engine", BENCH_ENGINE_MODEL)
-                                : bench_model_scene(&o, "engine", BENCH_ENGINE_MODEL, times)) != 0)
+            if (access(engine_model(), R_OK) != 0)
+                fprintf(stderr, PROG ": engine: skipped: no %s (Debian's assimp-testmodels, or set " BENCH_ENGINE_ENV ")\n",
+                        engine_model());
+            else if ((o.compare ? compare_model(&o, "engine", engine_model())
+                                : bench_model_scene(&o, "engine", engine_model(), times)) != 0)
                 status = 1;
         }
 #endif

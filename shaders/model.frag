@@ -27,8 +27,11 @@
  *               occlusion strength;
  *   mode        x the alpha mode: 0 OPAQUE (alpha written as 1), 1 MASK
  *               (discarded below the cutoff, else 1), 2 BLEND (the base
- *               colour's alpha; the pipeline blends); y 1 with a normal
- *               map; z the light count (up to 4); w the ambient;
+ *               colour's alpha; the pipeline blends); y the textures the
+ *               material has, bit b for binding b + 1 (a texture it lacks
+ *               is not sampled: the white default would multiply by 1.0,
+ *               so the result is the same bits); z the light count (up to
+ *               4); w the ambient;
  *   eye         the camera's position, world space;
  *   light[4i+k] light i: k = 0 xyz the position, or for a directional
  *               light the unit vector towards it, w the type (0
@@ -75,7 +78,10 @@ vec3 safe_normalize(vec3 v)
 
 void main()
 {
-    vec4 base = u.base_color * texture(t_base_color, v_uv);
+    int present = int(u.mode.y);
+    vec4 base = u.base_color;
+    if ((present & 1) != 0)
+        base *= texture(t_base_color, v_uv);
     float alpha = 1.0;
     if (u.mode.x == 1.0) {
         if (base.a < u.emissive.w)
@@ -84,14 +90,19 @@ void main()
         alpha = base.a;
     }
 
-    vec4 mr = texture(t_metallic_roughness, v_uv);
-    float metallic = clamp(u.material.x * mr.b, 0.0, 1.0);
-    float roughness = clamp(u.material.y * mr.g, 0.0, 1.0);
+    float metallic = u.material.x, roughness = u.material.y;
+    if ((present & 2) != 0) {
+        vec4 mr = texture(t_metallic_roughness, v_uv);
+        metallic *= mr.b;
+        roughness *= mr.g;
+    }
+    metallic = clamp(metallic, 0.0, 1.0);
+    roughness = clamp(roughness, 0.0, 1.0);
 
     vec3 n = safe_normalize(v_normal);
     float facing = gl_FrontFacing ? 1.0 : -1.0;
     n *= facing;
-    if (u.mode.y != 0.0) {
+    if ((present & 4) != 0) {
         vec3 tn = texture(t_normal, v_uv).xyz * 2.0 - 1.0;
         tn.xy *= u.material.z;
         /* Gram-Schmidt: the tangent made perpendicular to the normal. */
@@ -145,8 +156,13 @@ void main()
         color += radiance * n_l * (diffuse + specular);
     }
 
-    float occlusion = 1.0 + u.material.w * (texture(t_occlusion, v_uv).r - 1.0);
-    color += u.mode.w * base.rgb * occlusion;
-    color += u.emissive.rgb * texture(t_emissive, v_uv).rgb;
+    vec3 ambient = u.mode.w * base.rgb;
+    if ((present & 8) != 0)
+        ambient *= 1.0 + u.material.w * (texture(t_occlusion, v_uv).r - 1.0);
+    color += ambient;
+    vec3 emissive = u.emissive.rgb;
+    if ((present & 16) != 0)
+        emissive *= texture(t_emissive, v_uv).rgb;
+    color += emissive;
     o_color = vec4(color, alpha);
 }

@@ -910,7 +910,10 @@ static void model_uniforms(const model *m, const model_instance *d, const model_
     u->material[2] = mat->normal_scale;
     u->material[3] = mat->occlusion_strength;
     u->mode[0] = (float)mat->alpha_mode;
-    u->mode[1] = mat->textures[TOOL_MODEL_TEX_NORMAL] != NULL ? 1.0f : 0.0f;
+    uint32_t present = 0; /* bit t: the material has texture t (model.frag samples only those) */
+    for (int t = 0; t < TOOL_MODEL_TEXTURES; t++)
+        present |= mat->textures[t] != NULL ? 1u << t : 0u;
+    u->mode[1] = (float)present;
     u->mode[2] = (float)model_lights(m, u->light);
     u->mode[3] = model_ambient;
     for (int i = 0; i < 3; i++)

@@ -66,7 +66,8 @@ typedef struct tool_model_uniforms {
     float base_color[4];       /* linear RGBA factor */
     float emissive[4];         /* rgb factor; w: the alpha cutoff (MASK) */
     float material[4];         /* metallic, roughness, normal scale, occlusion strength */
-    float mode[4];             /* x: alpha mode (0 OPAQUE, 1 MASK, 2 BLEND); y: 1 with a normal map;
+    float mode[4];             /* x: alpha mode (0 OPAQUE, 1 MASK, 2 BLEND); y: the textures the material
+                                  has, bit t for TOOL_MODEL_TEX_t;
                                   z: light count; w: ambient */
     float eye[4];              /* the camera's position, world space */
     float light[TOOL_MODEL_MAX_LIGHTS][4][4]; /* per light: [0] xyz position or, directional, the unit
