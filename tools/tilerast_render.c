@@ -566,41 +566,6 @@ static int model_after_pass(void *user, tr_context *ctx, const tr_render_pass_de
     return 0;
 }
 
-/* The bins of a model pass with a density map, for the radial map's texel
- * size: tool_model_render's pass (an R8G8B8A8_SRGB colour and a D32_SFLOAT
- * depth attachment of `views` layers, multiview, the lower-left origin)
- * described with images of that shape.  Should the two drift apart, the
- * map is still right and warn_fine_map reports the texels against the
- * bins the pass really had. */
-static tr_result model_fdm_layout(tr_context *ctx, uint32_t w, uint32_t h, uint32_t views, uint32_t image_flags,
-                                  tr_bin_layout *out)
-{
-    tr_image *color = NULL, *depth = NULL;
-    const tr_image_desc cd = {.format = TR_FORMAT_R8G8B8A8_SRGB, .width = w, .height = h, .layers = views,
-                              .flags = image_flags};
-    const tr_image_desc dd = {.format = TR_FORMAT_D32_SFLOAT, .width = w, .height = h, .layers = views,
-                              .flags = image_flags & ~TR_IMAGE_SUBSAMPLED};
-    tr_result r = tr_image_create(ctx, &cd, &color);
-    if (r == TR_OK)
-        r = tr_image_create(ctx, &dd, &depth);
-    if (r == TR_OK) {
-        tr_render_pass_desc rp;
-        memset(&rp, 0, sizeof rp);
-        rp.color_count = 1;
-        rp.color[0].image = color;
-        rp.color[0].load_op = TR_LOAD_OP_CLEAR;
-        rp.depth.image = depth;
-        rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
-        rp.depth.depth_store_op = TR_STORE_OP_DONT_CARE;
-        rp.view_mask = views > 1 ? (1u << views) - 1u : 0u;
-        rp.flags = TR_PASS_ORIGIN_LOWER_LEFT;
-        r = tool_density_layout(ctx, &rp, image_flags & TR_IMAGE_FDM_OFFSET, out);
-    }
-    tr_image_destroy(color);
-    tr_image_destroy(depth);
-    return r;
-}
-
 /* 1234567 -> "1,234,567". */
 static const char *group_digits(uint64_t n, char buf[32])
 {
@@ -682,7 +647,8 @@ static int render_model(const render_options *o)
     memset(&info, 0, sizeof info);
     if (o->radial) {
         tr_bin_layout bins;
-        r = model_fdm_layout(ctx, w, h, views, o->subsampled ? TR_IMAGE_SUBSAMPLED : 0u, &bins);
+        const tool_model_options lo = {.views = views, .image_flags = o->subsampled ? TR_IMAGE_SUBSAMPLED : 0u};
+        r = tool_model_fdm_layout(ctx, &lo, &bins);
         if (r == TR_OK)
             r = tool_density_build(ctx, &o->radial_params, w, h, views, &bins, 0, &map);
         if (r != TR_OK) {

@@ -3,6 +3,7 @@
 #ifndef TILERAST_TOOL_COMMON_H
 #define TILERAST_TOOL_COMMON_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,18 @@
 #include <tilerast/tilerast.h>
 
 /* Prints a string as a JSON string literal. */
+/* printf into msg (msg_size bytes) and return -1: the tools' error exits. */
+static inline int tool_fail(char *msg, size_t msg_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline int tool_fail(char *msg, size_t msg_size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, msg_size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 static inline void tool_json_string(FILE *f, const char *s)
 {
     fputc('"', f);

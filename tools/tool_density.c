@@ -1,6 +1,8 @@
 /* tilerast-render --density-map radial (tool_density.h): parsing the
  * parameters and building the map.  Plain double arithmetic on texel
  * centres, so the map, and the render, are the same on every run. */
+#define _POSIX_C_SOURCE 200809L
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "tool_density.h"
+#include "tool_common.h"
 
 #define RADIAL "radial"
 #define RADIAL_LEN 6u
@@ -29,14 +32,6 @@ int tool_density_is_radial(const char *spec)
            (spec[RADIAL_LEN] == '\0' || spec[RADIAL_LEN] == ':');
 }
 
-static int fail(char *msg, size_t msg_size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msg_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* A finite number filling [s, s + n) exactly; 0 on success. */
 static int parse_number(const char *s, size_t n, double *out)
@@ -64,7 +59,7 @@ static int parse_pair(const char *s, size_t n, tool_density_radial *p, unsigned 
     static const char *const keys[] = {"centre", "center", "inner", "outer", "shift", "texel"};
     const char *eq = memchr(s, '=', n);
     if (eq == NULL)
-        return fail(msg, msg_size,
+        return tool_fail(msg, msg_size,
                     "--density-map radial: '%.*s' is not KEY=VALUE (keys: centre=X,Y inner=R outer=R shift=S "
                     "texel=N|auto; e.g. radial:centre=0.5,0.45:inner=0.4:outer=0.7)",
                     (int)n, s);
@@ -75,12 +70,12 @@ static int parse_pair(const char *s, size_t n, tool_density_radial *p, unsigned 
     while (k < sizeof keys / sizeof keys[0] && !(strlen(keys[k]) == kn && memcmp(keys[k], s, kn) == 0))
         k++;
     if (k == sizeof keys / sizeof keys[0])
-        return fail(msg, msg_size,
+        return tool_fail(msg, msg_size,
                     "--density-map radial: unknown parameter '%.*s' (centre=X,Y inner=R outer=R shift=S texel=N|auto)",
                     (int)kn, s);
     const unsigned bit = 1u << (k == 1 ? 0 : k); /* centre and center are one key */
     if (*seen & bit)
-        return fail(msg, msg_size, "--density-map radial: '%.*s' is given twice", (int)kn, s);
+        return tool_fail(msg, msg_size, "--density-map radial: '%.*s' is given twice", (int)kn, s);
     *seen |= bit;
     double a = 0.0, b = 0.0;
     switch (k) {
@@ -90,7 +85,7 @@ static int parse_pair(const char *s, size_t n, tool_density_radial *p, unsigned 
         if (comma == NULL || parse_number(v, (size_t)(comma - v), &a) != 0 ||
             parse_number(comma + 1, vn - (size_t)(comma - v) - 1, &b) != 0 || a < 0.0 || a > 1.0 || b < 0.0 ||
             b > 1.0)
-            return fail(msg, msg_size,
+            return tool_fail(msg, msg_size,
                         "--density-map radial: %.*s wants X,Y, fractions of the width and height in 0..1, not '%.*s'",
                         (int)kn, s, (int)vn, v);
         p->centre_x = a;
@@ -100,14 +95,14 @@ static int parse_pair(const char *s, size_t n, tool_density_radial *p, unsigned 
     case 2:
     case 3:
         if (parse_number(v, vn, &a) != 0 || a < 0.0 || a > RADIUS_MAX)
-            return fail(msg, msg_size,
+            return tool_fail(msg, msg_size,
                         "--density-map radial: %.*s wants a radius in half extents, 0..%g, not '%.*s'", (int)kn, s,
                         RADIUS_MAX, (int)vn, v);
         *(k == 2 ? &p->inner : &p->outer) = a;
         return 0;
     case 4:
         if (parse_number(v, vn, &a) != 0 || a < 0.0 || a > 0.5)
-            return fail(msg, msg_size, "--density-map radial: shift wants a fraction of the width 0..0.5, not '%.*s'",
+            return tool_fail(msg, msg_size, "--density-map radial: shift wants a fraction of the width 0..0.5, not '%.*s'",
                         (int)vn, v);
         p->shift = a;
         return 0;
@@ -118,7 +113,7 @@ static int parse_pair(const char *s, size_t n, tool_density_radial *p, unsigned 
         }
         if (parse_number(v, vn, &a) != 0 || a != floor(a) || a < TEXEL_MIN || a > TEXEL_MAX ||
             ((uint32_t)a & ((uint32_t)a - 1u)) != 0)
-            return fail(msg, msg_size,
+            return tool_fail(msg, msg_size,
                         "--density-map radial: texel wants auto or the pixels a texel covers, a power of two "
                         "%u..%u, not '%.*s'",
                         TEXEL_MIN, TEXEL_MAX, (int)vn, v);
@@ -135,7 +130,7 @@ int tool_density_parse(const char *spec, tool_density_radial *out, char *msg, si
                              .outer = TOOL_DENSITY_DEFAULT_OUTER,
                              .shift = TOOL_DENSITY_DEFAULT_SHIFT};
     if (!tool_density_is_radial(spec))
-        return fail(msg, msg_size, "--density-map: '%s' is not radial[:KEY=VALUE...]", spec ? spec : "");
+        return tool_fail(msg, msg_size, "--density-map: '%s' is not radial[:KEY=VALUE...]", spec ? spec : "");
     unsigned seen = 0;
     const char *s = spec + RADIAL_LEN;
     while (*s == ':') {
@@ -147,7 +142,7 @@ int tool_density_parse(const char *spec, tool_density_radial *out, char *msg, si
         s += n;
     }
     if (p.inner > p.outer)
-        return fail(msg, msg_size, "--density-map radial: inner (%g) is beyond outer (%g)", p.inner, p.outer);
+        return tool_fail(msg, msg_size, "--density-map radial: inner (%g) is beyond outer (%g)", p.inner, p.outer);
     *out = p;
     return 0;
 }

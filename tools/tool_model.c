@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool_common.h"
 #include "tool_shader.h"
 
 /* The linear clear colour (sRGB-encoded when stored). */
@@ -166,14 +167,6 @@ struct tool_model {
 };
 typedef struct tool_model model;
 
-static int fail(char *msg, size_t msg_size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msg_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 int tool_model_is_model(const char *path)
 {
@@ -221,7 +214,7 @@ static int model_read_vertices(model *m, uint32_t mi, const struct aiMesh *am, m
 {
     mesh->vertices = calloc(am->mNumVertices, sizeof *mesh->vertices);
     if (mesh->vertices == NULL)
-        return fail(msg, msg_size, "%s: mesh %u: out of memory for %u vertices", m->path, mi, am->mNumVertices);
+        return tool_fail(msg, msg_size, "%s: mesh %u: out of memory for %u vertices", m->path, mi, am->mNumVertices);
     mesh->vertex_count = am->mNumVertices;
     for (int c = 0; c < 3; c++) {
         mesh->lo[c] = INFINITY;
@@ -231,7 +224,7 @@ static int model_read_vertices(model *m, uint32_t mi, const struct aiMesh *am, m
     for (uint32_t v = 0; v < am->mNumVertices; v++) {
         const struct aiVector3D *p = &am->mVertices[v];
         if (!finite3(p))
-            return fail(msg, msg_size, "%s: mesh %u '%s': vertex %u has a position that is not finite (%g, %g, %g)",
+            return tool_fail(msg, msg_size, "%s: mesh %u '%s': vertex %u has a position that is not finite (%g, %g, %g)",
                         m->path, mi, am->mName.data, v, (double)p->x, (double)p->y, (double)p->z);
         tool_model_vertex *o = &mesh->vertices[v];
         const float pos[3] = {p->x, p->y, p->z};
@@ -262,7 +255,7 @@ static int model_read_indices(model *m, uint32_t mi, const struct aiMesh *am, mo
 {
     mesh->indices = malloc((size_t)am->mNumFaces * 3 * sizeof *mesh->indices);
     if (mesh->indices == NULL && am->mNumFaces > 0)
-        return fail(msg, msg_size, "%s: mesh %u: out of memory for %u faces", m->path, mi, am->mNumFaces);
+        return tool_fail(msg, msg_size, "%s: mesh %u: out of memory for %u faces", m->path, mi, am->mNumFaces);
     uint32_t n = 0;
     for (uint32_t f = 0; f < am->mNumFaces; f++) {
         const struct aiFace *face = &am->mFaces[f];
@@ -271,7 +264,7 @@ static int model_read_indices(model *m, uint32_t mi, const struct aiMesh *am, mo
         for (int k = 0; k < 3; k++) {
             const uint32_t idx = face->mIndices[k];
             if (idx >= am->mNumVertices)
-                return fail(msg, msg_size, "%s: mesh %u '%s': face %u index %d is %u, past its %u vertices",
+                return tool_fail(msg, msg_size, "%s: mesh %u '%s': face %u index %d is %u, past its %u vertices",
                             m->path, mi, am->mName.data, f, k, idx, am->mNumVertices);
             mesh->indices[n++] = idx;
         }
@@ -285,7 +278,7 @@ static int model_read_meshes(model *m, char *msg, size_t msg_size)
     const struct aiScene *s = m->scene;
     m->meshes = calloc(s->mNumMeshes ? s->mNumMeshes : 1, sizeof *m->meshes);
     if (m->meshes == NULL)
-        return fail(msg, msg_size, "%s: out of memory for %u meshes", m->path, s->mNumMeshes);
+        return tool_fail(msg, msg_size, "%s: out of memory for %u meshes", m->path, s->mNumMeshes);
     m->mesh_count = s->mNumMeshes;
     for (uint32_t i = 0; i < s->mNumMeshes; i++) {
         const struct aiMesh *am = s->mMeshes[i];
@@ -293,7 +286,7 @@ static int model_read_meshes(model *m, char *msg, size_t msg_size)
         if (!(am->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || am->mNumVertices == 0 || am->mVertices == NULL)
             continue; /* points and lines are skipped (index_count 0) */
         if (am->mMaterialIndex >= s->mNumMaterials)
-            return fail(msg, msg_size, "%s: mesh %u '%s': material %u, past the file's %u materials", m->path, i,
+            return tool_fail(msg, msg_size, "%s: mesh %u '%s': material %u, past the file's %u materials", m->path, i,
                         am->mName.data, am->mMaterialIndex, s->mNumMaterials);
         mesh->material = am->mMaterialIndex;
         if (model_read_vertices(m, i, am, mesh, msg, msg_size) != 0 ||
@@ -316,21 +309,21 @@ static int model_embedded_texture(tr_context *ctx, model *m, uint32_t ti, tr_for
     uint8_t *rgba = NULL;
     if (t->mHeight == 0) {
         if (t->mWidth > (uint32_t)INT32_MAX)
-            return fail(msg, msg_size, "%s: embedded texture %u: %u bytes is too large", m->path, ti, t->mWidth);
+            return tool_fail(msg, msg_size, "%s: embedded texture %u: %u bytes is too large", m->path, ti, t->mWidth);
         int comp = 0;
         rgba = stbi_load_from_memory((const stbi_uc *)t->pcData, (int)t->mWidth, &w, &h, &comp, 4);
         if (rgba == NULL)
-            return fail(msg, msg_size, "%s: embedded texture %u ('%s', %s): cannot decode: %s", m->path, ti,
+            return tool_fail(msg, msg_size, "%s: embedded texture %u ('%s', %s): cannot decode: %s", m->path, ti,
                         t->mFilename.data, t->achFormatHint, stbi_failure_reason());
     } else {
         if (t->mWidth > MODEL_MAX_TEXTURE_SIDE || t->mHeight > MODEL_MAX_TEXTURE_SIDE)
-            return fail(msg, msg_size, "%s: embedded texture %u: %ux%u texels is too large", m->path, ti,
+            return tool_fail(msg, msg_size, "%s: embedded texture %u: %ux%u texels is too large", m->path, ti,
                         t->mWidth, t->mHeight);
         w = (int)t->mWidth;
         h = (int)t->mHeight;
         rgba = malloc((size_t)w * h * 4);
         if (rgba == NULL)
-            return fail(msg, msg_size, "%s: embedded texture %u: out of memory", m->path, ti);
+            return tool_fail(msg, msg_size, "%s: embedded texture %u: out of memory", m->path, ti);
         for (size_t i = 0; i < (size_t)w * h; i++) {
             rgba[4 * i + 0] = t->pcData[i].r;
             rgba[4 * i + 1] = t->pcData[i].g;
@@ -350,7 +343,7 @@ static int model_embedded_texture(tr_context *ctx, model *m, uint32_t ti, tr_for
     else
         free(rgba);
     if (r != TR_OK)
-        return fail(msg, msg_size, "%s: embedded texture %u (%dx%d): %s (%s)", m->path, ti, w, h,
+        return tool_fail(msg, msg_size, "%s: embedded texture %u (%dx%d): %s (%s)", m->path, ti, w, h,
                     tr_result_string(r), tr_context_last_error(ctx));
     return 0;
 }
@@ -379,7 +372,7 @@ static int model_texture(tr_context *ctx, model *m, uint32_t mi, const char *rol
 {
     const int64_t e = model_embedded_index(m->scene, tex_path);
     if (e == -2)
-        return fail(msg, msg_size, "%s: material %u: %s texture '%s' names no embedded texture (the file has %u)",
+        return tool_fail(msg, msg_size, "%s: material %u: %s texture '%s' names no embedded texture (the file has %u)",
                     m->path, mi, role, tex_path, m->scene->mNumTextures);
     /* Files written on Windows name textures with backslashes ('.\\a.jpg'). */
     char rel[1024];
@@ -391,7 +384,7 @@ static int model_texture(tr_context *ctx, model *m, uint32_t mi, const char *rol
     if (e >= 0)
         snprintf(file, sizeof file, "*%lld", (long long)e);
     else if (strlen(tex_path) >= sizeof rel || tool_shader_resolve(m->path, rel, file, sizeof file) != 0)
-        return fail(msg, msg_size, "%s: material %u: %s texture '%s': path too long", m->path, mi, role, tex_path);
+        return tool_fail(msg, msg_size, "%s: material %u: %s texture '%s': path too long", m->path, mi, role, tex_path);
     snprintf(key, sizeof key, "%d:%s", (int)format, file);
     for (uint32_t i = 0; i < m->texture_count; i++)
         if (strcmp(m->texture_keys[i], key) == 0) {
@@ -406,7 +399,7 @@ static int model_texture(tr_context *ctx, model *m, uint32_t mi, const char *rol
         m->texture_images = imgs;
     char *k = imgs ? strdup(key) : NULL;
     if (k == NULL)
-        return fail(msg, msg_size, "%s: material %u: out of memory", m->path, mi);
+        return tool_fail(msg, msg_size, "%s: material %u: out of memory", m->path, mi);
     if (e >= 0) {
         if (model_embedded_texture(ctx, m, (uint32_t)e, format, out, msg, msg_size) != 0) {
             free(k);
@@ -416,7 +409,7 @@ static int model_texture(tr_context *ctx, model *m, uint32_t mi, const char *rol
         tr_result r = tr_image_load(ctx, file, format, TR_LEVELS_ALL, out);
         if (r != TR_OK) {
             free(k);
-            return fail(msg, msg_size, "%s: material %u: %s texture '%s' (%s): %s", m->path, mi, role, tex_path,
+            return tool_fail(msg, msg_size, "%s: material %u: %s texture '%s' (%s): %s", m->path, mi, role, tex_path,
                         file, r == TR_ERROR_IO ? "cannot open the file" : tr_result_string(r));
         }
     }
@@ -511,7 +504,7 @@ static int model_read_materials(tr_context *ctx, model *m, char *msg, size_t msg
     const uint32_t n = m->scene->mNumMaterials;
     m->materials = calloc(n ? n : 1, sizeof *m->materials);
     if (m->materials == NULL)
-        return fail(msg, msg_size, "%s: out of memory for %u materials", m->path, n);
+        return tool_fail(msg, msg_size, "%s: out of memory for %u materials", m->path, n);
     m->material_count = n;
     /* Only materials a drawn mesh uses: an unused one with a missing
      * texture does not stop the render. */
@@ -558,12 +551,12 @@ static void mat_from_ai(double out[16], const struct aiMatrix4x4 *t)
 static int model_add_instance(model *m, uint32_t mesh, const double world[16], char *msg, size_t msg_size)
 {
     if (m->instance_count == MODEL_MAX_DRAWS)
-        return fail(msg, msg_size, "%s: more than %u mesh instances in the node tree", m->path, MODEL_MAX_DRAWS);
+        return tool_fail(msg, msg_size, "%s: more than %u mesh instances in the node tree", m->path, MODEL_MAX_DRAWS);
     if (m->instance_count == m->instance_capacity) {
         const uint32_t cap = m->instance_capacity ? m->instance_capacity * 2 : 64;
         model_instance *d = realloc(m->instances, cap * sizeof *d);
         if (d == NULL)
-            return fail(msg, msg_size, "%s: out of memory for %u mesh instances", m->path, cap);
+            return tool_fail(msg, msg_size, "%s: out of memory for %u mesh instances", m->path, cap);
         m->instances = d;
         m->instance_capacity = cap;
     }
@@ -601,14 +594,14 @@ static int model_walk(model *m, const struct aiNode *node, const double parent[1
                       size_t msg_size)
 {
     if (depth > MODEL_MAX_DEPTH)
-        return fail(msg, msg_size, "%s: node '%s': the node tree is deeper than %u (a cycle?)", m->path,
+        return tool_fail(msg, msg_size, "%s: node '%s': the node tree is deeper than %u (a cycle?)", m->path,
                     node->mName.data, MODEL_MAX_DEPTH);
     double local[16], world[16];
     mat_from_ai(local, &node->mTransformation);
     mat_mul(world, parent, local);
     for (int i = 0; i < 16; i++)
         if (!isfinite(world[i]))
-            return fail(msg, msg_size, "%s: node '%s': its transformation is not finite", m->path, node->mName.data);
+            return tool_fail(msg, msg_size, "%s: node '%s': its transformation is not finite", m->path, node->mName.data);
     if (m->camera != NULL && !m->camera_found && strcmp(node->mName.data, m->camera->mName.data) == 0) {
         memcpy(m->camera_world, world, sizeof m->camera_world);
         m->camera_found = 1;
@@ -617,7 +610,7 @@ static int model_walk(model *m, const struct aiNode *node, const double parent[1
     for (uint32_t i = 0; i < node->mNumMeshes; i++) {
         const uint32_t mesh = node->mMeshes[i];
         if (mesh >= m->mesh_count)
-            return fail(msg, msg_size, "%s: node '%s': mesh %u, past the file's %u meshes", m->path,
+            return tool_fail(msg, msg_size, "%s: node '%s': mesh %u, past the file's %u meshes", m->path,
                         node->mName.data, mesh, m->mesh_count);
         if (m->meshes[mesh].index_count > 0 && model_add_instance(m, mesh, world, msg, msg_size) != 0)
             return -1;
@@ -780,7 +773,7 @@ static int model_file_camera(const model *m, uint32_t width, uint32_t height, mo
     right[1] = up[2] * back[0] - up[0] * back[2];
     right[2] = up[0] * back[1] - up[1] * back[0];
     if (!(norm3(back) > 0.0) || !(norm3(right) > 0.0))
-        return fail(msg, msg_size, "%s: camera '%s': its look-at and up directions are zero or parallel", m->path,
+        return tool_fail(msg, msg_size, "%s: camera '%s': its look-at and up directions are zero or parallel", m->path,
                     cam->mName.data);
     up[0] = back[1] * right[2] - back[2] * right[1];
     up[1] = back[2] * right[0] - back[0] * right[2];
@@ -804,7 +797,7 @@ static int model_file_camera(const model *m, uint32_t width, uint32_t height, mo
         else
             yfov = 2.0 * atan(tan(cam->mHorizontalFOV) / aspect);
         if (!(yfov > 0.0 && yfov < 3.14))
-            return fail(msg, msg_size, "%s: camera '%s': a field of view of %g radians", m->path, cam->mName.data,
+            return tool_fail(msg, msg_size, "%s: camera '%s': a field of view of %g radians", m->path, cam->mName.data,
                         yfov);
         perspective(yfov, aspect, near, far, proj);
     }
@@ -954,7 +947,7 @@ static int model_make_draws(model *m, const model_view *view, char *msg, size_t 
     model_sort_key *keys = calloc(m->instance_count, sizeof *keys);
     if (m->draws == NULL || keys == NULL) {
         free(keys);
-        return fail(msg, msg_size, "%s: out of memory for %u draws", m->path, m->instance_count);
+        return tool_fail(msg, msg_size, "%s: out of memory for %u draws", m->path, m->instance_count);
     }
     uint32_t n = 0, blended = 0;
     for (int pass = 0; pass < 2; pass++)
@@ -1029,7 +1022,7 @@ static int model_white(tr_context *ctx, model *m, char *msg, size_t msg_size)
     if (r == TR_OK)
         r = tr_image_upload(m->white, NULL, white, 0);
     if (r != TR_OK)
-        return fail(msg, msg_size, "creating the default texture: %s (%s)", tr_result_string(r),
+        return tool_fail(msg, msg_size, "creating the default texture: %s (%s)", tr_result_string(r),
                     tr_context_last_error(ctx));
     return 0;
 }
@@ -1042,23 +1035,23 @@ int tool_model_load(tr_context *ctx, const char *path, int camera, uint32_t widt
     *out = NULL;
     model *m = calloc(1, sizeof *m);
     if (m == NULL)
-        return fail(msg, msg_size, "%s: out of memory", path);
+        return tool_fail(msg, msg_size, "%s: out of memory", path);
     m->path = path;
     int status = -1;
     model_view view;
     memset(&view, 0, sizeof view);
     m->scene = aiImportFile(path, MODEL_IMPORT_FLAGS);
     if (m->scene == NULL) {
-        fail(msg, msg_size, "%s: assimp: %s", path, aiGetErrorString());
+        tool_fail(msg, msg_size, "%s: assimp: %s", path, aiGetErrorString());
         goto done;
     }
     if (m->scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE || m->scene->mRootNode == NULL) {
-        fail(msg, msg_size, "%s: assimp imported an incomplete scene (no node tree)", path);
+        tool_fail(msg, msg_size, "%s: assimp imported an incomplete scene (no node tree)", path);
         goto done;
     }
     if (camera >= 0) {
         if ((uint32_t)camera >= m->scene->mNumCameras) {
-            fail(msg, msg_size, "%s: --camera %d: the file has %u camera%s", path, camera, m->scene->mNumCameras,
+            tool_fail(msg, msg_size, "%s: --camera %d: the file has %u camera%s", path, camera, m->scene->mNumCameras,
                  m->scene->mNumCameras == 1 ? "" : "s");
             goto done;
         }
@@ -1068,11 +1061,11 @@ int tool_model_load(tr_context *ctx, const char *path, int camera, uint32_t widt
     if (model_read_meshes(m, msg, msg_size) != 0 || model_walk(m, m->scene->mRootNode, identity, 0, msg, msg_size) != 0)
         goto done;
     if (m->camera != NULL && !m->camera_found) {
-        fail(msg, msg_size, "%s: camera %d '%s': no node carries it", path, camera, m->camera->mName.data);
+        tool_fail(msg, msg_size, "%s: camera %d '%s': no node carries it", path, camera, m->camera->mName.data);
         goto done;
     }
     if (m->instance_count == 0) {
-        fail(msg, msg_size, "%s: no triangle mesh to draw (%u meshes, none with triangles in the node tree)", path,
+        tool_fail(msg, msg_size, "%s: no triangle mesh to draw (%u meshes, none with triangles in the node tree)", path,
              m->mesh_count);
         goto done;
     }

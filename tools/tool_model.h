@@ -149,6 +149,11 @@ int tool_model_renderer_draw(tool_model_renderer *r, const char *path, const too
                              tr_pass_stats *stats, char *msg, size_t msg_size);
 void tool_model_renderer_destroy(tool_model_renderer *r);
 
+/* The bins of a model render with options o when it has a density map
+ * (whatever the map holds; o->density_map is ignored): what a density map
+ * made for the pass must resolve (tool_density.h). */
+tr_result tool_model_fdm_layout(tr_context *ctx, const tool_model_options *o, tr_bin_layout *out);
+
 /* Imports `path` and renders it into *out, a new R8G8B8A8_SRGB image of
  * ctx (destroyed with the context).  0, or -1 with msg (msg_size bytes)
  * naming the file and the element at fault (assimp's own message for a

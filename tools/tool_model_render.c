@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tool_common.h"
 #include "tool_shader.h"
 
 #ifndef TILERAST_MODEL_SHADER_DIR
@@ -21,14 +22,6 @@
 #define TILERAST_MODEL_INSTALLED_SHADERS "../share/tilerast/shaders"
 #endif
 
-static int fail(char *msg, size_t msg_size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msg_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* Pipelines by state: bit 0 cull back faces, bit 1 clockwise front faces,
  * bit 2 blend; made when a draw first needs one. */
@@ -84,12 +77,12 @@ static int model_module(tr_context *ctx, const char *given, const char *name, in
     size_t words = 0;
     uint32_t *code = tool_shader_spirv(path, fragment, 0, &words, err, sizeof err);
     if (code == NULL)
-        return fail(msg, msg_size, "%s shader: %s", fragment ? "fragment" : "vertex", err);
+        return tool_fail(msg, msg_size, "%s shader: %s", fragment ? "fragment" : "vertex", err);
     const tr_shader_module_desc d = {.code = code, .code_size = words * 4};
     tr_result r = tr_shader_module_create(ctx, &d, out);
     free(code);
     if (r != TR_OK)
-        return fail(msg, msg_size, "%s: %s (%s)", path, tr_result_string(r), tr_context_last_error(ctx));
+        return tool_fail(msg, msg_size, "%s: %s (%s)", path, tr_result_string(r), tr_context_last_error(ctx));
     return 0;
 }
 
@@ -140,6 +133,69 @@ static tr_result model_pipeline(tr_context *ctx, model_gpu *g, const tool_model_
     return r;
 }
 
+/* The attachments and the pass of a model render: one place for the
+ * renderer, tool_model_render and tool_model_fdm_layout. */
+static uint32_t model_views(const tool_model_options *o)
+{
+    return o->views > 1 ? o->views : 1u;
+}
+
+static tr_image_desc model_color_desc(const tool_model_options *o, uint32_t w, uint32_t h)
+{
+    return (tr_image_desc){.format = TR_FORMAT_R8G8B8A8_SRGB, .width = w, .height = h, .layers = model_views(o),
+                           .flags = o->image_flags};
+}
+
+static tr_image_desc model_depth_desc(const tool_model_options *o, uint32_t w, uint32_t h)
+{
+    return (tr_image_desc){.format = TR_FORMAT_D32_SFLOAT, .width = w, .height = h, .layers = model_views(o),
+                           .flags = o->image_flags & ~(uint32_t)TR_IMAGE_SUBSAMPLED};
+}
+
+static void model_pass_desc(const tool_model_options *o, tr_image *color, tr_image *depth, tr_render_pass_desc *rp)
+{
+    memset(rp, 0, sizeof *rp);
+    rp->flags = TR_PASS_ORIGIN_LOWER_LEFT;
+    rp->color_count = 1;
+    rp->color[0].image = color;
+    rp->color[0].load_op = TR_LOAD_OP_CLEAR;
+    rp->color[0].store_op = TR_STORE_OP_STORE;
+    memcpy(rp->color[0].clear_color, o->clear != NULL ? o->clear : tool_model_clear, sizeof tool_model_clear);
+    rp->depth.image = depth;
+    rp->depth.depth_load_op = TR_LOAD_OP_CLEAR;
+    rp->depth.depth_store_op = TR_STORE_OP_DONT_CARE;
+    rp->depth.stencil_load_op = TR_LOAD_OP_DONT_CARE;
+    rp->depth.stencil_store_op = TR_STORE_OP_DONT_CARE;
+    rp->depth.clear_depth = 1.0f;
+    if (o->views > 1)
+        rp->view_mask = (1u << o->views) - 1u;
+    rp->density_map.image = o->density_map;
+}
+
+tr_result tool_model_fdm_layout(tr_context *ctx, const tool_model_options *o, tr_bin_layout *out)
+{
+    const uint32_t w = o->width ? o->width : TOOL_MODEL_WIDTH, h = o->height ? o->height : TOOL_MODEL_HEIGHT;
+    const tr_image_desc cd = model_color_desc(o, w, h), dd = model_depth_desc(o, w, h);
+    const tr_image_desc md = {.format = TR_FORMAT_R8G8_UNORM, .width = 1, .height = 1,
+                              .flags = o->image_flags & TR_IMAGE_FDM_OFFSET};
+    tr_image *color = NULL, *depth = NULL, *map = NULL;
+    tr_result r = tr_image_create(ctx, &cd, &color);
+    if (r == TR_OK)
+        r = tr_image_create(ctx, &dd, &depth);
+    if (r == TR_OK)
+        r = tr_image_create(ctx, &md, &map);
+    if (r == TR_OK) {
+        tr_render_pass_desc rp;
+        model_pass_desc(o, color, depth, &rp);
+        rp.density_map.image = map;
+        r = tr_compute_bin_layout(ctx, &rp, out);
+    }
+    tr_image_destroy(map);
+    tr_image_destroy(depth);
+    tr_image_destroy(color);
+    return r;
+}
+
 static void model_gpu_destroy(model_gpu *g)
 {
     for (int i = 0; i < MODEL_PIPELINES; i++)
@@ -165,10 +221,10 @@ int tool_model_renderer_create(tr_context *ctx, const tool_model_options *o, too
 {
     *out = NULL;
     if (o->views > TR_MAX_VIEWS)
-        return fail(msg, msg_size, "%u views: at most %u", o->views, TR_MAX_VIEWS);
+        return tool_fail(msg, msg_size, "%u views: at most %u", o->views, TR_MAX_VIEWS);
     model_gpu *g = calloc(1, sizeof *g);
     if (g == NULL)
-        return fail(msg, msg_size, "out of memory");
+        return tool_fail(msg, msg_size, "out of memory");
     g->ctx = ctx;
     g->o = *o;
     g->width = o->width ? o->width : TOOL_MODEL_WIDTH;
@@ -187,14 +243,12 @@ int tool_model_renderer_create(tr_context *ctx, const tool_model_options *o, too
     /* Trilinear, repeating: glTF's default sampler. */
     const tr_sampler_desc sd = {.mag_filter = TR_FILTER_LINEAR, .min_filter = TR_FILTER_LINEAR,
                                 .mipmap_mode = TR_MIPMAP_LINEAR};
-    const uint32_t views = o->views > 1 ? o->views : 1;
-    const tr_image_desc dd = {.format = TR_FORMAT_D32_SFLOAT, .width = g->width, .height = g->height,
-                              .layers = views, .flags = o->image_flags & ~(uint32_t)TR_IMAGE_SUBSAMPLED};
+    const tr_image_desc dd = model_depth_desc(o, g->width, g->height);
     tr_result r = tr_sampler_create(ctx, &sd, &g->sampler);
     if (r == TR_OK)
         r = tr_image_create(ctx, &dd, &g->depth);
     if (r != TR_OK) {
-        fail(msg, msg_size, "creating the sampler and depth image: %s (%s)", tr_result_string(r),
+        tool_fail(msg, msg_size, "creating the sampler and depth image: %s (%s)", tr_result_string(r),
              tr_context_last_error(ctx));
         tool_model_renderer_destroy(g);
         return -1;
@@ -231,25 +285,10 @@ int tool_model_renderer_draw(tool_model_renderer *g, const char *path, const too
     const tool_model_options *o = &g->o;
     const uint32_t w = g->width, h = g->height;
     tr_render_pass_desc rp;
-    memset(&rp, 0, sizeof rp);
-    rp.flags = TR_PASS_ORIGIN_LOWER_LEFT;
-    rp.color_count = 1;
-    rp.color[0].image = color;
-    rp.color[0].load_op = TR_LOAD_OP_CLEAR;
-    rp.color[0].store_op = TR_STORE_OP_STORE;
-    memcpy(rp.color[0].clear_color, o->clear != NULL ? o->clear : tool_model_clear, sizeof tool_model_clear);
-    rp.depth.image = g->depth;
-    rp.depth.depth_load_op = TR_LOAD_OP_CLEAR;
-    rp.depth.depth_store_op = TR_STORE_OP_DONT_CARE;
-    rp.depth.stencil_load_op = TR_LOAD_OP_DONT_CARE;
-    rp.depth.stencil_store_op = TR_STORE_OP_DONT_CARE;
-    rp.depth.clear_depth = 1.0f;
-    if (o->views > 1)
-        rp.view_mask = (1u << o->views) - 1u;
-    rp.density_map.image = o->density_map;
+    model_pass_desc(o, color, g->depth, &rp);
     tr_result r = tr_cmd_begin_render_pass(ctx, &rp);
     if (r != TR_OK)
-        return fail(msg, msg_size, "%s: beginning the pass: %s (%s)", path, tr_result_string(r),
+        return tool_fail(msg, msg_size, "%s: beginning the pass: %s (%s)", path, tr_result_string(r),
                     tr_context_last_error(ctx));
     const tr_viewport vp = {0.0f, 0.0f, (float)w, (float)h, 0.0f, 1.0f};
     tr_result rec = tr_cmd_set_viewport(ctx, &vp);
@@ -262,14 +301,14 @@ int tool_model_renderer_draw(tool_model_renderer *g, const char *path, const too
     }
     if (rec != TR_OK) {
         /* Keep the draw's message: ending the pass clears it. */
-        fail(msg, msg_size, "%s: mesh %u (draw %u): %s (%s)", path, draws[failed].mesh, failed,
+        tool_fail(msg, msg_size, "%s: mesh %u (draw %u): %s (%s)", path, draws[failed].mesh, failed,
              tr_result_string(rec), tr_context_last_error(ctx));
         tr_cmd_end_render_pass(ctx, NULL);
         return -1;
     }
     r = tr_cmd_end_render_pass(ctx, stats);
     if (r != TR_OK)
-        return fail(msg, msg_size, "%s: rendering: %s (%s)", path, tr_result_string(r), tr_context_last_error(ctx));
+        return tool_fail(msg, msg_size, "%s: rendering: %s (%s)", path, tr_result_string(r), tr_context_last_error(ctx));
     if (o->after_pass != NULL && o->after_pass(o->user, ctx, &rp, msg, msg_size) != 0)
         return -1;
     return 0;
@@ -287,14 +326,13 @@ int tool_model_render(tr_context *ctx, const char *path, const tool_model_option
         /* name the file, as every other message does */
         char inner[4096];
         snprintf(inner, sizeof inner, "%s", msg);
-        status = fail(msg, msg_size, "%s: %s", path, inner);
+        status = tool_fail(msg, msg_size, "%s: %s", path, inner);
     }
     if (status == 0) {
-        const tr_image_desc cd = {.format = TR_FORMAT_R8G8B8A8_SRGB, .width = w, .height = h,
-                                  .layers = o->views > 1 ? o->views : 1, .flags = o->image_flags};
+        const tr_image_desc cd = model_color_desc(o, w, h);
         tr_result r = tr_image_create(ctx, &cd, out);
         if (r != TR_OK)
-            status = fail(msg, msg_size, "%s: creating the %ux%u image: %s (%s)", path, w, h, tr_result_string(r),
+            status = tool_fail(msg, msg_size, "%s: creating the %ux%u image: %s (%s)", path, w, h, tr_result_string(r),
                           tr_context_last_error(ctx));
     }
     if (status == 0)
