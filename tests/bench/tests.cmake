@@ -2,6 +2,7 @@
 # scene must come out of tilerast and llvmpipe byte for byte, and at 4x
 # with the same coverage (llvmpipe_identical.sh).
 # The perspective scene's generator (gen_perspective.c) is a test helper.
+# Labelled `full` in tests/CMakeLists.txt: scripts/test.sh --full runs it.
 if(TARGET tilerast-llvmpipe AND TARGET tilerast-render)
   add_executable(gen_perspective ${CMAKE_CURRENT_LIST_DIR}/gen_perspective.c)
   target_link_libraries(gen_perspective PRIVATE tilerast_static m)

@@ -22,6 +22,8 @@
 
 #include <math.h>
 #include <shaderc/shaderc.h>
+
+#include "shaderc_warm.h"
 /* libspirv.h defines `const uint32_t kDefaultMaxIdBound` at file scope, an
  * external definition in C that would clash with the library's own
  * (spirv_validate.c renames its copy the same way). */
