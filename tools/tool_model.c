@@ -312,9 +312,14 @@ static int model_embedded_texture(tr_context *ctx, model *m, uint32_t ti, tr_for
             return tool_fail(msg, msg_size, "%s: embedded texture %u: %u bytes is too large", m->path, ti, t->mWidth);
         int comp = 0;
         rgba = stbi_load_from_memory((const stbi_uc *)t->pcData, (int)t->mWidth, &w, &h, &comp, 4);
-        if (rgba == NULL)
+        if (rgba == NULL) {
+            /* stb's reason may quote the file's bytes, or be empty */
+            const char *why = stbi_failure_reason();
+            if (why == NULL || why[0] == '\0')
+                why = "no reason given";
             return tool_fail(msg, msg_size, "%s: embedded texture %u ('%s', %s): cannot decode: %s", m->path, ti,
-                        t->mFilename.data, t->achFormatHint, stbi_failure_reason());
+                             t->mFilename.data, t->achFormatHint, why);
+        }
     } else {
         if (t->mWidth > MODEL_MAX_TEXTURE_SIDE || t->mHeight > MODEL_MAX_TEXTURE_SIDE)
             return tool_fail(msg, msg_size, "%s: embedded texture %u: %ux%u texels is too large", m->path, ti,
@@ -1077,8 +1082,14 @@ int tool_model_load(tr_context *ctx, const char *path, int camera, uint32_t widt
         goto done;
     status = model_make_draws(m, &view, msg, msg_size);
 done:
-    if (status != 0)
+    if (status != 0) {
+        /* Names and reasons quoted from the file may hold control bytes:
+         * a message must print as one line. */
+        for (char *c = msg; msg_size > 0 && *c != '\0'; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
         tool_model_free(m);
+    }
     else
         *out = m;
     return status;
