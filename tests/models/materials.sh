@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # glTF's metallic-roughness material in tilerast-render (shaders/model.frag),
-# feature by feature, on materials.gltf: ten unit quads seen through the
-# file's orthographic camera (128 pixels a unit at 1024x768), lit only by
-# ambient light and emission (the file's one light shines away from them,
-# which also shows that a file's lights replace the default one).  Each
-# quad is checked at its centre against bytes worked out by hand: linear
-# values encoded to sRGB by the R8G8B8A8_SRGB target.
+# feature by feature, on materials.gltf: twelve unit quads facing +z, seen
+# through the file's orthographic camera (128 pixels a unit at 1024x768).
+# The file's one light (KHR_lights_punctual, directional, intensity 2)
+# shines along -x, grazing every quad (N.L = 0: ambient and emission
+# alone, which also shows that a file's lights replace the default one)
+# except the two whose normal map turns their normal to +x.  Each quad is
+# checked at its centre against bytes worked out by hand: linear values
+# encoded to sRGB by the R8G8B8A8_SRGB target.
 #   materials.sh TILERAST_RENDER MATERIALS.gltf
 set -u
 render="$1" model="$2"
@@ -44,13 +46,22 @@ expect "occlusion strength 0" 896 320 "124 124 124 255"
 expect "BLEND, the far red alone" 224 512 "202 85 89 191"
 expect "BLEND, blue over red" 288 512 "148 60 196 159"
 expect "BLEND, the near blue alone" 352 512 "85 85 204 191"
+# A normal map of (255, 128, 128): tangent-space (1, 1/255, 1/255), the
+# normal turned to the tangent, +x (aiProcess_CalcTangentSpace's tangent:
+# u grows along +x), straight at the light.  White, roughness 1, with the
+# eye along +z: glTF's BRDF (appendix B) in double gives linear 0.8232 for
+# a dielectric -> 234, and 0.5171 -> 190 for a metal.  Both quads have
+# metallic factor 1; the first's metallic-roughness texture (B = 0, G =
+# 255) makes it a dielectric, so a texture not read would show 190 there.
+expect "normal map and metallic-roughness texture: a lit dielectric" 512 512 "234 234 234 255"
+expect "normal map, metallic factor 1: a lit metal" 512 320 "190 190 190 255"
 # A quad wound clockwise (a back face): drawn when double-sided, culled when not.
 got="$(od -An -tu1 -j $(((512 * 1024 + 704) * 4)) -N4 "$dir/m.rgba" | xargs)"
 if [[ "$got" != "$clear" ]]; then echo "ok   double-sided back face drawn: $got"
 else echo "FAIL double-sided back face: not drawn"; fail=1; fi
 expect "single-sided back face culled" 896 512 "$clear"
-if grep -q '"lights":1' <<<"$out" && grep -q '"draws":10' <<<"$out" && grep -q '"textures":2' <<<"$out"; then
-    echo "ok   --stats: 10 draws, 2 textures, the file's 1 light"
+if grep -q '"lights":1' <<<"$out" && grep -q '"draws":12' <<<"$out" && grep -q '"textures":4' <<<"$out"; then
+    echo "ok   --stats: 12 draws, 4 textures, the file's 1 light"
 else
     echo "FAIL --stats: $out"; fail=1
 fi
