@@ -331,11 +331,33 @@ static GLuint model_texture(gl_model *g, const tr_image *image)
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-    g->textures = realloc(g->textures, (g->texture_count + 1) * sizeof *g->textures);
-    g->images = realloc(g->images, (g->texture_count + 1) * sizeof *g->images);
+    GLuint *textures = realloc(g->textures, (g->texture_count + 1) * sizeof *textures);
+    if (textures != NULL)
+        g->textures = textures;
+    const tr_image **images = textures ? realloc(g->images, (g->texture_count + 1) * sizeof *images) : NULL;
+    if (images == NULL)
+        return tex; /* not kept: a later draw of the image makes its own (out of memory only) */
+    g->images = images;
     g->textures[g->texture_count] = tex;
     g->images[g->texture_count++] = image;
     return tex;
+}
+
+/* Deletes what model_setup made (the context must still be current). */
+static void model_release(gl_model *g)
+{
+    for (uint32_t i = 0; i < g->draw_count && g->draws != NULL; i++) {
+        glDeleteBuffers(2, g->draws[i].buf);
+        glDeleteVertexArrays(1, &g->draws[i].vao);
+    }
+    if (g->texture_count)
+        glDeleteTextures((GLsizei)g->texture_count, g->textures);
+    glDeleteBuffers(1, &g->ubo);
+    glDeleteProgram(g->program);
+    free(g->draws);
+    free(g->textures);
+    free(g->images);
+    memset(g, 0, sizeof *g);
 }
 
 /* Imports `path` as tilerast-render does (a tilerast context holds the
@@ -376,6 +398,9 @@ static int model_setup(const char *glsl_dir, const char *path, int camera, uint3
     uint8_t *ubo = calloc(g->draw_count ? g->draw_count : 1, stride);
     if (!g->draws || !ubo) {
         fprintf(stderr, PROG ": out of memory\n");
+        free(ubo);
+        tool_model_free(m);
+        tr_context_destroy(tctx);
         return -1;
     }
     for (uint32_t i = 0; i < g->draw_count; i++) {
@@ -765,6 +790,9 @@ int main(int argc, char **argv)
         glDeleteVertexArrays(1, &vao);
         glDeleteProgram(program);
     }
+#ifdef TILERAST_HAVE_ASSIMP
+    model_release(&gm);
+#endif
     glDeleteFramebuffers(1, &fbo);
     if (resolved)
         glDeleteFramebuffers(1, &resolved);
