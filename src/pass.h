@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "lrz/lrz_internal.h"
+#include "pass_plan.h"
 #include "record.h"
 
 /* A visibility stream: u32 words; each entry is the triangle's index
@@ -62,21 +63,7 @@ struct tr__front_slot {
 typedef struct tr__front_slot tr__front_slot;
 
 struct tr__pass {
-    tr_render_pass_desc desc;
-    uint32_t fb_w, fb_h;
-    uint32_t samples;         /* of every attachment (multisample.h) */
-    int32_t origin_flip;      /* TR_PASS_ORIGIN_LOWER_LEFT: fb_h (image row = fb_h - window y); else 0 */
-    int32_t area[4];           /* render area x0, y0, x1, y1 */
-    uint32_t view_count;
-    uint32_t view_ids[TR__VIEWS_MAX];
-    tr_bin_layout layout;
-    uint32_t mask_words;       /* u32 words of bin bits per stream entry */
-    /* attachments in GMEM order: colour 0..n-1, depth, stencil */
-    tr__attachment_state att[TR__MAX_ATTACHMENTS];
-    uint32_t att_count;
-    int color_att[TR_MAX_COLOR_ATTACHMENTS]; /* index into att, or -1 */
-    int depth_att, stencil_att;
-    size_t tile_bytes;         /* GMEM bytes of one tile (all attachments, all views) */
+    tr__pass_plan plan;        /* what the descriptor decided (pass_plan.h) */
 
     /* current dynamic state */
     tr_pipeline *pipeline;
@@ -122,17 +109,11 @@ struct tr__pass {
     tr__lrz_pass lrz;          /* low-resolution Z (src/lrz) */
 
     /* fragment density map (src/fdm) */
-    bool fdm;                  /* the pass has a density map */
     bool fdm_shared_viewport;  /* a draw's pipeline writes the viewport index (or the pass flag) */
     tr_extent2d *fdm_areas;    /* [bin][view slot], made when the pass ends */
-    bool fdm_offset;           /* the density map's offsets are honoured (fdm.h) */
     bool fdm_scaled_lrz;       /* scaled bins test LRZ in rendering space (a7xx bin scaling) */
-    bool subsampled;           /* a colour attachment is TR_IMAGE_SUBSAMPLED (src/subsample) */
     struct tr__subsampled_tile *ss_tiles; /* [bin]: the subsampled layout, made when the pass ends */
     size_t ss_tiles_cap;
-    tr_offset2d fdm_user_offset[TR__VIEWS_MAX]; /* per view slot: the offset sampling moves by */
-    int32_t fdm_bo[TR__VIEWS_MAX][2]; /* per view slot: b_o, the bins' shift; 0 without an
-                                  offset and in a shared-viewport pass */
     size_t fdm_areas_cap;
 
     struct tr__tile *tiles;    /* [bin]: the tiles rendered (src/bin), made when the pass ends */
@@ -176,10 +157,6 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
  * TR_ERROR_OUT_OF_MEMORY when a stream cannot grow. */
 tr_result tr__front_unshift_bins(tr_context *ctx, tr__pass *p);
 
-/* The fragment area of every bin and view (fdm_internal.h) of a pass with
- * a density map, with its offsets when it honours them. */
-void tr__pass_fdm_areas(const tr_context *ctx, const tr__pass *p, bool shared_viewport, tr_extent2d *out);
-
 /* Gives back the bulk of what recording grew (triangle arenas, stream words). */
 void tr__pass_release_recording(tr_context *ctx, tr__pass *p);
 /* Ends the recording state: releases the objects the pass held. */
@@ -190,17 +167,5 @@ void tr__pass_release_workers(tr_context *ctx);
 
 /* Frees everything the pass and the workers hold (context destruction). */
 void tr__pass_release(tr_context *ctx);
-
-/* A rectangle the user gave while recording, in the framebuffer's rows:
- * with GL's lower-left origin (TR_PASS_ORIGIN_LOWER_LEFT) window rows
- * [y, y + h) are image rows [fb_h - y - h, fb_h - y) (clamped into int32). */
-static inline tr_rect tr__pass_rect_to_fb(const tr__pass *p, tr_rect r)
-{
-    if (p->origin_flip) {
-        const int64_t y = (int64_t)p->origin_flip - r.y - (int64_t)r.height;
-        r.y = (int32_t)(y < INT32_MIN ? INT32_MIN : y);
-    }
-    return r;
-}
 
 #endif

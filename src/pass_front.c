@@ -192,13 +192,13 @@ static int setup_line_or_point(tr_context *ctx, tr__arena *arena, const tr__draw
 
 tr_result tr__front_unshift_bins(tr_context *ctx, tr__pass *p)
 {
-    memset(p->fdm_bo, 0, sizeof p->fdm_bo);
+    memset(p->plan.fdm_bo, 0, sizeof p->plan.fdm_bo);
     for (size_t i = 0; i < p->stream_slots; i++)
         p->streams[i].count = 0;
     for (size_t i = 0; i < p->tri_count; i++) {
         const tr__tri *t = p->tris[i];
         uint32_t vs = 0;
-        while (vs + 1 < p->view_count && p->view_ids[vs] != t->view)
+        while (vs + 1 < p->plan.view_count && p->plan.view_ids[vs] != t->view)
             vs++;
         if (tr__bin_triangle(ctx, p, t, (uint32_t)i, vs) < 0)
             return TR_ERROR_OUT_OF_MEMORY;
@@ -240,7 +240,7 @@ static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__front_slot *sl
  * thread, while its entries are in that core's cache). */
 static void sort_entries(const tr__pass *p, tr__front_slot *sl)
 {
-    const uint32_t mw = p->mask_words, npipes = p->layout.pipes_x * p->layout.pipes_y;
+    const uint32_t mw = p->plan.mask_words, npipes = p->plan.layout.pipes_x * p->plan.layout.pipes_y;
     uint32_t cur[TR_MAX_VSC_PIPES];
     uint32_t off = 0;
     for (uint32_t pipe = 0; pipe < npipes; pipe++) {
@@ -270,7 +270,7 @@ static void sort_entries(const tr__pass *p, tr__front_slot *sl)
  * slot.  Streams come out as bin_triangles writes them.  false on OOM. */
 static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_slot, uint32_t threads)
 {
-    const uint32_t mw = p->mask_words, npipes = p->layout.pipes_x * p->layout.pipes_y;
+    const uint32_t mw = p->plan.mask_words, npipes = p->plan.layout.pipes_x * p->plan.layout.pipes_y;
     size_t total = p->tri_count;
     for (uint32_t w = 0; w < nc; w++) {
         p->slots[w].tri_base = total;
@@ -441,7 +441,7 @@ static uint32_t front_chunk(tr_context *ctx, const front_draw *fc, tr__front_slo
                                      (uint32_t)(sl->bins_cap - sl->bins_used));
             sl->bin_words[i] = n < 0 ? UINT32_MAX : (uint32_t)n;
             sl->deferred += n < 0;
-            for (int e = 0; e < n; e += 1 + (int)p->mask_words)
+            for (int e = 0; e < n; e += 1 + (int)p->plan.mask_words)
                 sl->pipe_entries[sl->bins[sl->bins_used + (size_t)e]]++;
             sl->bins_used += n < 0 ? 0 : (size_t)n;
         }
@@ -500,7 +500,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
     const size_t slot_room = (size_t)TR_FRONT_SLOT_TRIS * tri_bytes;
     /* Room for four pipes' entries per triangle; a triangle that touches
      * more (or finds the room gone) is classified again while binning. */
-    const size_t bins_need = (size_t)TR_FRONT_CHUNK * 4 * (1 + p->mask_words);
+    const size_t bins_need = (size_t)TR_FRONT_CHUNK * 4 * (1 + p->plan.mask_words);
     for (uint32_t w = 0; w < wave; w++)
         if (!tr__grow(ctx, (void **)&p->slots[w].vtx, &p->slots[w].vtx_cap, vtx_need, sizeof(float)) ||
             !tr__grow(ctx, (void **)&p->slots[w].bins, &p->slots[w].bins_cap, bins_need, sizeof(uint32_t)) ||
@@ -509,16 +509,16 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
             return tr__pass_fail(ctx, fn);
 
     for (uint32_t inst = 0; inst < instance_count; inst++) {
-        for (uint32_t vs = 0; vs < p->view_count; vs++) {
+        for (uint32_t vs = 0; vs < p->plan.view_count; vs++) {
             src.instance = inst;
             src.instance_index = first_instance + inst;
-            src.view_index = p->view_ids[vs];
+            src.view_index = p->plan.view_ids[vs];
             if (pd->topology == TR_TOPOLOGY_TRIANGLE_FAN) {
                 tr_vs_batch batch;
                 tr__vertex_shade(pl, &src, d->uniforms, d->spv, 0, 1, first_vtx, &batch);
             }
             const front_draw fc = {.p = p, .d = d, .draw_index = draw_index, .src = src, .first_vtx = first_vtx,
-                                   .inst = inst, .view_slot = vs, .view = (uint16_t)p->view_ids[vs],
+                                   .inst = inst, .view_slot = vs, .view = (uint16_t)p->plan.view_ids[vs],
                                    .gb_x = gb_x, .gb_y = gb_y, .stride = stride,
                                    .piece_room = TR_FRONT_PIECES * tri_bytes, .slot_room = slot_room};
             for (uint32_t c0 = 0; c0 < chunks; c0 += wave) {

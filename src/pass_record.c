@@ -26,523 +26,32 @@ double tr__now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* ---- validation and attachments ------------------------------------------------ */
-
-static bool valid_load(tr_load_op op) { return (unsigned)op <= TR_LOAD_OP_DONT_CARE; }
-static bool valid_store(tr_store_op op) { return (unsigned)op <= TR_STORE_OP_DONT_CARE; }
-
-static tr_result check_view(tr_context *ctx, const tr_image *img, uint32_t level, uint32_t base_layer,
-                            uint32_t layers_needed, const char *name, uint32_t *w, uint32_t *h, uint32_t *samples)
-{
-    if (img->ctx != ctx)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s.image belongs to another context", name);
-    /* one sample count for every attachment (multisample.h) */
-    if (*samples && img->desc.samples != *samples)
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                         "%s has %u sample(s) but the other attachments have %u (a pass's attachments share one "
-                         "sample count)", name, img->desc.samples, *samples);
-    *samples = img->desc.samples;
-    if (level >= img->desc.levels)
-        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s.level = %u but the image has %u level(s)", name, level,
-                         img->desc.levels);
-    if ((uint64_t)base_layer + layers_needed > img->desc.layers)
-        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
-                         "%s: layers %u..%u are needed but the image has %u layer(s)", name, base_layer,
-                         base_layer + layers_needed - 1, img->desc.layers);
-    uint32_t lw = TR_MAX(1u, img->desc.width >> level), lh = TR_MAX(1u, img->desc.height >> level);
-    if (*w == 0) {
-        *w = lw;
-        *h = lh;
-    } else if (lw != *w || lh != *h) {
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                         "%s is %ux%u but the other attachments are %ux%u", name, lw, lh, *w, *h);
-    }
-    return TR_OK;
-}
-
-/* The density map's offsets (fdm.h, "FDM offset"): their count, range
- * and granularity, and whether the pass honours them (the map and every
- * attachment created with TR_IMAGE_FDM_OFFSET); per view slot the offset
- * sampling moves by.  The attachments are in p->att. */
-static tr_result check_offsets(tr_context *ctx, const tr_render_pass_desc *d, uint32_t layers_needed, tr__pass *p)
-{
-    const tr_density_map *m = &d->density_map;
-    const char *mn = "tr_render_pass_desc.density_map";
-    if (m->offset_count == 0)
-        return TR_OK;
-    if (m->offset_count != layers_needed)
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                         "%s.offset_count = %u: it must be 0 or the pass's layer count, %u (one offset per view)", mn,
-                         m->offset_count, layers_needed);
-    const int32_t g = (int32_t)TR_FDM_OFFSET_GRANULARITY;
-    for (uint32_t i = 0; i < m->offset_count; i++) {
-        const tr_offset2d o = m->offsets[i];
-        if (o.x < -TR_FDM_MAX_OFFSET || o.x > TR_FDM_MAX_OFFSET || o.y < -TR_FDM_MAX_OFFSET ||
-            o.y > TR_FDM_MAX_OFFSET)
-            return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s.offsets[%u] = (%d, %d) is beyond +-%d", mn, i, o.x,
-                             o.y, TR_FDM_MAX_OFFSET);
-        if (o.x % g || o.y % g)
-            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                             "%s.offsets[%u] = (%d, %d) is not a multiple of the granularity, %d", mn, i, o.x, o.y, g);
-    }
-    /* Vulkan asks every attachment and the map to be created with the
-     * offset flag; here a pass that lacks it on any of them ignores its
-     * offsets, as if they were (0, 0) (fdm.h) */
-    bool flagged = (m->image->desc.flags & TR_IMAGE_FDM_OFFSET) != 0;
-    for (uint32_t i = 0; i < p->att_count; i++)
-        flagged &= (p->att[i].image->desc.flags & TR_IMAGE_FDM_OFFSET) != 0;
-    if (!flagged)
-        return TR_OK;
-    p->fdm_offset = true;
-    for (uint32_t v = 0; v < p->view_count; v++)
-        p->fdm_user_offset[v] = m->offsets[p->view_ids[v]];
-    return TR_OK;
-}
-
-/* Each view's bin offset b_o from its offset and the layout's bin size. */
-static void set_bin_offsets(tr__pass *p)
-{
-    const tr_extent2d bin = {p->layout.bin_w, p->layout.bin_h};
-    for (uint32_t v = 0; v < p->view_count; v++) {
-        const tr_offset2d bo = tr_fdm_bin_offset(p->fdm_user_offset[v], bin);
-        p->fdm_bo[v][0] = bo.x;
-        p->fdm_bo[v][1] = bo.y;
-    }
-}
-
-/* Vulkan: the attachments of a subpass may not alias (renderpass.h,
- * "Aliasing"); other levels or layers of one image are other
- * subresources.  The earlier colour attachment whose subresources colour
- * attachment i overlaps (each spans `layers` layers), or -1. */
-static int aliased_colour(const tr_render_pass_desc *d, const tr__pass *p, uint32_t i, uint32_t layers)
-{
-    const tr_color_attachment *c = &d->color[i];
-    for (uint32_t j = 0; j < i; j++) {
-        const tr_color_attachment *o = &d->color[j];
-        if (p->color_att[j] >= 0 && o->image == c->image && o->level == c->level &&
-            o->base_layer < c->base_layer + layers && c->base_layer < o->base_layer + layers)
-            return (int)j;
-    }
-    return -1;
-}
-
-/* Validates a pass descriptor and fills the attachment part of `p`. */
-static tr_result prepare_pass(tr_context *ctx, const tr_render_pass_desc *d, tr__pass *p)
-{
-    char name[64];
-    if (d->color_count > TR_MAX_COLOR_ATTACHMENTS)
-        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "tr_render_pass_desc.color_count = %u exceeds %u",
-                         d->color_count, TR_MAX_COLOR_ATTACHMENTS);
-    if (d->view_mask >> TR_MAX_VIEWS)
-        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
-                         "tr_render_pass_desc.view_mask = 0x%x: views above %u are not supported", d->view_mask,
-                         TR_MAX_VIEWS - 1);
-    if (d->flags & ~(TR_PASS_SINGLE_BIN | TR_PASS_NO_LRZ | TR_PASS_FDM_SHARED_VIEWPORT | TR_PASS_ORIGIN_LOWER_LEFT))
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_render_pass_desc.flags = 0x%x has unknown bits", d->flags);
-    p->view_count = 0;
-    uint32_t mask = d->view_mask ? d->view_mask : 1u;
-    for (uint32_t i = 0; i < TR_MAX_VIEWS; i++)
-        if (mask & (1u << i))
-            p->view_ids[p->view_count++] = i;
-    uint32_t layers_needed = p->view_ids[p->view_count - 1] + 1;
-    uint32_t w = 0, h = 0, samples = 0;
-    p->att_count = 0;
-    p->depth_att = p->stencil_att = -1;
-    for (uint32_t i = 0; i < TR_MAX_COLOR_ATTACHMENTS; i++) {
-        p->color_att[i] = -1;
-        const tr_color_attachment *c = &d->color[i];
-        if (i >= d->color_count || !c->image)
-            continue;
-        snprintf(name, sizeof(name), "tr_render_pass_desc.color[%u]", i);
-        if (!tr__format_is_color(c->image->desc.format))
-            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "%s: %s is not a colour format", name,
-                             c->image->fmt->name);
-        if (!valid_load(c->load_op) || !valid_store(c->store_op))
-            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: load_op or store_op is not a valid op", name);
-        tr_result r = check_view(ctx, c->image, c->level, c->base_layer, layers_needed, name, &w, &h, &samples);
-        if (r != TR_OK)
-            return r;
-        const int j = aliased_colour(d, p, i, layers_needed);
-        if (j >= 0)
-            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                             "%s.image is also color[%d].image, at the same level (%u) with overlapping layers "
-                             "(%u.. and %d..): attachments may not alias", name, j, c->level, c->base_layer,
-                             (int)d->color[j].base_layer);
-        tr__attachment_state *a = &p->att[p->att_count];
-        memset(a, 0, sizeof(*a));
-        a->image = c->image;
-        a->level = c->level;
-        a->base_layer = c->base_layer;
-        a->format = c->image->desc.format;
-        a->cpp = c->image->fmt->texel;
-        a->load = c->load_op;
-        a->store = c->store_op;
-        a->subsampled = (c->image->desc.flags & TR_IMAGE_SUBSAMPLED) != 0;
-        tr__color_encode(ctx, a->format, c->clear_color, a->clear_texel);
-        p->color_att[i] = (int)p->att_count++;
-    }
-    const tr_depth_attachment *ds = &d->depth;
-    if (ds->image) {
-        const char *dn = "tr_render_pass_desc.depth";
-        if (!ds->image->fmt->depth)
-            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "%s: %s is not a depth format", dn, ds->image->fmt->name);
-        if (!valid_load(ds->depth_load_op) || !valid_store(ds->depth_store_op) || !valid_load(ds->stencil_load_op) ||
-            !valid_store(ds->stencil_store_op))
-            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: a load or store op is not valid", dn);
-        if (!isfinite(ds->clear_depth) || ds->clear_depth < 0.0f || ds->clear_depth > 1.0f)
-            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s.clear_depth = %g is outside [0, 1]", dn,
-                             (double)ds->clear_depth);
-        tr_result r = check_view(ctx, ds->image, ds->level, ds->base_layer, layers_needed, dn, &w, &h, &samples);
-        if (r != TR_OK)
-            return r;
-        tr__attachment_state *a = &p->att[p->att_count];
-        memset(a, 0, sizeof(*a));
-        a->image = ds->image;
-        a->level = ds->level;
-        a->base_layer = ds->base_layer;
-        a->format = ds->image->desc.format;
-        a->cpp = 4;
-        a->load = ds->depth_load_op;
-        a->store = ds->depth_store_op;
-        const float cz = tr__depth_quantise(ds->image->fmt->depth_max, ds->clear_depth); /* D16 / D24 */
-        memcpy(a->clear_texel, &cz, 4);
-        p->depth_att = (int)p->att_count++;
-        if (ds->image->fmt->stencil) {
-            a = &p->att[p->att_count];
-            *a = p->att[p->depth_att];
-            a->cpp = 1;
-            a->stencil_plane = true;
-            a->load = ds->stencil_load_op;
-            a->store = ds->stencil_store_op;
-            memset(a->clear_texel, 0, sizeof(a->clear_texel));
-            a->clear_texel[0] = (uint8_t)(ds->clear_stencil & 0xff);
-            p->stencil_att = (int)p->att_count++;
-        }
-    }
-    if (w == 0)
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "tr_render_pass_desc has no attachment");
-    p->fb_w = w;
-    p->fb_h = h;
-    p->samples = samples;
-    /* Resolve images (multisample.h) */
-    for (uint32_t i = 0; i < TR_MAX_COLOR_ATTACHMENTS; i++) {
-        const tr_color_attachment *c = &d->color[i];
-        if (p->color_att[i] < 0) {
-            if (i < d->color_count && c->resolve_image)
-                return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                                 "tr_render_pass_desc.color[%u].resolve_image without an image to resolve", i);
-            continue;
-        }
-        tr__attachment_state *a = &p->att[p->color_att[i]];
-        a->resolve = NULL;
-        const tr_image *ri = c->resolve_image;
-        if (!ri)
-            continue;
-        snprintf(name, sizeof(name), "tr_render_pass_desc.color[%u].resolve_image", i);
-        if (ri->ctx != ctx)
-            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s belongs to another context", name);
-        if (samples == 1)
-            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                             "%s: the attachment has one sample; only a multisampled one resolves", name);
-        if (ri->desc.samples != 1)
-            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "%s has %u samples: a resolve image has one", name,
-                             ri->desc.samples);
-        if (ri->desc.format != a->format)
-            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "%s is %s but the attachment is %s (they must match)",
-                             name, ri->fmt->name, a->image->fmt->name);
-        if (c->resolve_level >= ri->desc.levels)
-            return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: resolve_level = %u but the image has %u level(s)", name,
-                             c->resolve_level, ri->desc.levels);
-        if ((uint64_t)c->resolve_base_layer + layers_needed > ri->desc.layers)
-            return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: layers %u..%u are needed but the image has %u layer(s)",
-                             name, c->resolve_base_layer, c->resolve_base_layer + layers_needed - 1, ri->desc.layers);
-        const uint32_t rw = TR_MAX(1u, ri->desc.width >> c->resolve_level),
-                       rh = TR_MAX(1u, ri->desc.height >> c->resolve_level);
-        if (rw != w || rh != h)
-            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "%s is %ux%u but the attachments are %ux%u", name, rw,
-                             rh, w, h);
-        for (uint32_t k = 0; k < p->att_count; k++)
-            if (p->att[k].image == ri || p->att[k].resolve == ri)
-                return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                                 "%s is also an attachment or another resolve image of the pass", name);
-        a->resolve = (tr_image *)ri;
-        a->resolve_level = c->resolve_level;
-        a->resolve_base_layer = c->resolve_base_layer;
-    }
-    tr_rect ra = d->render_area;
-    if (ra.width == 0 || ra.height == 0)
-        ra = (tr_rect){0, 0, w, h};
-    if (ra.x < 0 || ra.y < 0 || (uint64_t)ra.x + ra.width > w || (uint64_t)ra.y + ra.height > h)
-        return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
-                         "tr_render_pass_desc.render_area (%d,%d %ux%u) is outside the %ux%u framebuffer", ra.x,
-                         ra.y, ra.width, ra.height, w, h);
-    /* GL's lower-left origin: rectangles arrive in window coordinates */
-    p->origin_flip = (d->flags & TR_PASS_ORIGIN_LOWER_LEFT) ? (int32_t)h : 0;
-    ra = tr__pass_rect_to_fb(p, ra);
-    p->area[0] = ra.x;
-    p->area[1] = ra.y;
-    p->area[2] = ra.x + (int32_t)ra.width;
-    p->area[3] = ra.y + (int32_t)ra.height;
-
-    /* The density map (fdm.h): read when the pass ends. */
-    const tr_image *map = d->density_map.image;
-    p->fdm = map != NULL;
-    p->fdm_offset = false;
-    memset(p->fdm_user_offset, 0, sizeof p->fdm_user_offset);
-    if (map) {
-        const char *mn = "tr_render_pass_desc.density_map";
-        if (map->ctx != ctx)
-            return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s.image belongs to another context", mn);
-        if (map->desc.samples != 1)
-            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "%s.image has %u samples: a density map has one", mn,
-                             map->desc.samples);
-        if (map->desc.format != TR_FORMAT_R8G8_UNORM)
-            return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT, "%s.image is %s: a density map is R8G8_UNORM", mn,
-                             map->fmt->name);
-        const uint32_t layers = map->desc.layers == 1 ? 1u : layers_needed;
-        if ((uint64_t)d->density_map.base_layer + layers > map->desc.layers)
-            return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
-                             "%s: layers %u..%u are needed (view %u is the highest) but the image has %u layer(s)", mn,
-                             d->density_map.base_layer, d->density_map.base_layer + layers - 1, layers_needed - 1,
-                             map->desc.layers);
-        for (uint32_t i = 0; i < p->att_count; i++)
-            if (p->att[i].image == map || p->att[i].resolve == map)
-                return tr__error(ctx, TR_ERROR_INVALID_STATE,
-                                 "%s.image is also an attachment or resolve image of the pass (a density map is "
-                                 "only read)", mn);
-        if (d->flags & TR_PASS_SINGLE_BIN)
-            return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                             "%s with TR_PASS_SINGLE_BIN: a fragment density map needs bins (as on the hardware)",
-                             mn);
-        tr_result r = check_offsets(ctx, d, layers_needed, p);
-        if (r != TR_OK)
-            return r;
-    } else if (d->density_map.offset_count) {
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                         "tr_render_pass_desc.density_map.offset_count = %u without a density map image",
-                         d->density_map.offset_count);
-    }
-
-    /* Subsampled colour attachments (subsample.h): stored in subsampled
-     * space, which needs a density map and bins over the whole
-     * framebuffer. */
-    p->subsampled = false;
-    for (uint32_t i = 0; i < p->att_count; i++)
-        p->subsampled |= p->att[i].subsampled;
-    if (p->subsampled && !map)
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                         "tr_render_pass_desc.color: a TR_IMAGE_SUBSAMPLED attachment needs a density map");
-    if (p->subsampled && (p->area[0] || p->area[1] || p->area[2] != (int32_t)w || p->area[3] != (int32_t)h))
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
-                         "tr_render_pass_desc.render_area: a pass with a TR_IMAGE_SUBSAMPLED attachment renders "
-                         "the whole %ux%u framebuffer", w, h);
-
-    tr__bin_att batt[TR__MAX_ATTACHMENTS];
-    for (uint32_t i = 0; i < p->att_count; i++) {
-        /* a tile holds every sample: bytes per pixel times samples, as
-         * turnip counts cpp (REFERENCE.md section 5) */
-        batt[i].cpp = p->att[i].cpp * samples;
-        batt[i].separate_stencil = p->att[i].stencil_plane;
-    }
-    const uint32_t lflags = (d->flags & TR_PASS_SINGLE_BIN ? TR__LAYOUT_SINGLE_BIN : 0u) |
-                            (p->fdm ? TR__LAYOUT_FDM : 0u) | (p->fdm_offset ? TR__LAYOUT_FDM_OFFSET : 0u) |
-                            (p->fdm && ctx->features.bin_merging ? TR__LAYOUT_FDM_PIPES : 0u);
-    tr_result r = tr__bin_layout(ctx, batt, p->att_count, p->area, p->view_count, lflags, &p->layout);
-    if (r != TR_OK)
-        return r;
-    /* b_o per view (tu_bin_offset); a shared viewport cannot shift bins per
-     * view, so only the density map's sampling position moves (fdm.h) */
-    memset(p->fdm_bo, 0, sizeof p->fdm_bo);
-    if (p->fdm_offset && !(d->flags & TR_PASS_FDM_SHARED_VIEWPORT))
-        set_bin_offsets(p);
-    /* A subsampled attachment of a pass with FDM offsets (made with
-     * TR_IMAGE_FDM_OFFSET, as every attachment must be for the offsets to
-     * count) is padded by the device's tile alignment, the one its layout
-     * pins bins with (src/pass_tile.c subsampled_grid): nothing to refuse,
-     * even when a cpp-1 attachment doubles this pass's alignment (turnip
-     * renders such a pass). */
-    uint32_t bins_per_pipe = p->layout.pipe_w * p->layout.pipe_h;
-    p->mask_words = (bins_per_pipe + 31) / 32;
-    if (p->mask_words > 64)
-        return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
-                         "%u bins per VSC pipe (%ux%u bins of %ux%u): the GMEM budget is too small for this "
-                         "framebuffer", bins_per_pipe, p->layout.bins_x, p->layout.bins_y, p->layout.bin_w,
-                         p->layout.bin_h);
-    size_t off = 0, slice = (size_t)p->layout.bin_w * p->layout.bin_h;
-    for (uint32_t i = 0; i < p->att_count; i++) {
-        p->att[i].gmem_offset = off;
-        off += TR_ALIGN(slice * p->att[i].cpp * p->view_count * samples, 64);
-    }
-    p->tile_bytes = off;
-    return TR_OK;
-}
-
 /* The least scratch the pass will need (context.h, memory_limit): a GMEM
  * tile for every thread, the depth attachment's LRZ (tr__lrz_bytes), and per bin
  * a tile and its place in the tile list, per pipe and view a stream. */
 static uint64_t pass_scratch_bytes(const tr_context *ctx, const tr__pass *p)
 {
-    const tr_bin_layout *l = &p->layout;
-    uint64_t bytes = (uint64_t)ctx->desc.threads * p->tile_bytes;
-    if (p->depth_att >= 0 && !(ctx->desc.flags & TR_CONTEXT_NO_LRZ))
-        bytes += tr__lrz_bytes(p->fb_w, p->fb_h, p->samples, p->view_count);
+    const tr_bin_layout *l = &p->plan.layout;
+    uint64_t bytes = (uint64_t)ctx->desc.threads * p->plan.tile_bytes;
+    if (p->plan.depth_att >= 0 && !(ctx->desc.flags & TR_CONTEXT_NO_LRZ))
+        bytes += tr__lrz_bytes(p->plan.fb_w, p->plan.fb_h, p->plan.samples, p->plan.view_count);
     bytes += (uint64_t)l->bins_x * l->bins_y * (sizeof(tr__tile) + sizeof(uint32_t));
-    bytes += (uint64_t)l->pipes_x * l->pipes_y * p->view_count * sizeof(tr__stream);
+    bytes += (uint64_t)l->pipes_x * l->pipes_y * p->plan.view_count * sizeof(tr__stream);
     return bytes;
-}
-
-tr_result tr_compute_bin_layout(tr_context *ctx, const tr_render_pass_desc *desc, tr_bin_layout *out)
-{
-    tr__api_enter(ctx);
-    if (!ctx)
-        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_compute_bin_layout: ctx is NULL");
-    if (!desc || !out)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_compute_bin_layout: %s is NULL", desc ? "out" : "desc");
-    tr__pass *tmp = tr__calloc(ctx, sizeof(tr__pass));
-    if (!tmp)
-        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_compute_bin_layout: out of memory");
-    tr_result r = prepare_pass(ctx, desc, tmp);
-    if (r == TR_OK)
-        *out = tmp->layout;
-    tr__free(ctx, tmp);
-    return r;
-}
-
-void tr__pass_fdm_areas(const tr_context *ctx, const tr__pass *p, bool shared_viewport, tr_extent2d *out)
-{
-    tr__fdm_offsets off;
-    if (p->fdm_offset) {
-        memcpy(off.offset, p->fdm_user_offset, sizeof off.offset);
-        memcpy(off.bo, p->fdm_bo, sizeof off.bo);
-    }
-    tr__fdm_bin_areas(ctx, p->desc.density_map.image, p->desc.density_map.base_layer, p->view_ids, p->view_count,
-                      &p->layout, p->fb_w, p->fb_h, shared_viewport, p->fdm_offset ? &off : NULL, out);
-}
-
-/* The start of every tr_compute_fdm_* call: the arguments, then the pass
- * the descriptor would make (its layout, views and offsets), in *out
- * (tr__free it). */
-static tr_result fdm_query(tr_context *ctx, const tr_render_pass_desc *desc, const void *dst, const char *fn,
-                           const char *dst_name, tr__pass **out)
-{
-    *out = NULL;
-    if (!ctx)
-        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", fn);
-    if (!desc || !dst)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, desc ? dst_name : "desc");
-    if (!desc->density_map.image)
-        return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR, "%s: tr_render_pass_desc.density_map.image is NULL (no FDM)",
-                         fn);
-    tr__pass *tmp = tr__calloc(ctx, sizeof(tr__pass));
-    if (!tmp)
-        return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
-    tr_result r = prepare_pass(ctx, desc, tmp);
-    if (r != TR_OK) {
-        tr__free(ctx, tmp);
-        return r;
-    }
-    tmp->desc = *desc;
-    *out = tmp;
-    return TR_OK;
-}
-
-tr_result tr_compute_fdm_areas(tr_context *ctx, const tr_render_pass_desc *desc, tr_extent2d *areas, size_t count)
-{
-    tr__api_enter(ctx);
-    tr__pass *tmp;
-    tr_result r = fdm_query(ctx, desc, areas, "tr_compute_fdm_areas", "areas", &tmp);
-    if (r != TR_OK)
-        return r;
-    const size_t need = (size_t)tmp->layout.bins_x * tmp->layout.bins_y * tmp->view_count;
-    if (count < need)
-        r = tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
-                      "tr_compute_fdm_areas: count = %zu, the pass needs %zu (%u x %u bins, %u view(s))", count, need,
-                      tmp->layout.bins_x, tmp->layout.bins_y, tmp->view_count);
-    else
-        tr__pass_fdm_areas(ctx, tmp, (desc->flags & TR_PASS_FDM_SHARED_VIEWPORT) != 0, areas);
-    tr__free(ctx, tmp);
-    return r;
-}
-
-tr_result tr_compute_fdm_bin_offsets(tr_context *ctx, const tr_render_pass_desc *desc, tr_offset2d *bin_offsets,
-                                     size_t count)
-{
-    tr__api_enter(ctx);
-    tr__pass *tmp;
-    tr_result r = fdm_query(ctx, desc, bin_offsets, "tr_compute_fdm_bin_offsets", "bin_offsets", &tmp);
-    if (r != TR_OK)
-        return r;
-    if (count < tmp->view_count)
-        r = tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_compute_fdm_bin_offsets: count = %zu, the pass has %u view(s)",
-                      count, tmp->view_count);
-    else
-        for (uint32_t v = 0; v < tmp->view_count; v++)
-            bin_offsets[v] = (tr_offset2d){tmp->fdm_bo[v][0], tmp->fdm_bo[v][1]};
-    tr__free(ctx, tmp);
-    return r;
-}
-
-tr_result tr_compute_fdm_tiles(tr_context *ctx, const tr_render_pass_desc *desc, tr_fdm_tile *tiles, size_t capacity,
-                               size_t *count)
-{
-    tr__api_enter(ctx);
-    tr__pass *tmp;
-    tr_result r = fdm_query(ctx, desc, count, "tr_compute_fdm_tiles", "count", &tmp);
-    if (r != TR_OK)
-        return r;
-    const tr_bin_layout *l = &tmp->layout;
-    const size_t nbins = (size_t)l->bins_x * l->bins_y;
-    const bool shared = (desc->flags & TR_PASS_FDM_SHARED_VIEWPORT) != 0;
-    tr_extent2d *areas = tr__alloc(ctx, nbins * tmp->view_count * sizeof *areas);
-    tr__tile *t = tr__alloc(ctx, nbins * sizeof *t);
-    if (!areas || !t) {
-        r = tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_compute_fdm_tiles: out of memory");
-    } else {
-        tr__pass_fdm_areas(ctx, tmp, shared, areas);
-        tr__bin_tiles_init(l, tmp->area, (const int32_t(*)[2])tmp->fdm_bo, areas, tmp->view_count, t);
-        if (ctx->features.bin_merging)
-            tr__bin_merge_tiles(l, tmp->view_count, shared, t);
-        size_t n = 0;
-        for (size_t b = 0; b < nbins; b++) {
-            if (t[b].merged != TR__TILE_NONE || !t[b].visible)
-                continue;
-            if (tiles && n < capacity) {
-                tr_fdm_tile *o = &tiles[n];
-                memset(o, 0, sizeof *o);
-                o->bin_x = t[b].x;
-                o->bin_y = t[b].y;
-                o->bins_w = t[b].ew;
-                o->bins_h = t[b].eh;
-                o->gmem_bins_h = t[b].gmem_h;
-                o->visible_views = t[b].visible;
-                for (uint32_t v = 0; v < tmp->view_count; v++)
-                    o->area[v] = t[b].visible & (1u << v) ? t[b].area[v] : (tr_extent2d){0, 0};
-            }
-            n++;
-        }
-        *count = n;
-        if (tiles && n > capacity)
-            r = tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "tr_compute_fdm_tiles: capacity = %zu, the pass renders %zu tiles",
-                          capacity, n);
-    }
-    tr__free(ctx, areas);
-    tr__free(ctx, t);
-    tr__free(ctx, tmp);
-    return r;
 }
 
 /* ---- recording ------------------------------------------------------------------------ */
 
 static void set_uses(tr__pass *p, int delta)
 {
-    for (uint32_t i = 0; i < p->att_count; i++) {
-        if (!p->att[i].stencil_plane)
-            p->att[i].image->pass_uses += (uint32_t)delta;
-        if (p->att[i].resolve)
-            p->att[i].resolve->pass_uses += (uint32_t)delta;
+    for (uint32_t i = 0; i < p->plan.att_count; i++) {
+        if (!p->plan.att[i].stencil_plane)
+            p->plan.att[i].image->pass_uses += (uint32_t)delta;
+        if (p->plan.att[i].resolve)
+            p->plan.att[i].resolve->pass_uses += (uint32_t)delta;
     }
-    if (p->desc.density_map.image) /* read when the pass ends: held unchanged until then */
-        p->desc.density_map.image->pass_uses += (uint32_t)delta;
+    if (p->plan.desc.density_map.image) /* read when the pass ends: held unchanged until then */
+        p->plan.desc.density_map.image->pass_uses += (uint32_t)delta;
 }
 
 tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *desc)
@@ -555,14 +64,13 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     if (ctx->in_pass)
         return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_cmd_begin_render_pass: a render pass is already recording");
     tr__pass *p = ctx->pass;
-    tr_result r = prepare_pass(ctx, desc, p);
+    tr_result r = tr__pass_plan_make(ctx, desc, &p->plan);
     if (r == TR_OK)
         r = tr__check_bytes(ctx, "tr_cmd_begin_render_pass", "the pass's scratch (tile buffers, LRZ, bin tables)",
                             pass_scratch_bytes(ctx, p), true);
     if (r != TR_OK)
         return r;
-    p->desc = *desc;
-    size_t slots = (size_t)p->view_count * p->layout.pipes_x * p->layout.pipes_y;
+    size_t slots = (size_t)p->plan.view_count * p->plan.layout.pipes_x * p->plan.layout.pipes_y;
     if (slots > p->stream_slots) {
         tr__stream *s = tr__calloc(ctx, slots * sizeof(tr__stream));
         if (!s)
@@ -586,11 +94,11 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     p->pipeline = NULL;
     /* the render area's rectangle (a viewport in the pass's window
      * coordinates, a scissor in the framebuffer's) */
-    p->viewport = (tr_viewport){(float)p->area[0],
-                                (float)(p->origin_flip ? p->origin_flip - p->area[3] : p->area[1]),
-                                (float)(p->area[2] - p->area[0]), (float)(p->area[3] - p->area[1]), 0.0f, 1.0f};
-    p->scissor = (tr_rect){p->area[0], p->area[1], (uint32_t)(p->area[2] - p->area[0]),
-                           (uint32_t)(p->area[3] - p->area[1])};
+    p->viewport = (tr_viewport){(float)p->plan.area[0],
+                                (float)(p->plan.origin_flip ? p->plan.origin_flip - p->plan.area[3] : p->plan.area[1]),
+                                (float)(p->plan.area[2] - p->plan.area[0]), (float)(p->plan.area[3] - p->plan.area[1]), 0.0f, 1.0f};
+    p->scissor = (tr_rect){p->plan.area[0], p->plan.area[1], (uint32_t)(p->plan.area[2] - p->plan.area[0]),
+                           (uint32_t)(p->plan.area[3] - p->plan.area[1])};
     p->stencil_ref[0] = p->stencil_ref[1] = 0;
     memset(p->blend_constants, 0, sizeof(p->blend_constants));
     p->uniforms = NULL;
@@ -606,7 +114,7 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     p->held_count = 0;
     p->fdm_shared_viewport = false;
     memset(&p->stats, 0, sizeof(p->stats));
-    p->stats.layout = p->layout;
+    p->stats.layout = p->plan.layout;
     r = tr__lrz_begin_pass(ctx, p);
     if (r != TR_OK)
         return r;
@@ -671,7 +179,7 @@ tr_result tr_cmd_bind_texture(tr_context *ctx, uint32_t slot, const tr_image *im
             return tr__error(ctx, TR_ERROR_INVALID_DESCRIPTOR,
                              "tr_cmd_bind_texture: the image has %u samples; a multisampled image cannot be "
                              "sampled", image->desc.samples);
-        if (image == p->desc.density_map.image)
+        if (image == p->plan.desc.density_map.image)
             return tr__error(ctx, TR_ERROR_INVALID_STATE,
                              "tr_cmd_bind_texture: the image is this pass's density map (read when the pass ends, "
                              "it cannot be sampled in it)");
@@ -769,7 +277,7 @@ tr_result tr_cmd_set_scissor(tr_context *ctx, const tr_rect *s)
     if (s->x < 0 || s->y < 0)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_scissor: x = %d, y = %d must not be negative",
                          s->x, s->y);
-    ctx->pass->scissor = tr__pass_rect_to_fb(ctx->pass, *s);
+    ctx->pass->scissor = tr__plan_rect_to_fb(&ctx->pass->plan, *s);
     return TR_OK;
 }
 
@@ -883,11 +391,11 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     if (p->draw_count >= UINT32_MAX)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: too many draws in one pass", fn);
     const tr_pipeline *pl = p->pipeline;
-    if (pl->desc.multisample.samples != p->samples)
+    if (pl->desc.multisample.samples != p->plan.samples)
         return tr__error(ctx, TR_ERROR_INVALID_STATE,
                          "%s: the pipeline rasterizes %u sample(s) but the pass's attachments have %u "
                          "(tr_pipeline_desc.multisample.samples must match)", fn, pl->desc.multisample.samples,
-                         p->samples);
+                         p->plan.samples);
     const tr_pipeline_desc *pd = &pl->desc;
     for (uint32_t m = pd->texture_mask, slot = 0; m; m >>= 1, slot++)
         if ((m & 1u) && !p->textures[slot].image)
@@ -899,12 +407,12 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     /* Integer attachments take no blending (Vulkan: no
      * VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT); checked here, where
      * the pipeline meets the pass's formats. */
-    for (uint32_t a = 0; a < p->desc.color_count && a < TR_MAX_COLOR_ATTACHMENTS; a++) {
-        const int ai = p->color_att[a];
-        if (ai >= 0 && pd->blend[a].enable && tr__format(p->att[ai].format)->is_int)
+    for (uint32_t a = 0; a < p->plan.desc.color_count && a < TR_MAX_COLOR_ATTACHMENTS; a++) {
+        const int ai = p->plan.color_att[a];
+        if (ai >= 0 && pd->blend[a].enable && tr__format(p->plan.att[ai].format)->is_int)
             return tr__error(ctx, TR_ERROR_UNSUPPORTED_FORMAT,
                              "%s: tr_pipeline_desc.blend[%u].enable: colour attachment %u is %s, an integer "
-                             "format, which cannot be blended", fn, a, a, tr_format_name(p->att[ai].format));
+                             "format, which cannot be blended", fn, a, a, tr_format_name(p->plan.att[ai].format));
     }
     uint32_t prims = prim_count(pd->topology, count);
     tr__fetch fetch;
@@ -922,26 +430,26 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->clear_atts = 0;
     d->win_offset[0] = d->win_offset[1] = 0;
     d->viewport = p->viewport;
-    d->flip_y = p->origin_flip;
-    d->flip_sub = p->origin_flip * TR_SUBPIXEL_ONE;
-    d->area_scissor[0] = TR_MAX(p->scissor.x, p->area[0]);
-    d->area_scissor[1] = TR_MAX(p->scissor.y, p->area[1]);
-    d->area_scissor[2] = (int32_t)TR_MIN((int64_t)p->scissor.x + p->scissor.width, (int64_t)p->area[2]);
-    d->area_scissor[3] = (int32_t)TR_MIN((int64_t)p->scissor.y + p->scissor.height, (int64_t)p->area[3]);
+    d->flip_y = p->plan.origin_flip;
+    d->flip_sub = p->plan.origin_flip * TR_SUBPIXEL_ONE;
+    d->area_scissor[0] = TR_MAX(p->scissor.x, p->plan.area[0]);
+    d->area_scissor[1] = TR_MAX(p->scissor.y, p->plan.area[1]);
+    d->area_scissor[2] = (int32_t)TR_MIN((int64_t)p->scissor.x + p->scissor.width, (int64_t)p->plan.area[2]);
+    d->area_scissor[3] = (int32_t)TR_MIN((int64_t)p->scissor.y + p->scissor.height, (int64_t)p->plan.area[3]);
     tr__draw_scissor(d->area_scissor, &d->viewport, (float)d->flip_y, d->scissor);
-    d->fdm = p->fdm;
-    d->samples = (uint8_t)p->samples;
+    d->fdm = p->plan.fdm;
+    d->samples = (uint8_t)p->plan.samples;
     for (int k = 0; k < 4; k++) {
         /* With a density map a coarse fragment (up to 4 pixels a side,
          * aligned to its size) the scissor touches is drawn whole. */
         const int32_t m = (int32_t)TR_FDM_MAX_FRAGMENT_AREA;
-        d->bin_scissor[k] = !p->fdm ? d->scissor[k] : k < 2 ? d->scissor[k] & ~(m - 1) : (d->scissor[k] + m - 1) & ~(m - 1);
+        d->bin_scissor[k] = !p->plan.fdm ? d->scissor[k] : k < 2 ? d->scissor[k] & ~(m - 1) : (d->scissor[k] + m - 1) & ~(m - 1);
     }
     if ((pd->flags & TR_PIPELINE_WRITES_VIEWPORT_INDEX) && !p->fdm_shared_viewport) {
         p->fdm_shared_viewport = true;
         bool shifted = false;
-        for (uint32_t v = 0; v < p->view_count; v++)
-            shifted |= p->fdm_bo[v][0] != 0 || p->fdm_bo[v][1] != 0;
+        for (uint32_t v = 0; v < p->plan.view_count; v++)
+            shifted |= p->plan.fdm_bo[v][0] != 0 || p->plan.fdm_bo[v][1] != 0;
         if (shifted && tr__front_unshift_bins(ctx, p) != TR_OK)
             return tr__pass_fail(ctx, fn);
     }
@@ -965,8 +473,8 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         p->feedback_copy = copy;
     }
     d->feedback_maps = p->feedback_copy;
-    tr__spv_bindings bind = {.push = p->uniforms, .push_size = p->uniforms_size, .samples = p->samples,
-                             .flip_y = p->origin_flip != 0};
+    tr__spv_bindings bind = {.push = p->uniforms, .push_size = p->uniforms_size, .samples = p->plan.samples,
+                             .flip_y = p->plan.origin_flip != 0};
     memcpy(bind.ubo, p->ubo, sizeof bind.ubo);
     memcpy(bind.ubo_size, p->ubo_size, sizeof bind.ubo_size);
     const tr_result sr = tr__spv_draw_prepare(ctx, fn, &p->arena, pl, &bind, d);
@@ -976,12 +484,12 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     }
     d->depth_min = TR_MIN(d->viewport.min_depth, d->viewport.max_depth);
     d->depth_max = TR_MAX(d->viewport.min_depth, d->viewport.max_depth);
-    d->depth_qmax = p->depth_att >= 0 ? tr__format(p->att[p->depth_att].format)->depth_max : 0u;
+    d->depth_qmax = p->plan.depth_att >= 0 ? tr__format(p->plan.att[p->plan.depth_att].format)->depth_max : 0u;
     tr__lrz_draw_state(p, d);
     p->stats.draws++;
     if (!prims || !instance_count)
         return TR_OK;
-    p->stats.vertex_linear_ids += (uint64_t)fetch.padded_count * instance_count * p->view_count;
+    p->stats.vertex_linear_ids += (uint64_t)fetch.padded_count * instance_count * p->plan.view_count;
     const tr_result fr2 = tr__front_draw(ctx, fn, draw_index, &src, prims, instance_count, first_instance);
     if (fr2 != TR_OK)
         return fr2;
@@ -1011,41 +519,41 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
                              "%s: attachments[%u].aspects = 0x%x: COLOR alone, or DEPTH and/or STENCIL", fn, i,
                              a->aspects);
         if (a->aspects & TR_CLEAR_COLOR) {
-            if (a->color_attachment >= p->desc.color_count)
+            if (a->color_attachment >= p->plan.desc.color_count)
                 return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: attachments[%u].color_attachment = %u, the pass has %u",
-                                 fn, i, a->color_attachment, p->desc.color_count);
-            int ai = p->color_att[a->color_attachment];
+                                 fn, i, a->color_attachment, p->plan.desc.color_count);
+            int ai = p->plan.color_att[a->color_attachment];
             if (ai < 0)
                 continue; /* an unused slot: ignored, as in Vulkan */
-            tr__color_encode(ctx, p->att[ai].format, a->color, texel[ai]);
+            tr__color_encode(ctx, p->plan.att[ai].format, a->color, texel[ai]);
             which |= 1u << ai;
             continue;
         }
-        if ((a->aspects & TR_CLEAR_DEPTH) && p->depth_att < 0)
+        if ((a->aspects & TR_CLEAR_DEPTH) && p->plan.depth_att < 0)
             return tr__error(ctx, TR_ERROR_INVALID_STATE, "%s: attachments[%u] clears depth, the pass has none", fn, i);
-        if ((a->aspects & TR_CLEAR_STENCIL) && p->stencil_att < 0)
+        if ((a->aspects & TR_CLEAR_STENCIL) && p->plan.stencil_att < 0)
             return tr__error(ctx, TR_ERROR_INVALID_STATE, "%s: attachments[%u] clears stencil, the pass has none", fn,
                              i);
         if (a->aspects & TR_CLEAR_DEPTH) {
             if (!(a->depth >= 0.0f && a->depth <= 1.0f))
                 return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: attachments[%u].depth = %g is outside [0, 1]", fn,
                                  i, (double)a->depth);
-            const float cz = tr__depth_quantise(p->att[p->depth_att].image->fmt->depth_max, a->depth);
-            memcpy(texel[p->depth_att], &cz, 4);
-            which |= 1u << p->depth_att;
+            const float cz = tr__depth_quantise(p->plan.att[p->plan.depth_att].image->fmt->depth_max, a->depth);
+            memcpy(texel[p->plan.depth_att], &cz, 4);
+            which |= 1u << p->plan.depth_att;
             depth_cleared = true;
         }
         if (a->aspects & TR_CLEAR_STENCIL) {
-            texel[p->stencil_att][0] = (uint8_t)(a->stencil & 0xff);
-            which |= 1u << p->stencil_att;
+            texel[p->plan.stencil_att][0] = (uint8_t)(a->stencil & 0xff);
+            which |= 1u << p->plan.stencil_att;
         }
     }
     for (uint32_t k = 0; k < rect_count; k++) {
-        const tr_rect fr = tr__pass_rect_to_fb(p, rects[k]), *r = &fr;
+        const tr_rect fr = tr__plan_rect_to_fb(&p->plan, rects[k]), *r = &fr;
         if (!r->width || !r->height)
             return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "%s: rects[%u] is empty", fn, k);
-        if (r->x < p->area[0] || r->y < p->area[1] || (int64_t)r->x + r->width > p->area[2] ||
-            (int64_t)r->y + r->height > p->area[3])
+        if (r->x < p->plan.area[0] || r->y < p->plan.area[1] || (int64_t)r->x + r->width > p->plan.area[2] ||
+            (int64_t)r->y + r->height > p->plan.area[3])
             return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: rects[%u] (%d,%d %ux%u) is outside the render area", fn,
                              k, r->x, r->y, r->width, r->height);
     }
@@ -1065,7 +573,7 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
         p->lrz.invalid = true; /* turnip: invalid until the next LOAD_OP_CLEAR */
     /* One "triangle" per rectangle and view: no edges (every centre is
      * inside), the rectangle as its bounding box. */
-    for (uint32_t vs = 0; vs < p->view_count; vs++)
+    for (uint32_t vs = 0; vs < p->plan.view_count; vs++)
         for (uint32_t k = 0; k < rect_count; k++) {
             tr__tri *t = tr__arena_alloc(ctx, &p->arena, sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(0));
             if (!t || !tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)) ||
@@ -1073,14 +581,14 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
                 return tr__pass_fail(ctx, fn);
             p->lrz_cand[p->tri_count] = 0; /* clears write no LRZ (they may invalidate it) */
             memset(t, 0, sizeof(*t) + sizeof(float) * TR_TRI_ATTR_FLOATS(0));
-            const tr_rect r = tr__pass_rect_to_fb(p, rects[k]);
+            const tr_rect r = tr__plan_rect_to_fb(&p->plan, rects[k]);
             t->bbox[0] = r.x;
             t->bbox[1] = r.y;
             t->bbox[2] = r.x + (int32_t)r.width;
             t->bbox[3] = r.y + (int32_t)r.height;
             t->draw = draw_index;
             t->primitive = k;
-            t->view = (uint16_t)p->view_ids[vs];
+            t->view = (uint16_t)p->plan.view_ids[vs];
             p->tris[p->tri_count] = t;
             int entries = tr__bin_triangle(ctx, p, t, (uint32_t)p->tri_count, vs);
             if (entries < 0)

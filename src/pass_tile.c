@@ -140,14 +140,14 @@ static void store_view(const tr__pass *p, tr__raster_bin *rb, const tr__tile *t,
         tr__raster_store(rb);
         rb->store_set = 1;
     }
-    const tr_bin_layout *l = &p->layout;
+    const tr_bin_layout *l = &p->plan.layout;
     const int32_t slice[4] = {rb->fb_rect[0], rb->fb_rect[1], rb->fb_rect[2], rb->fb_rect[3]};
     for (uint32_t by = t->y; by < t->y + t->eh; by++)
         for (uint32_t bx = t->x; bx < t->x + t->ew; bx++) {
-            if (!p->fdm_areas[((size_t)by * l->bins_x + bx) * p->view_count + vs].width)
+            if (!p->fdm_areas[((size_t)by * l->bins_x + bx) * p->plan.view_count + vs].width)
                 continue;
             int32_t r[4];
-            tr__bin_rect(l, p->area, p->fdm_bo[vs], bx, by, r);
+            tr__bin_rect(l, p->plan.area, p->plan.fdm_bo[vs], bx, by, r);
             r[0] = TR_MAX(r[0], slice[0]);
             r[1] = TR_MAX(r[1], slice[1]);
             r[2] = TR_MIN(r[2], slice[2]);
@@ -197,14 +197,14 @@ static void zblocks_begin(tr_context *ctx, tr__worker *w, tr__raster_bin *rb, bo
 static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pass *rp, tr__worker *w, uint32_t ti,
                         uint32_t slice, uint32_t slices)
 {
-    const tr_bin_layout *l = &p->layout;
+    const tr_bin_layout *l = &p->plan.layout;
     const tr__tile *t = &p->tiles[ti];
     const uint32_t bit = (t->y % l->pipe_h) * l->pipe_w + t->x % l->pipe_w; /* a one-bin tile's slot */
     const size_t view_texels = (size_t)l->bin_w * l->bin_h;
     /* b_cs: the tile's top-left bin at full scale, GMEM pixel (0, 0) */
     const int32_t bcs[2] = {l->origin_x + (int32_t)(t->x * l->bin_w), l->origin_y + (int32_t)(t->y * l->bin_h)};
     const int32_t grid_origin[2] = {l->origin_x, l->origin_y};
-    for (uint32_t vs = 0; vs < p->view_count; vs++) {
+    for (uint32_t vs = 0; vs < p->plan.view_count; vs++) {
         /* A view invisible in the tile (density 0, or its shifted bins
          * outside the render area) renders nothing and leaves its pixels. */
         if (!(t->visible & (1u << vs)))
@@ -214,9 +214,9 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
          * framebuffer: with an FDM offset the view's bins are shifted back
          * by its b_o, the first row and column shrink. */
         tr__fdm_view fv;
-        tr__fdm_view_make(area, bcs, p->fdm_bo[vs], grid_origin, l->bin_w * t->ew, l->bin_h * t->eh, &fv);
-        int32_t rect[4] = {TR_MAX(fv.fb[0], p->area[0]), TR_MAX(fv.fb[1], p->area[1]), TR_MIN(fv.fb[2], p->area[2]),
-                           TR_MIN(fv.fb[3], p->area[3])};
+        tr__fdm_view_make(area, bcs, p->plan.fdm_bo[vs], grid_origin, l->bin_w * t->ew, l->bin_h * t->eh, &fv);
+        int32_t rect[4] = {TR_MAX(fv.fb[0], p->plan.area[0]), TR_MAX(fv.fb[1], p->plan.area[1]), TR_MIN(fv.fb[2], p->plan.area[2]),
+                           TR_MIN(fv.fb[3], p->plan.area[3])};
         if (rect[0] >= rect[2] || rect[1] >= rect[3])
             continue;
         bool first = true; /* the slice that counts the tile's per-bin statistics */
@@ -260,7 +260,7 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
         rb.ss_rect = NULL;
         rb.store_set = 3;
         rb.ss_shift[0] = rb.ss_shift[1] = 0;
-        if (p->subsampled && p->ss_tiles[ti].subsampled) {
+        if (p->plan.subsampled && p->ss_tiles[ti].subsampled) {
             const tr__subsampled_tile *st = &p->ss_tiles[ti];
             if (scaled && (st->views & (1u << vs)))
                 rb.ss_rect = &st->rect[vs];
@@ -273,7 +273,7 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
          * (a7xx), then in rendering space (tr__lrz_scratch); with an FDM
          * offset the first row and column have none (turnip: their LRZ
          * offset o' is not representable). */
-        const bool lrz_edge = p->fdm_offset && (t->x == 0 || t->y == 0);
+        const bool lrz_edge = p->plan.fdm_offset && (t->x == 0 || t->y == 0);
         const bool lrz = (!scaled || p->fdm_scaled_lrz) && !lrz_edge && p->lrz.buf && !p->lrz.invalid;
         rb.lrz = lrz;
         rb.lrz_pass = &p->lrz;
@@ -284,11 +284,11 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
             rb.lrz_pass = &coarse;
             rb.lrz_view = 0;
         }
-        for (uint32_t i = 0; i < p->att_count; i++)
-            rb.gmem[i] = w->tile + p->att[i].gmem_offset + (size_t)vs * view_texels * p->att[i].cpp * p->samples;
+        for (uint32_t i = 0; i < p->plan.att_count; i++)
+            rb.gmem[i] = w->tile + p->plan.att[i].gmem_offset + (size_t)vs * view_texels * p->plan.att[i].cpp * p->plan.samples;
         tr__raster_load(&rb);
         const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + t->pipe];
-        const size_t step = 1 + p->mask_words;
+        const size_t step = 1 + p->plan.mask_words;
         /* The LRZ write of the binning pass, for this bin's blocks: every
          * triangle of the bin in submission order, before any is drawn. */
         tr__lrz_bin_write bw = {0.0f, true};
@@ -387,17 +387,17 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
  * merging. */
 static void bin_stats(tr__pass *p)
 {
-    const size_t nbins = (size_t)p->layout.bins_x * p->layout.bins_y;
+    const size_t nbins = (size_t)p->plan.layout.bins_x * p->plan.layout.bins_y;
     for (size_t b = 0; b < nbins; b++) {
         const tr__tile *t = &p->tiles[b];
         p->stats.bins += t->present != 0;
-        for (uint32_t v = 0; v < p->view_count; v++) {
+        for (uint32_t v = 0; v < p->plan.view_count; v++) {
             if (!(t->present & (1u << v)))
                 continue;
-            const tr_extent2d a = p->fdm ? p->fdm_areas[b * p->view_count + v] : (tr_extent2d){1, 1};
+            const tr_extent2d a = p->plan.fdm ? p->fdm_areas[b * p->plan.view_count + v] : (tr_extent2d){1, 1};
             if (!a.width)
                 p->stats.fdm_bin_views_invisible++;
-            else if (p->fdm)
+            else if (p->plan.fdm)
                 p->stats.fdm_bin_views[log2_area(a.height)][log2_area(a.width)]++;
         }
     }
@@ -409,14 +409,14 @@ static void bin_stats(tr__pass *p)
  * Counts the bin statistics.  Returns how many. */
 static uint32_t make_tiles(const tr_context *ctx, tr__pass *p)
 {
-    const tr_bin_layout *l = &p->layout;
+    const tr_bin_layout *l = &p->plan.layout;
     const size_t nbins = (size_t)l->bins_x * l->bins_y;
-    tr__bin_tiles_init(l, p->area, (const int32_t(*)[2])p->fdm_bo, p->fdm ? p->fdm_areas : NULL, p->view_count,
+    tr__bin_tiles_init(l, p->plan.area, (const int32_t(*)[2])p->plan.fdm_bo, p->plan.fdm ? p->fdm_areas : NULL, p->plan.view_count,
                        p->tiles);
     bin_stats(p);
-    if (p->fdm && ctx->features.bin_merging)
+    if (p->plan.fdm && ctx->features.bin_merging)
         p->stats.fdm_bins_merged = tr__bin_merge_tiles(
-            l, p->view_count, p->fdm_shared_viewport || (p->desc.flags & TR_PASS_FDM_SHARED_VIEWPORT), p->tiles);
+            l, p->plan.view_count, p->fdm_shared_viewport || (p->plan.desc.flags & TR_PASS_FDM_SHARED_VIEWPORT), p->tiles);
     uint32_t n = 0;
     for (size_t b = 0; b < nbins; b++)
         if (p->tiles[b].merged == TR__TILE_NONE && p->tiles[b].visible)
@@ -432,10 +432,10 @@ static uint32_t make_tiles(const tr_context *ctx, tr__pass *p)
  * search only), and the image is padded by it. */
 static tr__subsampled_grid subsampled_grid(const tr_context *ctx, const tr__pass *p)
 {
-    const tr_bin_layout *l = &p->layout;
-    tr__subsampled_grid g = {{p->fb_w, p->fb_h}, {l->bin_w, l->bin_h}, {ctx->desc.tile_align_w, ctx->desc.tile_align_h},
-                             l->bins_x, l->bins_y, p->view_count, {{0, 0}}, p->fdm_offset};
-    memcpy(g.bo, p->fdm_bo, sizeof g.bo);
+    const tr_bin_layout *l = &p->plan.layout;
+    tr__subsampled_grid g = {{p->plan.fb_w, p->plan.fb_h}, {l->bin_w, l->bin_h}, {ctx->desc.tile_align_w, ctx->desc.tile_align_h},
+                             l->bins_x, l->bins_y, p->plan.view_count, {{0, 0}}, p->plan.fdm_offset};
+    memcpy(g.bo, p->plan.fdm_bo, sizeof g.bo);
     return g;
 }
 
@@ -443,7 +443,7 @@ static tr__subsampled_grid subsampled_grid(const tr_context *ctx, const tr__pass
  * tiles are rendered). */
 static tr_result subsampled_layout(tr_context *ctx, tr__pass *p)
 {
-    const size_t nbins = (size_t)p->layout.bins_x * p->layout.bins_y;
+    const size_t nbins = (size_t)p->plan.layout.bins_x * p->plan.layout.bins_y;
     if (!tr__grow(ctx, (void **)&p->ss_tiles, &p->ss_tiles_cap, nbins, sizeof(tr__subsampled_tile)))
         return TR_ERROR_OUT_OF_MEMORY;
     void *scratch = tr__alloc(ctx, tr__subsampled_scratch_bytes(nbins));
@@ -459,18 +459,18 @@ static tr_result subsampled_layout(tr_context *ctx, tr__pass *p)
  * and its aprons (src/subsample). */
 static tr_result subsampled_finish(tr_context *ctx, tr__pass *p)
 {
-    const size_t nbins = (size_t)p->layout.bins_x * p->layout.bins_y;
+    const size_t nbins = (size_t)p->plan.layout.bins_x * p->plan.layout.bins_y;
     tr__apron_copy *aprons = tr__alloc(ctx, 8 * nbins * sizeof *aprons);
     if (!aprons)
         return TR_ERROR_OUT_OF_MEMORY;
     const tr__subsampled_grid g = subsampled_grid(ctx, p);
-    for (uint32_t v = 0; v < p->view_count; v++) {
+    for (uint32_t v = 0; v < p->plan.view_count; v++) {
         const size_t n = tr__subsampled_aprons(&g, p->tiles, p->ss_tiles, v, aprons);
-        for (uint32_t i = 0; i < p->att_count; i++) {
-            const tr__attachment_state *a = &p->att[i];
+        for (uint32_t i = 0; i < p->plan.att_count; i++) {
+            const tr__attachment_state *a = &p->plan.att[i];
             if (!a->subsampled || a->store != TR_STORE_OP_STORE)
                 continue;
-            const uint32_t layer = a->base_layer + p->view_ids[v];
+            const uint32_t layer = a->base_layer + p->plan.view_ids[v];
             tr__subsampled_meta *m = &a->image->subsampled[layer];
             tr__subsampled_metadata(&g, p->tiles, p->ss_tiles, v, &m->header, m->bins, TR_SUBSAMPLED_MAX_BINS);
             m->bin_count = nbins > TR_SUBSAMPLED_MAX_BINS ? 1u : (uint32_t)nbins;
@@ -484,19 +484,19 @@ static tr_result subsampled_finish(tr_context *ctx, tr__pass *p)
 
 static void report_visibility(const tr__pass *p)
 {
-    const tr_bin_layout *l = &p->layout;
+    const tr_bin_layout *l = &p->plan.layout;
     for (uint32_t by = 0; by < l->bins_y; by++) {
         for (uint32_t bx = 0; bx < l->bins_x; bx++) {
             uint32_t pipe = (by / l->pipe_h) * l->pipes_x + bx / l->pipe_w;
             uint32_t bit = (by % l->pipe_h) * l->pipe_w + bx % l->pipe_w;
-            for (uint32_t vs = 0; vs < p->view_count; vs++) {
+            for (uint32_t vs = 0; vs < p->plan.view_count; vs++) {
                 const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + pipe];
-                for (size_t e = 0; e < s->count; e += 1 + p->mask_words) {
+                for (size_t e = 0; e < s->count; e += 1 + p->plan.mask_words) {
                     if (!((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1))
                         continue;
                     const tr__tri *t = p->tris[s->words[e]];
-                    tr_visibility_entry ve = {p->view_ids[vs], bx, by, pipe, t->draw, t->instance, t->primitive};
-                    p->desc.visibility_fn(p->desc.visibility_user, &ve);
+                    tr_visibility_entry ve = {p->plan.view_ids[vs], bx, by, pipe, t->draw, t->instance, t->primitive};
+                    p->plan.desc.visibility_fn(p->plan.desc.visibility_user, &ve);
                 }
             }
         }
@@ -540,34 +540,34 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
                                             "nothing was rendered");
     }
     uint32_t threads = ctx->desc.threads;
-    tr_result r = prepare_workers(ctx, threads, p->tile_bytes);
-    if (r == TR_OK && p->fdm) {
+    tr_result r = prepare_workers(ctx, threads, p->plan.tile_bytes);
+    if (r == TR_OK && p->plan.fdm) {
         /* The density map is read now, as turnip reads it when the
          * command buffer is built (tu_cmd_render_tiles). */
-        const size_t n = (size_t)p->layout.bins_x * p->layout.bins_y * p->view_count;
+        const size_t n = (size_t)p->plan.layout.bins_x * p->plan.layout.bins_y * p->plan.view_count;
         if (!tr__grow(ctx, (void **)&p->fdm_areas, &p->fdm_areas_cap, n, sizeof(tr_extent2d)))
             r = TR_ERROR_OUT_OF_MEMORY;
         else
-            tr__pass_fdm_areas(ctx, p, p->fdm_shared_viewport || (p->desc.flags & TR_PASS_FDM_SHARED_VIEWPORT),
+            tr__pass_plan_fdm_areas(ctx, &p->plan, p->fdm_shared_viewport || (p->plan.desc.flags & TR_PASS_FDM_SHARED_VIEWPORT),
                                p->fdm_areas);
     }
     /* LRZ in scaled bins (fdm.h): with hardware bin scaling (a7xx, at
      * most its scaled views, no shared viewport), from a depth clear. */
-    const bool shared = p->fdm_shared_viewport || (p->desc.flags & TR_PASS_FDM_SHARED_VIEWPORT);
-    p->fdm_scaled_lrz = p->fdm && p->lrz.buf && ctx->features.hw_bin_scaling &&
-                        p->view_count <= ctx->features.max_scaled_views && !shared &&
-                        p->att[p->depth_att].load == TR_LOAD_OP_CLEAR;
+    const bool shared = p->fdm_shared_viewport || (p->plan.desc.flags & TR_PASS_FDM_SHARED_VIEWPORT);
+    p->fdm_scaled_lrz = p->plan.fdm && p->lrz.buf && ctx->features.hw_bin_scaling &&
+                        p->plan.view_count <= ctx->features.max_scaled_views && !shared &&
+                        p->plan.att[p->plan.depth_att].load == TR_LOAD_OP_CLEAR;
     if (r == TR_OK && p->fdm_scaled_lrz) {
         /* rendering space ends before the last bin's end (views bins
          * further down for a tile that uses every view's GMEM) */
-        const tr_bin_layout *l = &p->layout;
+        const tr_bin_layout *l = &p->plan.layout;
         const uint32_t rw = (uint32_t)l->origin_x + l->bins_x * l->bin_w;
-        const uint32_t rh = (uint32_t)l->origin_y + (l->bins_y + p->view_count) * l->bin_h;
+        const uint32_t rh = (uint32_t)l->origin_y + (l->bins_y + p->plan.view_count) * l->bin_h;
         for (uint32_t i = 0; i < threads && r == TR_OK; i++)
-            if (!tr__lrz_scratch_reserve(ctx, &ctx->workers[i].lrz_scratch, rw, rh, p->samples))
+            if (!tr__lrz_scratch_reserve(ctx, &ctx->workers[i].lrz_scratch, rw, rh, p->plan.samples))
                 r = TR_ERROR_OUT_OF_MEMORY;
     }
-    const size_t nbins = (size_t)p->layout.bins_x * p->layout.bins_y;
+    const size_t nbins = (size_t)p->plan.layout.bins_x * p->plan.layout.bins_y;
     if (r == TR_OK && (!tr__grow(ctx, (void **)&p->tiles, &p->tiles_cap, nbins, sizeof(tr__tile)) ||
                        !tr__grow(ctx, (void **)&p->tile_list, &p->tile_list_cap, nbins, sizeof(uint32_t))))
         r = TR_ERROR_OUT_OF_MEMORY;
@@ -577,11 +577,11 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         tr__pass_end_state(ctx);
         return tr__error(ctx, r, "tr_cmd_end_render_pass: out of memory for tile buffers");
     }
-    if (p->desc.visibility_fn)
+    if (p->plan.desc.visibility_fn)
         report_visibility(p);
-    const tr_bin_layout *l = &p->layout;
+    const tr_bin_layout *l = &p->plan.layout;
     const int ntiles = (int)make_tiles(ctx, p);
-    if (p->subsampled && subsampled_layout(ctx, p) != TR_OK) {
+    if (p->plan.subsampled && subsampled_layout(ctx, p) != TR_OK) {
         tr__lrz_end_pass(p, false);
         tr__pass_release_recording(ctx, p);
         tr__pass_end_state(ctx);
@@ -593,9 +593,9 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
                                 ? TR_MAX(1u, TR_MIN((2 * threads + (uint32_t)ntiles - 1) / (uint32_t)ntiles, l->bin_h / 8))
                                 : 1u;
     const int tasks = ntiles * (int)slices;
-    const tr__raster_pass rp = {p->att,       p->att_count, p->color_att, p->desc.color_count,
-                                p->depth_att, p->stencil_att, p->view_ids, p->draws,
-                                &p->lrz,      p->fdm,       p->samples,   (size_t)l->bin_w * l->bin_h};
+    const tr__raster_pass rp = {p->plan.att,       p->plan.att_count, p->plan.color_att, p->plan.desc.color_count,
+                                p->plan.depth_att, p->plan.stencil_att, p->plan.view_ids, p->draws,
+                                &p->lrz,      p->plan.fdm,       p->plan.samples,   (size_t)l->bin_w * l->bin_h};
     double t0 = tr__now_ms();
 #ifdef TILERAST_HAVE_OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads) if (threads > 1)
@@ -607,15 +607,15 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         render_tile(ctx, p, &rp, &ctx->workers[0], p->tile_list[k / (int)slices], (uint32_t)k % slices, slices);
 #endif
     p->stats.ms_render = tr__now_ms() - t0;
-    tr_result ss_r = p->subsampled ? subsampled_finish(ctx, p) : TR_OK;
+    tr_result ss_r = p->plan.subsampled ? subsampled_finish(ctx, p) : TR_OK;
     for (uint32_t i = 0; i < threads; i++)
         add_stats(&p->stats, &ctx->workers[i].stats);
     /* Stored images have new texels (LRZ reuse and caches key on this). */
-    for (uint32_t i = 0; i < p->att_count; i++) {
-        if (p->att[i].store == TR_STORE_OP_STORE)
-            p->att[i].image->version++;
-        if (p->att[i].resolve)
-            p->att[i].resolve->version++;
+    for (uint32_t i = 0; i < p->plan.att_count; i++) {
+        if (p->plan.att[i].store == TR_STORE_OP_STORE)
+            p->plan.att[i].image->version++;
+        if (p->plan.att[i].resolve)
+            p->plan.att[i].resolve->version++;
     }
     tr__lrz_end_pass(p, true);
     p->stats.pipes = 0;
@@ -623,7 +623,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     const size_t pipes = (size_t)l->pipes_x * l->pipes_y;
     for (size_t pipe = 0; pipe < pipes; pipe++) {
         bool used = false;
-        for (uint32_t v = 0; v < p->view_count; v++) {
+        for (uint32_t v = 0; v < p->plan.view_count; v++) {
             bytes += p->streams[v * pipes + pipe].count * sizeof(uint32_t);
             used |= p->streams[v * pipes + pipe].count != 0;
         }
@@ -634,7 +634,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
                                     p->tri_count * sizeof(tr__tri *);
     for (uint32_t w = 0; w < p->slot_count; w++)
         p->stats.memory_binning_bytes += p->slots[w].arena.bytes_used;
-    p->stats.memory_tile_bytes = (uint64_t)threads * p->tile_bytes;
+    p->stats.memory_tile_bytes = (uint64_t)threads * p->plan.tile_bytes;
     p->stats.memory_peak_bytes = __atomic_load_n(&ctx->mem_peak, __ATOMIC_RELAXED);
     p->stats.layout = *l;
     if (stats)

@@ -90,7 +90,7 @@ static tr__lrz_buffer *buffer_for(tr_context *ctx, tr__pass *p, tr_image *img)
             return NULL;
         img->lrz = b;
     }
-    return size_buffer(ctx, b, p->fb_w, p->fb_h, p->samples, p->view_count) ? b : NULL;
+    return size_buffer(ctx, b, p->plan.fb_w, p->plan.fb_h, p->plan.samples, p->plan.view_count) ? b : NULL;
 }
 
 /* ---- the rendering-space scratch of scaled bins ---------------------------------------------- */
@@ -156,16 +156,16 @@ void tr__lrz_scratch_begin(tr__lrz_scratch *s, const tr__lrz_pass *pass, const i
 /* The depth attachment's tr__attachment_state (not the stencil plane). */
 static const tr__attachment_state *depth_state(const tr__pass *p)
 {
-    return p->depth_att >= 0 ? &p->att[p->depth_att] : NULL;
+    return p->plan.depth_att >= 0 ? &p->plan.att[p->plan.depth_att] : NULL;
 }
 
 /* Does the buffer's texel grid cover exactly this pass's framebuffer? */
 static bool same_extent(const tr__lrz_buffer *b, const tr__pass *p)
 {
     uint8_t twl, thl;
-    tr__lrz_texel_shape(p->samples, &twl, &thl);
-    return b->tw_log2 == twl && b->th_log2 == thl && b->w == ((p->fb_w - 1) >> twl) + 1 &&
-           b->h == ((p->fb_h - 1) >> thl) + 1;
+    tr__lrz_texel_shape(p->plan.samples, &twl, &thl);
+    return b->tw_log2 == twl && b->th_log2 == thl && b->w == ((p->plan.fb_w - 1) >> twl) + 1 &&
+           b->h == ((p->plan.fb_h - 1) >> thl) + 1;
 }
 
 /* Scratch for partly covered blocks, all empty. */
@@ -205,7 +205,7 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
         return TR_OK;
     tr_image *img = da->image;
     tr__lrz_buffer *old = img->lrz;
-    bool off = (ctx->desc.flags & TR_CONTEXT_NO_LRZ) || (p->desc.flags & TR_PASS_NO_LRZ);
+    bool off = (ctx->desc.flags & TR_CONTEXT_NO_LRZ) || (p->plan.desc.flags & TR_PASS_NO_LRZ);
     if (off || da->load == TR_LOAD_OP_DONT_CARE) {
         if (old)
             old->valid = false;
@@ -216,7 +216,7 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
          * never for an image made for FDM offsets (turnip's
          * tu_lrz_init_state: its LRZ image is shifted by b_o). */
         if (!old || !old->valid || (img->desc.flags & TR_IMAGE_FDM_OFFSET) || old->image_version != img->version || old->level != da->level ||
-            old->base_layer != da->base_layer || old->views != p->view_count || !same_extent(old, p)) {
+            old->base_layer != da->base_layer || old->views != p->plan.view_count || !same_extent(old, p)) {
             if (old)
                 old->valid = false;
             return TR_OK;
@@ -240,7 +240,7 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
         p->lrz.dir = TR_LRZ_DIRECTION_UNKNOWN;
     }
     /* (the multisampled write gathers no partly covered texels) */
-    if (p->samples == 1 && !reset_parts(ctx, p, p->lrz.buf)) {
+    if (p->plan.samples == 1 && !reset_parts(ctx, p, p->lrz.buf)) {
         p->lrz.buf->valid = false;
         p->lrz.buf = NULL;
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_begin_render_pass: out of memory for LRZ");
@@ -274,8 +274,8 @@ static bool stencil_writes_on_fail(const tr_stencil_face *f)
 /* Does every colour attachment get its texels replaced by each fragment? */
 static bool replaces_colour(const tr__pass *p, const tr_pipeline_desc *pd)
 {
-    for (uint32_t a = 0; a < p->desc.color_count; a++) {
-        if (p->color_att[a] < 0)
+    for (uint32_t a = 0; a < p->plan.desc.color_count; a++) {
+        if (p->plan.color_att[a] < 0)
             continue;
         if (!pd->fragment_shader || pd->blend[a].enable || pd->blend[a].write_mask != 0xfu)
             return false;
@@ -291,7 +291,7 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
     if (!p->lrz.buf || p->lrz.invalid || !pd->depth_test)
         return;
     const bool write = pd->depth_write != 0;
-    const bool stencil = pd->stencil_test && p->stencil_att >= 0;
+    const bool stencil = pd->stencil_test && p->plan.stencil_att >= 0;
     /* Rest-of-pass rules first: they hold whatever this draw's direction.
      * A discarding shader (or one that writes the sample mask) with early
      * tests writes depth where it then drops the colour: as much a depth
@@ -302,7 +302,7 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
     /* Alpha to coverage with early tests drops samples whose depth was
      * written: as a discard does. */
     const tr_multisample_state *ms = &pd->multisample;
-    const bool early_a2c = p->samples > 1 && ms->alpha_to_coverage && (pd->fs_flags & TR_FS_EARLY_TESTS);
+    const bool early_a2c = p->plan.samples > 1 && ms->alpha_to_coverage && (pd->fs_flags & TR_FS_EARLY_TESTS);
     if (write && (!replaces_colour(p, pd) || early_discard || early_a2c))
         p->lrz.write_off = true;
     if (stencil && (pd->stencil_front.compare != TR_COMPARE_ALWAYS || pd->stencil_back.compare != TR_COMPARE_ALWAYS ||
@@ -339,8 +339,8 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
     /* Multisampled, every sample too: a draw that alpha to coverage or its
      * sample mask keeps off some samples writes no LRZ (turnip: alpha to
      * coverage turns the write off for the draw). */
-    const uint32_t all = (1u << p->samples) - 1u;
-    const bool every_sample = p->samples == 1 || (!ms->alpha_to_coverage && (ms->sample_mask == 0 || (ms->sample_mask & all) == all));
+    const uint32_t all = (1u << p->plan.samples) - 1u;
+    const bool every_sample = p->plan.samples == 1 || (!ms->alpha_to_coverage && (ms->sample_mask == 0 || (ms->sample_mask & all) == all));
     /* Lines and points test LRZ and never write it (turnip). */
     const bool triangles = pd->topology < TR_TOPOLOGY_POINT_LIST;
     d->lrz_write = test && write && !p->lrz.write_off && replaces_colour(p, pd) &&
