@@ -1,9 +1,9 @@
 /* tilerast: the executor's state of the render pass being recorded.
- * Consumes tr_cmd_* calls; produces draw records and set-up triangles
- * (record.h) and per-(view, pipe) visibility streams, which the tile pass
- * (pass_tile.c) hands to the raster stage bin by bin.  Only the executor's
- * files include this header (and the binning stage, which appends to the
- * streams). */
+ * Consumes tr_cmd_* calls; holds the pass plan (pass_plan.h), the bound
+ * dynamic state, the recording (record.h: draws, set-up triangles and the
+ * per-(view, pipe) visibility streams) and the front end's slots, which the
+ * tile pass (pass_tile.c) renders bin by bin.  Only the executor's files
+ * include this header: the stages get the plan and the recording. */
 #ifndef TILERAST_PASS_H
 #define TILERAST_PASS_H
 
@@ -11,13 +11,6 @@
 #include "lrz/lrz_internal.h"
 #include "pass_plan.h"
 #include "record.h"
-
-/* A visibility stream: u32 words; each entry is the triangle's index
- * followed by mask_words words of bin bits (bins of the pipe, row-major). */
-typedef struct tr__stream {
-    uint32_t *words;
-    size_t count, cap;
-} tr__stream;
 
 /* Counters the set-up half of the front end keeps (merged in order). */
 typedef struct setup_counts {
@@ -88,16 +81,7 @@ struct tr__pass {
     uint32_t **held;
     size_t held_count, held_cap;
 
-    /* recorded work */
-    tr__draw *draws;
-    size_t draw_count, draw_cap;
-    tr__tri **tris;
-    size_t tri_count, tri_cap;
-    uint8_t *lrz_cand;         /* [tri]: 1 if the triangle may write LRZ (tr__lrz_may_write) */
-    size_t lrz_cand_cap;
-    tr__stream *streams;       /* [view][pipe] */
-    size_t stream_slots;
-    tr__arena arena;           /* triangles and uniforms */
+    tr__recording rec;         /* the recorded work (record.h) */
 
     /* vertex scratch (shaded vertices of one chunk) */
     float *vtx;
@@ -109,7 +93,6 @@ struct tr__pass {
     tr__lrz_pass lrz;          /* low-resolution Z (src/lrz) */
 
     /* fragment density map (src/fdm) */
-    bool fdm_shared_viewport;  /* a draw's pipeline writes the viewport index (or the pass flag) */
     tr_extent2d *fdm_areas;    /* [bin][view slot], made when the pass ends */
     bool fdm_scaled_lrz;       /* scaled bins test LRZ in rendering space (a7xx bin scaling) */
     struct tr__subsampled_tile *ss_tiles; /* [bin]: the subsampled layout, made when the pass ends */

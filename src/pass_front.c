@@ -192,15 +192,15 @@ static int setup_line_or_point(tr_context *ctx, tr__arena *arena, const tr__draw
 
 tr_result tr__front_unshift_bins(tr_context *ctx, tr__pass *p)
 {
-    memset(p->plan.fdm_bo, 0, sizeof p->plan.fdm_bo);
-    for (size_t i = 0; i < p->stream_slots; i++)
-        p->streams[i].count = 0;
-    for (size_t i = 0; i < p->tri_count; i++) {
-        const tr__tri *t = p->tris[i];
+    memset(p->rec.bo, 0, sizeof p->rec.bo);
+    for (size_t i = 0; i < p->rec.stream_slots; i++)
+        p->rec.streams[i].count = 0;
+    for (size_t i = 0; i < p->rec.tri_count; i++) {
+        const tr__tri *t = p->rec.tris[i];
         uint32_t vs = 0;
         while (vs + 1 < p->plan.view_count && p->plan.view_ids[vs] != t->view)
             vs++;
-        if (tr__bin_triangle(ctx, p, t, (uint32_t)i, vs) < 0)
+        if (tr__bin_triangle(ctx, &p->plan, &p->rec, t, (uint32_t)i, vs) < 0)
             return TR_ERROR_OUT_OF_MEMORY;
     }
     return TR_OK;
@@ -214,23 +214,23 @@ static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__front_slot *sl
 {
     const uint32_t *words = sl->bins;
     for (uint32_t i = 0; i < sl->count; i++) {
-        if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)) ||
-            !tr__grow(ctx, (void **)&p->lrz_cand, &p->lrz_cand_cap, p->tri_count + 1, 1))
+        if (!tr__grow(ctx, (void **)&p->rec.tris, &p->rec.tri_cap, p->rec.tri_count + 1, sizeof(tr__tri *)) ||
+            !tr__grow(ctx, (void **)&p->rec.lrz_cand, &p->rec.lrz_cand_cap, p->rec.tri_count + 1, 1))
             return false;
-        p->tris[p->tri_count] = sl->tris[i];
-        p->lrz_cand[p->tri_count] = sl->lrz_cand[i];
+        p->rec.tris[p->rec.tri_count] = sl->tris[i];
+        p->rec.lrz_cand[p->rec.tri_count] = sl->lrz_cand[i];
         int entries;
         if (sl->bin_words[i] == UINT32_MAX) {
-            entries = tr__bin_triangle(ctx, p, sl->tris[i], (uint32_t)p->tri_count, view_slot);
+            entries = tr__bin_triangle(ctx, &p->plan, &p->rec, sl->tris[i], (uint32_t)p->rec.tri_count, view_slot);
         } else {
-            entries = tr__bin_append(ctx, p, (uint32_t)p->tri_count, view_slot, words, sl->bin_words[i]);
+            entries = tr__bin_append(ctx, &p->plan, &p->rec, (uint32_t)p->rec.tri_count, view_slot, words, sl->bin_words[i]);
             words += sl->bin_words[i];
         }
         if (entries < 0)
             return false;
         if (entries == 0)
             continue;
-        p->tri_count++;
+        p->rec.tri_count++;
         p->stats.primitives_binned++;
     }
     return true;
@@ -271,15 +271,15 @@ static void sort_entries(const tr__pass *p, tr__front_slot *sl)
 static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_slot, uint32_t threads)
 {
     const uint32_t mw = p->plan.mask_words, npipes = p->plan.layout.pipes_x * p->plan.layout.pipes_y;
-    size_t total = p->tri_count;
+    size_t total = p->rec.tri_count;
     for (uint32_t w = 0; w < nc; w++) {
         p->slots[w].tri_base = total;
         total += p->slots[w].binned;
     }
-    if (!tr__grow(ctx, (void **)&p->tris, &p->tri_cap, total, sizeof(tr__tri *)) ||
-        !tr__grow(ctx, (void **)&p->lrz_cand, &p->lrz_cand_cap, total, 1))
+    if (!tr__grow(ctx, (void **)&p->rec.tris, &p->rec.tri_cap, total, sizeof(tr__tri *)) ||
+        !tr__grow(ctx, (void **)&p->rec.lrz_cand, &p->rec.lrz_cand_cap, total, 1))
         return false;
-    tr__stream *streams = &p->streams[(size_t)view_slot * npipes];
+    tr__stream *streams = &p->rec.streams[(size_t)view_slot * npipes];
     for (uint32_t pipe = 0; pipe < npipes; pipe++) {
         size_t need = 0;
         for (uint32_t w = 0; w < nc; w++)
@@ -304,8 +304,8 @@ static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_sl
                 sl->tri_index[i] = UINT32_MAX;
                 if (!sl->bin_words[i])
                     continue; /* reaches no bin */
-                p->tris[idx] = sl->tris[i];
-                p->lrz_cand[idx] = sl->lrz_cand[i];
+                p->rec.tris[idx] = sl->tris[i];
+                p->rec.lrz_cand[idx] = sl->lrz_cand[i];
                 sl->tri_index[i] = (uint32_t)idx++;
             }
         }
@@ -325,8 +325,8 @@ static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_sl
             }
         }
     }
-    p->stats.primitives_binned += total - p->tri_count;
-    p->tri_count = total;
+    p->stats.primitives_binned += total - p->rec.tri_count;
+    p->rec.tri_count = total;
     return true;
 }
 
@@ -437,7 +437,7 @@ static uint32_t front_chunk(tr_context *ctx, const front_draw *fc, tr__front_slo
         for (int k = 0; k < made; k++) {
             uint32_t i = sl->count + (uint32_t)k;
             sl->lrz_cand[i] = p->lrz.buf && tr__lrz_may_write(d, sl->tris[i]);
-            int n = tr__bin_classify(p, sl->tris[i], fc->view_slot, sl->bins + sl->bins_used,
+            int n = tr__bin_classify(&p->plan, &p->rec, sl->tris[i], fc->view_slot, sl->bins + sl->bins_used,
                                      (uint32_t)(sl->bins_cap - sl->bins_used));
             sl->bin_words[i] = n < 0 ? UINT32_MAX : (uint32_t)n;
             sl->deferred += n < 0;
@@ -454,7 +454,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
                          uint32_t prims, uint32_t instance_count, uint32_t first_instance)
 {
     tr__pass *p = ctx->pass;
-    const tr__draw *d = &p->draws[draw_index];
+    const tr__draw *d = &p->rec.draws[draw_index];
     const tr_pipeline *pl = d->pipeline;
     const tr_pipeline_desc *pd = &pl->desc;
     tr__vertex_source src = *source;

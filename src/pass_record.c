@@ -71,24 +71,24 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     if (r != TR_OK)
         return r;
     size_t slots = (size_t)p->plan.view_count * p->plan.layout.pipes_x * p->plan.layout.pipes_y;
-    if (slots > p->stream_slots) {
+    if (slots > p->rec.stream_slots) {
         tr__stream *s = tr__calloc(ctx, slots * sizeof(tr__stream));
         if (!s)
             return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_begin_render_pass: out of memory");
-        if (p->streams) {
-            memcpy(s, p->streams, p->stream_slots * sizeof(tr__stream));
-            tr__free(ctx, p->streams);
+        if (p->rec.streams) {
+            memcpy(s, p->rec.streams, p->rec.stream_slots * sizeof(tr__stream));
+            tr__free(ctx, p->rec.streams);
         }
-        p->streams = s;
-        p->stream_slots = slots;
+        p->rec.streams = s;
+        p->rec.stream_slots = slots;
     }
-    for (size_t i = 0; i < p->stream_slots; i++)
-        p->streams[i].count = 0;
-    tr__arena_reset(&p->arena);
+    for (size_t i = 0; i < p->rec.stream_slots; i++)
+        p->rec.streams[i].count = 0;
+    tr__arena_reset(&p->rec.arena);
     for (uint32_t w = 0; w < p->slot_count; w++)
         tr__arena_reset(&p->slots[w].arena);
-    p->draw_count = 0;
-    p->tri_count = 0;
+    p->rec.draw_count = 0;
+    p->rec.tri_count = 0;
     p->failed = false;
     p->fail_code = TR_OK;
     p->pipeline = NULL;
@@ -112,7 +112,8 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     p->index_buffer = (tr__vertex_buffer){NULL, 0};
     p->index_type = TR_INDEX_U16;
     p->held_count = 0;
-    p->fdm_shared_viewport = false;
+    p->rec.fdm_shared_viewport = false;
+    memcpy(p->rec.bo, p->plan.fdm_bo, sizeof p->rec.bo);
     memset(&p->stats, 0, sizeof(p->stats));
     p->stats.layout = p->plan.layout;
     r = tr__lrz_begin_pass(ctx, p);
@@ -323,7 +324,7 @@ tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size)
         ctx->pass->uniforms_size = 0;
         return TR_OK;
     }
-    void *copy = tr__arena_alloc(ctx, &ctx->pass->arena, size);
+    void *copy = tr__arena_alloc(ctx, &ctx->pass->rec.arena, size);
     if (!copy)
         return tr__pass_fail(ctx, "tr_cmd_set_uniforms");
     memcpy(copy, data, size);
@@ -353,7 +354,7 @@ tr_result tr_cmd_bind_uniform_buffer(tr_context *ctx, uint32_t binding, const vo
         p->ubo_size[binding] = 0;
         return TR_OK;
     }
-    void *copy = tr__arena_alloc(ctx, &p->arena, size);
+    void *copy = tr__arena_alloc(ctx, &p->rec.arena, size);
     if (!copy)
         return tr__pass_fail(ctx, fn);
     memcpy(copy, data, size);
@@ -388,7 +389,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                          TR_MAX_DRAW_VERTICES);
     if ((uint64_t)src.first + count > UINT32_MAX || (uint64_t)first_instance + instance_count > UINT32_MAX)
         return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: first + count overflows 32 bits", fn);
-    if (p->draw_count >= UINT32_MAX)
+    if (p->rec.draw_count >= UINT32_MAX)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: too many draws in one pass", fn);
     const tr_pipeline *pl = p->pipeline;
     if (pl->desc.multisample.samples != p->plan.samples)
@@ -422,10 +423,10 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         return fr;
     src.fetch = &fetch;
 
-    if (!tr__grow(ctx, (void **)&p->draws, &p->draw_cap, p->draw_count + 1, sizeof(tr__draw)))
+    if (!tr__grow(ctx, (void **)&p->rec.draws, &p->rec.draw_cap, p->rec.draw_count + 1, sizeof(tr__draw)))
         return tr__pass_fail(ctx, fn);
-    uint32_t draw_index = (uint32_t)p->draw_count++;
-    tr__draw *d = &p->draws[draw_index];
+    uint32_t draw_index = (uint32_t)p->rec.draw_count++;
+    tr__draw *d = &p->rec.draws[draw_index];
     d->pipeline = pl;
     d->clear_atts = 0;
     d->win_offset[0] = d->win_offset[1] = 0;
@@ -445,11 +446,11 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         const int32_t m = (int32_t)TR_FDM_MAX_FRAGMENT_AREA;
         d->bin_scissor[k] = !p->plan.fdm ? d->scissor[k] : k < 2 ? d->scissor[k] & ~(m - 1) : (d->scissor[k] + m - 1) & ~(m - 1);
     }
-    if ((pd->flags & TR_PIPELINE_WRITES_VIEWPORT_INDEX) && !p->fdm_shared_viewport) {
-        p->fdm_shared_viewport = true;
+    if ((pd->flags & TR_PIPELINE_WRITES_VIEWPORT_INDEX) && !p->rec.fdm_shared_viewport) {
+        p->rec.fdm_shared_viewport = true;
         bool shifted = false;
         for (uint32_t v = 0; v < p->plan.view_count; v++)
-            shifted |= p->plan.fdm_bo[v][0] != 0 || p->plan.fdm_bo[v][1] != 0;
+            shifted |= p->rec.bo[v][0] != 0 || p->rec.bo[v][1] != 0;
         if (shifted && tr__front_unshift_bins(ctx, p) != TR_OK)
             return tr__pass_fail(ctx, fn);
     }
@@ -458,7 +459,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     memcpy(d->blend_constants, p->blend_constants, sizeof(d->blend_constants));
     d->uniforms = p->uniforms;
     if (!p->textures_copy) {
-        tr_texture_binding *copy = tr__arena_alloc(ctx, &p->arena, sizeof(p->textures));
+        tr_texture_binding *copy = tr__arena_alloc(ctx, &p->rec.arena, sizeof(p->textures));
         if (!copy)
             return tr__pass_fail(ctx, fn);
         memcpy(copy, p->textures, sizeof(p->textures));
@@ -466,7 +467,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     }
     d->textures = p->textures_copy;
     if (!p->feedback_copy) {
-        tr_feedback_map **copy = tr__arena_alloc(ctx, &p->arena, sizeof(p->feedback));
+        tr_feedback_map **copy = tr__arena_alloc(ctx, &p->rec.arena, sizeof(p->feedback));
         if (!copy)
             return tr__pass_fail(ctx, fn);
         memcpy(copy, p->feedback, sizeof(p->feedback));
@@ -477,9 +478,9 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                              .flip_y = p->plan.origin_flip != 0};
     memcpy(bind.ubo, p->ubo, sizeof bind.ubo);
     memcpy(bind.ubo_size, p->ubo_size, sizeof bind.ubo_size);
-    const tr_result sr = tr__spv_draw_prepare(ctx, fn, &p->arena, pl, &bind, d);
+    const tr_result sr = tr__spv_draw_prepare(ctx, fn, &p->rec.arena, pl, &bind, d);
     if (sr != TR_OK) {
-        p->draw_count--;
+        p->rec.draw_count--;
         return sr == TR_ERROR_OUT_OF_MEMORY ? tr__pass_fail(ctx, fn) : sr;
     }
     d->depth_min = TR_MIN(d->viewport.min_depth, d->viewport.max_depth);
@@ -493,7 +494,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     const tr_result fr2 = tr__front_draw(ctx, fn, draw_index, &src, prims, instance_count, first_instance);
     if (fr2 != TR_OK)
         return fr2;
-    return tr__spv_draw_check(ctx, fn, &p->draws[draw_index], 1u);
+    return tr__spv_draw_check(ctx, fn, &p->rec.draws[draw_index], 1u);
 }
 
 
@@ -557,14 +558,14 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
             return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: rects[%u] (%d,%d %ux%u) is outside the render area", fn,
                              k, r->x, r->y, r->width, r->height);
     }
-    if (p->draw_count >= UINT32_MAX)
+    if (p->rec.draw_count >= UINT32_MAX)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: too many commands in one pass", fn);
     if (!which || !rect_count)
         return TR_OK;
-    if (!tr__grow(ctx, (void **)&p->draws, &p->draw_cap, p->draw_count + 1, sizeof(tr__draw)))
+    if (!tr__grow(ctx, (void **)&p->rec.draws, &p->rec.draw_cap, p->rec.draw_count + 1, sizeof(tr__draw)))
         return tr__pass_fail(ctx, fn);
-    uint32_t draw_index = (uint32_t)p->draw_count++;
-    tr__draw *d = &p->draws[draw_index];
+    uint32_t draw_index = (uint32_t)p->rec.draw_count++;
+    tr__draw *d = &p->rec.draws[draw_index];
     memset(d, 0, sizeof(*d));
     d->clear_atts = which;
     d->win_offset[0] = d->win_offset[1] = 0;
@@ -575,11 +576,11 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
      * inside), the rectangle as its bounding box. */
     for (uint32_t vs = 0; vs < p->plan.view_count; vs++)
         for (uint32_t k = 0; k < rect_count; k++) {
-            tr__tri *t = tr__arena_alloc(ctx, &p->arena, sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(0));
-            if (!t || !tr__grow(ctx, (void **)&p->tris, &p->tri_cap, p->tri_count + 1, sizeof(tr__tri *)) ||
-                !tr__grow(ctx, (void **)&p->lrz_cand, &p->lrz_cand_cap, p->tri_count + 1, 1))
+            tr__tri *t = tr__arena_alloc(ctx, &p->rec.arena, sizeof(tr__tri) + sizeof(float) * TR_TRI_ATTR_FLOATS(0));
+            if (!t || !tr__grow(ctx, (void **)&p->rec.tris, &p->rec.tri_cap, p->rec.tri_count + 1, sizeof(tr__tri *)) ||
+                !tr__grow(ctx, (void **)&p->rec.lrz_cand, &p->rec.lrz_cand_cap, p->rec.tri_count + 1, 1))
                 return tr__pass_fail(ctx, fn);
-            p->lrz_cand[p->tri_count] = 0; /* clears write no LRZ (they may invalidate it) */
+            p->rec.lrz_cand[p->rec.tri_count] = 0; /* clears write no LRZ (they may invalidate it) */
             memset(t, 0, sizeof(*t) + sizeof(float) * TR_TRI_ATTR_FLOATS(0));
             const tr_rect r = tr__plan_rect_to_fb(&p->plan, rects[k]);
             t->bbox[0] = r.x;
@@ -589,11 +590,11 @@ tr_result tr_cmd_clear_attachments(tr_context *ctx, uint32_t count, const tr_cle
             t->draw = draw_index;
             t->primitive = k;
             t->view = (uint16_t)p->plan.view_ids[vs];
-            p->tris[p->tri_count] = t;
-            int entries = tr__bin_triangle(ctx, p, t, (uint32_t)p->tri_count, vs);
+            p->rec.tris[p->rec.tri_count] = t;
+            int entries = tr__bin_triangle(ctx, &p->plan, &p->rec, t, (uint32_t)p->rec.tri_count, vs);
             if (entries < 0)
                 return tr__pass_fail(ctx, fn);
-            p->tri_count++;
+            p->rec.tri_count++;
         }
     return TR_OK;
 }
@@ -670,12 +671,12 @@ tr_result tr_cmd_draw_indexed(tr_context *ctx, uint32_t index_count, uint32_t in
  * took does not stay held against tr_context_desc.memory_limit. */
 void tr__pass_release_recording(tr_context *ctx, tr__pass *p)
 {
-    tr__arena_release(ctx, &p->arena);
+    tr__arena_release(ctx, &p->rec.arena);
     for (uint32_t w = 0; w < p->slot_count; w++)
         tr__arena_release(ctx, &p->slots[w].arena);
-    for (size_t i = 0; i < p->stream_slots; i++) {
-        tr__free(ctx, p->streams[i].words);
-        p->streams[i] = (tr__stream){NULL, 0, 0};
+    for (size_t i = 0; i < p->rec.stream_slots; i++) {
+        tr__free(ctx, p->rec.streams[i].words);
+        p->rec.streams[i] = (tr__stream){NULL, 0, 0};
     }
 }
 
@@ -693,9 +694,9 @@ void tr__pass_release(tr_context *ctx)
     tr__pass *p = ctx->pass;
     if (p) {
         tr__pass_release_recording(ctx, p); /* arenas and stream words */
-        tr__free(ctx, p->streams);
-        tr__free(ctx, p->draws);
-        tr__free(ctx, p->tris);
+        tr__free(ctx, p->rec.streams);
+        tr__free(ctx, p->rec.draws);
+        tr__free(ctx, p->rec.tris);
         tr__free(ctx, p->vtx);
         for (uint32_t w = 0; w < p->slot_count; w++) {
             tr__free(ctx, p->slots[w].vtx);
@@ -703,7 +704,7 @@ void tr__pass_release(tr_context *ctx)
             tr__free(ctx, p->slots[w].sorted);
         }
         tr__free(ctx, p->slots);
-        tr__free(ctx, p->lrz_cand);
+        tr__free(ctx, p->rec.lrz_cand);
         tr__free(ctx, p->fdm_areas);
         tr__free(ctx, p->tiles);
         tr__free(ctx, p->tile_list);

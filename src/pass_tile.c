@@ -147,7 +147,7 @@ static void store_view(const tr__pass *p, tr__raster_bin *rb, const tr__tile *t,
             if (!p->fdm_areas[((size_t)by * l->bins_x + bx) * p->plan.view_count + vs].width)
                 continue;
             int32_t r[4];
-            tr__bin_rect(l, p->plan.area, p->plan.fdm_bo[vs], bx, by, r);
+            tr__bin_rect(l, p->plan.area, p->rec.bo[vs], bx, by, r);
             r[0] = TR_MAX(r[0], slice[0]);
             r[1] = TR_MAX(r[1], slice[1]);
             r[2] = TR_MIN(r[2], slice[2]);
@@ -214,7 +214,7 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
          * framebuffer: with an FDM offset the view's bins are shifted back
          * by its b_o, the first row and column shrink. */
         tr__fdm_view fv;
-        tr__fdm_view_make(area, bcs, p->plan.fdm_bo[vs], grid_origin, l->bin_w * t->ew, l->bin_h * t->eh, &fv);
+        tr__fdm_view_make(area, bcs, p->rec.bo[vs], grid_origin, l->bin_w * t->ew, l->bin_h * t->eh, &fv);
         int32_t rect[4] = {TR_MAX(fv.fb[0], p->plan.area[0]), TR_MAX(fv.fb[1], p->plan.area[1]), TR_MIN(fv.fb[2], p->plan.area[2]),
                            TR_MIN(fv.fb[3], p->plan.area[3])};
         if (rect[0] >= rect[2] || rect[1] >= rect[3])
@@ -287,7 +287,7 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
         for (uint32_t i = 0; i < p->plan.att_count; i++)
             rb.gmem[i] = w->tile + p->plan.att[i].gmem_offset + (size_t)vs * view_texels * p->plan.att[i].cpp * p->plan.samples;
         tr__raster_load(&rb);
-        const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + t->pipe];
+        const tr__stream *s = &p->rec.streams[(size_t)vs * l->pipes_x * l->pipes_y + t->pipe];
         const size_t step = 1 + p->plan.mask_words;
         /* The LRZ write of the binning pass, for this bin's blocks: every
          * triangle of the bin in submission order, before any is drawn. */
@@ -298,12 +298,12 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
             const size_t ahead = TR_PREFETCH_TRIS * step;
             for (size_t e = 0; e < s->count; e += step) {
                 /* candidates are scattered through the front end's chunks */
-                if (e + ahead < s->count && p->lrz_cand[s->words[e + ahead]])
-                    prefetch_tri(p->tris[s->words[e + ahead]]);
-                if (p->lrz_cand[s->words[e]] && entry_reaches(&s->words[e + 1], t, bit)) {
-                    const tr__tri *tri = p->tris[s->words[e]];
+                if (e + ahead < s->count && p->rec.lrz_cand[s->words[e + ahead]])
+                    prefetch_tri(p->rec.tris[s->words[e + ahead]]);
+                if (p->rec.lrz_cand[s->words[e]] && entry_reaches(&s->words[e + 1], t, bit)) {
+                    const tr__tri *tri = p->rec.tris[s->words[e]];
                     if (!(tri->flags & TR__TRI_FB_CULLED))
-                        tr__lrz_write_triangle(&p->lrz, &p->draws[tri->draw], tri, vs, rb.rect, &bw,
+                        tr__lrz_write_triangle(&p->lrz, &p->rec.draws[tri->draw], tri, vs, rb.rect, &bw,
                                                &w->stats.lrz_blocks_written);
                 }
             }
@@ -313,8 +313,8 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
             for (size_t e = 0; e < s->count; e += step) {
                 if (!entry_reaches(&s->words[e + 1], t, bit))
                     continue;
-                const tr__tri *tri = p->tris[s->words[e]];
-                const tr__draw *d = &p->draws[tri->draw];
+                const tr__tri *tri = p->rec.tris[s->words[e]];
+                const tr__draw *d = &p->rec.draws[tri->draw];
                 if (d->clear_atts || !d->lrz_write)
                     continue;
                 if (tri->draw != patched_for) {
@@ -335,19 +335,19 @@ static void render_tile(tr_context *ctx, const tr__pass *p, const tr__raster_pas
             /* Triangles were written by the front end long ago: fetch the
              * ones a few entries on while this one is drawn. */
             if (e + 2 * ahead < s->count)
-                __builtin_prefetch(&p->tris[s->words[e + 2 * ahead]]);
+                __builtin_prefetch(&p->rec.tris[s->words[e + 2 * ahead]]);
             if (e + ahead < s->count)
-                prefetch_tri(p->tris[s->words[e + ahead]]);
+                prefetch_tri(p->rec.tris[s->words[e + ahead]]);
             /* and, half way, the GMEM texels a small one will touch */
             if (!scaled && e + ahead / 2 < s->count)
-                prefetch_gmem(&rb, p->tris[s->words[e + ahead / 2]]);
+                prefetch_gmem(&rb, p->rec.tris[s->words[e + ahead / 2]]);
             if (!entry_reaches(&s->words[e + 1], t, bit))
                 continue;
             if (first) /* per bin: each of the tile's bins the entry reaches */
                 w->stats.bin_primitive_refs +=
                     t->ew == 1 && t->eh == 1 ? 1u : (uint32_t)__builtin_popcount(s->words[e + 1] & t->slot_mask);
-            const tr__tri *tri = p->tris[s->words[e]];
-            const tr__draw *d = &p->draws[tri->draw];
+            const tr__tri *tri = p->rec.tris[s->words[e]];
+            const tr__draw *d = &p->rec.draws[tri->draw];
             if (tri->flags & TR__TRI_PROXY) {
                 /* a line or point of a pass with a density map: set up
                  * again in every bin, with the draw patched when scaled */
@@ -411,12 +411,12 @@ static uint32_t make_tiles(const tr_context *ctx, tr__pass *p)
 {
     const tr_bin_layout *l = &p->plan.layout;
     const size_t nbins = (size_t)l->bins_x * l->bins_y;
-    tr__bin_tiles_init(l, p->plan.area, (const int32_t(*)[2])p->plan.fdm_bo, p->plan.fdm ? p->fdm_areas : NULL, p->plan.view_count,
+    tr__bin_tiles_init(l, p->plan.area, (const int32_t(*)[2])p->rec.bo, p->plan.fdm ? p->fdm_areas : NULL, p->plan.view_count,
                        p->tiles);
     bin_stats(p);
     if (p->plan.fdm && ctx->features.bin_merging)
         p->stats.fdm_bins_merged = tr__bin_merge_tiles(
-            l, p->plan.view_count, p->fdm_shared_viewport || (p->plan.desc.flags & TR_PASS_FDM_SHARED_VIEWPORT), p->tiles);
+            l, p->plan.view_count, p->rec.fdm_shared_viewport || (p->plan.desc.flags & TR_PASS_FDM_SHARED_VIEWPORT), p->tiles);
     uint32_t n = 0;
     for (size_t b = 0; b < nbins; b++)
         if (p->tiles[b].merged == TR__TILE_NONE && p->tiles[b].visible)
@@ -435,7 +435,7 @@ static tr__subsampled_grid subsampled_grid(const tr_context *ctx, const tr__pass
     const tr_bin_layout *l = &p->plan.layout;
     tr__subsampled_grid g = {{p->plan.fb_w, p->plan.fb_h}, {l->bin_w, l->bin_h}, {ctx->desc.tile_align_w, ctx->desc.tile_align_h},
                              l->bins_x, l->bins_y, p->plan.view_count, {{0, 0}}, p->plan.fdm_offset};
-    memcpy(g.bo, p->plan.fdm_bo, sizeof g.bo);
+    memcpy(g.bo, p->rec.bo, sizeof g.bo);
     return g;
 }
 
@@ -490,11 +490,11 @@ static void report_visibility(const tr__pass *p)
             uint32_t pipe = (by / l->pipe_h) * l->pipes_x + bx / l->pipe_w;
             uint32_t bit = (by % l->pipe_h) * l->pipe_w + bx % l->pipe_w;
             for (uint32_t vs = 0; vs < p->plan.view_count; vs++) {
-                const tr__stream *s = &p->streams[(size_t)vs * l->pipes_x * l->pipes_y + pipe];
+                const tr__stream *s = &p->rec.streams[(size_t)vs * l->pipes_x * l->pipes_y + pipe];
                 for (size_t e = 0; e < s->count; e += 1 + p->plan.mask_words) {
                     if (!((s->words[e + 1 + (bit >> 5)] >> (bit & 31)) & 1))
                         continue;
-                    const tr__tri *t = p->tris[s->words[e]];
+                    const tr__tri *t = p->rec.tris[s->words[e]];
                     tr_visibility_entry ve = {p->plan.view_ids[vs], bx, by, pipe, t->draw, t->instance, t->primitive};
                     p->plan.desc.visibility_fn(p->plan.desc.visibility_user, &ve);
                 }
@@ -548,12 +548,12 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         if (!tr__grow(ctx, (void **)&p->fdm_areas, &p->fdm_areas_cap, n, sizeof(tr_extent2d)))
             r = TR_ERROR_OUT_OF_MEMORY;
         else
-            tr__pass_plan_fdm_areas(ctx, &p->plan, p->fdm_shared_viewport || (p->plan.desc.flags & TR_PASS_FDM_SHARED_VIEWPORT),
+            tr__pass_plan_fdm_areas(ctx, &p->plan, p->rec.fdm_shared_viewport || (p->plan.desc.flags & TR_PASS_FDM_SHARED_VIEWPORT),
                                p->fdm_areas);
     }
     /* LRZ in scaled bins (fdm.h): with hardware bin scaling (a7xx, at
      * most its scaled views, no shared viewport), from a depth clear. */
-    const bool shared = p->fdm_shared_viewport || (p->plan.desc.flags & TR_PASS_FDM_SHARED_VIEWPORT);
+    const bool shared = p->rec.fdm_shared_viewport || (p->plan.desc.flags & TR_PASS_FDM_SHARED_VIEWPORT);
     p->fdm_scaled_lrz = p->plan.fdm && p->lrz.buf && ctx->features.hw_bin_scaling &&
                         p->plan.view_count <= ctx->features.max_scaled_views && !shared &&
                         p->plan.att[p->plan.depth_att].load == TR_LOAD_OP_CLEAR;
@@ -594,7 +594,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
                                 : 1u;
     const int tasks = ntiles * (int)slices;
     const tr__raster_pass rp = {p->plan.att,       p->plan.att_count, p->plan.color_att, p->plan.desc.color_count,
-                                p->plan.depth_att, p->plan.stencil_att, p->plan.view_ids, p->draws,
+                                p->plan.depth_att, p->plan.stencil_att, p->plan.view_ids, p->rec.draws,
                                 &p->lrz,      p->plan.fdm,       p->plan.samples,   (size_t)l->bin_w * l->bin_h};
     double t0 = tr__now_ms();
 #ifdef TILERAST_HAVE_OPENMP
@@ -624,14 +624,14 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     for (size_t pipe = 0; pipe < pipes; pipe++) {
         bool used = false;
         for (uint32_t v = 0; v < p->plan.view_count; v++) {
-            bytes += p->streams[v * pipes + pipe].count * sizeof(uint32_t);
-            used |= p->streams[v * pipes + pipe].count != 0;
+            bytes += p->rec.streams[v * pipes + pipe].count * sizeof(uint32_t);
+            used |= p->rec.streams[v * pipes + pipe].count != 0;
         }
         p->stats.pipes += used;
     }
     p->stats.visibility_stream_bytes = bytes;
-    p->stats.memory_binning_bytes = p->arena.bytes_used + p->draw_count * sizeof(tr__draw) +
-                                    p->tri_count * sizeof(tr__tri *);
+    p->stats.memory_binning_bytes = p->rec.arena.bytes_used + p->rec.draw_count * sizeof(tr__draw) +
+                                    p->rec.tri_count * sizeof(tr__tri *);
     for (uint32_t w = 0; w < p->slot_count; w++)
         p->stats.memory_binning_bytes += p->slots[w].arena.bytes_used;
     p->stats.memory_tile_bytes = (uint64_t)threads * p->plan.tile_bytes;
@@ -641,8 +641,8 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         *stats = p->stats;
     /* a SPIR-V stage that ran past its budget (shader.h) */
     tr_result spv_r = TR_OK;
-    for (size_t i = 0; i < p->draw_count && spv_r == TR_OK; i++)
-        spv_r = tr__spv_draw_check(ctx, "tr_cmd_end_render_pass", &p->draws[i], 3u);
+    for (size_t i = 0; i < p->rec.draw_count && spv_r == TR_OK; i++)
+        spv_r = tr__spv_draw_check(ctx, "tr_cmd_end_render_pass", &p->rec.draws[i], 3u);
     tr__pass_end_state(ctx);
     if (spv_r != TR_OK)
         return spv_r;

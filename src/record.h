@@ -168,6 +168,34 @@ static inline uint8_t *tr__att_texel(const tr__attachment_state *a, uint32_t vie
     return tr__att_sample_texel(a, view, 0, x, y);
 }
 
+/* A visibility stream: u32 words; each entry is the triangle's index
+ * followed by mask_words words of bin bits (bins of the pipe, row-major). */
+typedef struct tr__stream {
+    uint32_t *words;
+    size_t count, cap;
+} tr__stream;
+
+/* The recorded work of a pass (llvmpipe's scene): what the executor's
+ * front end makes from the tr_cmd_* calls and the tile pass renders.
+ * Triangles live in the front end's arenas and in `arena` (with uniforms
+ * and the draws' copies of bindings); the streams are the binning stage's
+ * output (src/bin). */
+typedef struct tr__recording {
+    tr__draw *draws;
+    size_t draw_count, draw_cap;
+    tr__tri **tris;
+    size_t tri_count, tri_cap;
+    uint8_t *lrz_cand;         /* [tri]: 1 if the triangle may write LRZ (tr__lrz_may_write) */
+    size_t lrz_cand_cap;
+    tr__stream *streams;       /* [view slot][pipe] */
+    size_t stream_slots;
+    /* Per view slot: b_o, the shift the streams' bins have (the plan's
+     * fdm_bo until a draw writes the viewport index; then 0, fdm.h). */
+    int32_t bo[TR__VIEWS_MAX][2];
+    bool fdm_shared_viewport;  /* a draw's pipeline writes the viewport index */
+    tr__arena arena;           /* triangles, uniforms, binding copies */
+} tr__recording;
+
 /* A bound vertex buffer (tr_cmd_bind_vertex_buffer): bytes from the bind offset on. */
 typedef struct tr__vertex_buffer {
     const uint8_t *data;       /* NULL: nothing bound */

@@ -7,7 +7,8 @@
 #ifndef TILERAST_BIN_INTERNAL_H
 #define TILERAST_BIN_INTERNAL_H
 
-#include "pass.h"
+#include "pass_plan.h"
+#include "record.h"
 
 /* One GMEM attachment as the tiling sees it. */
 typedef struct tr__bin_att {
@@ -68,10 +69,11 @@ uint32_t tr__bin_merge_tiles(const tr_bin_layout *l, uint32_t views, bool shared
 
 /* Appends the triangle to the streams of every pipe it touches, with the
  * bins whose pixel centres its edges do not exclude (the view's bins:
- * with an FDM offset they are shifted by its b_o, pass->fdm_bo).  Returns the number of
- * stream entries written (0: the triangle reaches no bin), or -1 on
- * allocation failure. */
-int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot);
+ * with an FDM offset they are shifted by its b_o, rec->bo).  Returns the
+ * number of stream entries written (0: the triangle reaches no bin), or -1
+ * on allocation failure. */
+int tr__bin_triangle(tr_context *ctx, const tr__pass_plan *plan, tr__recording *rec, const tr__tri *t,
+                     uint32_t tri_index, uint32_t view_slot);
 
 /* The same in two halves, so that the costly one runs on the front end's
  * threads.  tr__bin_classify writes the triangle's entries to out (per
@@ -80,8 +82,9 @@ int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t
  * -1 when they do not fit (then use tr__bin_triangle).  tr__bin_append
  * puts such entries into the view's streams, in the order of the calls:
  * the number of entries, or -1 on allocation failure. */
-int tr__bin_classify(const tr__pass *pass, const tr__tri *t, uint32_t view_slot, uint32_t *out, uint32_t cap);
-int tr__bin_append(tr_context *ctx, tr__pass *pass, uint32_t tri_index, uint32_t view_slot, const uint32_t *words,
-                   uint32_t n);
+int tr__bin_classify(const tr__pass_plan *plan, const tr__recording *rec, const tr__tri *t, uint32_t view_slot,
+                     uint32_t *out, uint32_t cap);
+int tr__bin_append(tr_context *ctx, const tr__pass_plan *plan, tr__recording *rec, uint32_t tri_index,
+                   uint32_t view_slot, const uint32_t *words, uint32_t n);
 
 #endif

@@ -33,22 +33,23 @@ static bool edges_reach(const tr__tri *t, const int32_t rect[4])
     return true;
 }
 
-int tr__bin_classify(const tr__pass *pass, const tr__tri *t, uint32_t view_slot, uint32_t *out, uint32_t cap)
+int tr__bin_classify(const tr__pass_plan *plan, const tr__recording *rec, const tr__tri *t, uint32_t view_slot,
+                     uint32_t *out, uint32_t cap)
 {
-    const tr_bin_layout *l = &pass->plan.layout;
+    const tr_bin_layout *l = &plan->layout;
     /* With an FDM offset the view's grid is shifted back by b_o: binning
      * in turnip's shifted space (-b_o .. fb + b_o) */
-    const int32_t *bo = pass->plan.fdm_bo[view_slot];
+    const int32_t *bo = rec->bo[view_slot];
     int32_t bx0 = (t->bbox[0] - l->origin_x + bo[0]) / (int32_t)l->bin_w;
     int32_t by0 = (t->bbox[1] - l->origin_y + bo[1]) / (int32_t)l->bin_h;
     int32_t bx1 = (t->bbox[2] - 1 - l->origin_x + bo[0]) / (int32_t)l->bin_w;
     int32_t by1 = (t->bbox[3] - 1 - l->origin_y + bo[1]) / (int32_t)l->bin_h;
-    const uint32_t mw = pass->plan.mask_words;
+    const uint32_t mw = plan->mask_words;
     if (bx0 == bx1 && by0 == by1) {
         /* One bin (most small triangles): the loops below, unrolled. */
         const uint32_t px = (uint32_t)bx0 / l->pipe_w, py = (uint32_t)by0 / l->pipe_h;
         int32_t rect[4];
-        tr__bin_rect(l, pass->plan.area, bo, (uint32_t)bx0, (uint32_t)by0, rect);
+        tr__bin_rect(l, plan->area, bo, (uint32_t)bx0, (uint32_t)by0, rect);
         rect[0] = TR_MAX(rect[0], t->bbox[0]);
         rect[1] = TR_MAX(rect[1], t->bbox[1]);
         rect[2] = TR_MIN(rect[2], t->bbox[2]);
@@ -78,7 +79,7 @@ int tr__bin_classify(const tr__pass *pass, const tr__tri *t, uint32_t view_slot,
             for (uint32_t by = sy0; by <= sy1; by++) {
                 for (uint32_t bx = sx0; bx <= sx1; bx++) {
                     int32_t rect[4];
-                    tr__bin_rect(l, pass->plan.area, bo, bx, by, rect);
+                    tr__bin_rect(l, plan->area, bo, bx, by, rect);
                     rect[0] = TR_MAX(rect[0], t->bbox[0]);
                     rect[1] = TR_MAX(rect[1], t->bbox[1]);
                     rect[2] = TR_MIN(rect[2], t->bbox[2]);
@@ -99,14 +100,14 @@ int tr__bin_classify(const tr__pass *pass, const tr__tri *t, uint32_t view_slot,
     return (int)n;
 }
 
-int tr__bin_append(tr_context *ctx, tr__pass *pass, uint32_t tri_index, uint32_t view_slot, const uint32_t *words,
-                   uint32_t n)
+int tr__bin_append(tr_context *ctx, const tr__pass_plan *plan, tr__recording *rec, uint32_t tri_index,
+                   uint32_t view_slot, const uint32_t *words, uint32_t n)
 {
-    const tr_bin_layout *l = &pass->plan.layout;
-    const uint32_t mw = pass->plan.mask_words;
+    const tr_bin_layout *l = &plan->layout;
+    const uint32_t mw = plan->mask_words;
     int entries = 0;
     for (uint32_t i = 0; i < n; i += 1 + mw) {
-        tr__stream *s = &pass->streams[(size_t)view_slot * l->pipes_x * l->pipes_y + words[i]];
+        tr__stream *s = &rec->streams[(size_t)view_slot * l->pipes_x * l->pipes_y + words[i]];
         if (!tr__grow(ctx, (void **)&s->words, &s->cap, s->count + 1 + mw, sizeof(uint32_t)))
             return -1;
         s->words[s->count++] = tri_index;
@@ -117,13 +118,14 @@ int tr__bin_append(tr_context *ctx, tr__pass *pass, uint32_t tri_index, uint32_t
     return entries;
 }
 
-int tr__bin_triangle(tr_context *ctx, tr__pass *pass, const tr__tri *t, uint32_t tri_index, uint32_t view_slot)
+int tr__bin_triangle(tr_context *ctx, const tr__pass_plan *plan, tr__recording *rec, const tr__tri *t,
+                     uint32_t tri_index, uint32_t view_slot)
 {
     /* Every pipe at most once, each entry at most 1 + 64 words (the pass
      * refuses more mask words): room on the stack, no allocation. */
     uint32_t words[TR_MAX_VSC_PIPES * (1 + 64)];
-    const tr_bin_layout *l = &pass->plan.layout;
-    const uint32_t cap = l->pipes_x * l->pipes_y * (1 + pass->plan.mask_words);
-    int n = tr__bin_classify(pass, t, view_slot, words, cap);
-    return n < 0 ? -1 : tr__bin_append(ctx, pass, tri_index, view_slot, words, (uint32_t)n);
+    const tr_bin_layout *l = &plan->layout;
+    const uint32_t cap = l->pipes_x * l->pipes_y * (1 + plan->mask_words);
+    int n = tr__bin_classify(plan, rec, t, view_slot, words, cap);
+    return n < 0 ? -1 : tr__bin_append(ctx, plan, rec, tri_index, view_slot, words, (uint32_t)n);
 }
