@@ -25,3 +25,9 @@ set_tests_properties(build_without_openmp PROPERTIES TIMEOUT 900 LABELS build)
 # SLP note in the top-level CMakeLists.txt).
 add_executable(build_fp_rounding ${CMAKE_CURRENT_LIST_DIR}/fp_rounding.c)
 add_test(NAME build_fp_rounding COMMAND build_fp_rounding)
+
+# The include rules of src/: no include of a higher layer but the listed
+# exceptions, and every file of src/ placed in a layer (both in
+# src/README.md, which the script reads).  Needs only bash and awk.
+add_test(NAME build_include_order COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/include_order.sh ${PROJECT_SOURCE_DIR}/src)
+set_tests_properties(build_include_order PROPERTIES LABELS build)
