@@ -116,7 +116,7 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     memcpy(p->rec.bo, p->plan.fdm_bo, sizeof p->rec.bo);
     memset(&p->stats, 0, sizeof(p->stats));
     p->stats.layout = p->plan.layout;
-    r = tr__lrz_begin_pass(ctx, p);
+    r = tr__lrz_begin_pass(ctx, &p->plan, &p->lrz);
     if (r != TR_OK)
         return r;
     set_uses(p, 1);
@@ -486,7 +486,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->depth_min = TR_MIN(d->viewport.min_depth, d->viewport.max_depth);
     d->depth_max = TR_MAX(d->viewport.min_depth, d->viewport.max_depth);
     d->depth_qmax = p->plan.depth_att >= 0 ? tr__format(p->plan.att[p->plan.depth_att].format)->depth_max : 0u;
-    tr__lrz_draw_state(p, d);
+    tr__lrz_draw_state(&p->plan, &p->lrz, d);
     p->stats.draws++;
     if (!prims || !instance_count)
         return TR_OK;

@@ -533,7 +533,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     REQUIRE_PASS(ctx, "tr_cmd_end_render_pass");
     tr__pass *p = ctx->pass;
     if (p->failed) {
-        tr__lrz_end_pass(p, false);
+        tr__lrz_end_pass(&p->plan, &p->lrz, false, &p->stats);
         tr__pass_release_recording(ctx, p);
         tr__pass_end_state(ctx);
         return tr__error(ctx, p->fail_code, "tr_cmd_end_render_pass: the pass failed while recording; "
@@ -572,7 +572,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
                        !tr__grow(ctx, (void **)&p->tile_list, &p->tile_list_cap, nbins, sizeof(uint32_t))))
         r = TR_ERROR_OUT_OF_MEMORY;
     if (r != TR_OK) {
-        tr__lrz_end_pass(p, false);
+        tr__lrz_end_pass(&p->plan, &p->lrz, false, &p->stats);
         tr__pass_release_recording(ctx, p);
         tr__pass_end_state(ctx);
         return tr__error(ctx, r, "tr_cmd_end_render_pass: out of memory for tile buffers");
@@ -582,7 +582,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     const tr_bin_layout *l = &p->plan.layout;
     const int ntiles = (int)make_tiles(ctx, p);
     if (p->plan.subsampled && subsampled_layout(ctx, p) != TR_OK) {
-        tr__lrz_end_pass(p, false);
+        tr__lrz_end_pass(&p->plan, &p->lrz, false, &p->stats);
         tr__pass_release_recording(ctx, p);
         tr__pass_end_state(ctx);
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_end_render_pass: out of memory for the subsampled layout");
@@ -617,7 +617,7 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
         if (p->plan.att[i].resolve)
             p->plan.att[i].resolve->version++;
     }
-    tr__lrz_end_pass(p, true);
+    tr__lrz_end_pass(&p->plan, &p->lrz, true, &p->stats);
     p->stats.pipes = 0;
     uint64_t bytes = 0;
     const size_t pipes = (size_t)l->pipes_x * l->pipes_y;

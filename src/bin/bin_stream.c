@@ -4,7 +4,7 @@
  * that no edge function excludes (all the bin's pixel centres outside one
  * edge).  Entries keep submission order. */
 #include "bin/bin_internal.h"
-#include "raster/raster_internal.h"
+#include "walk/walk_internal.h"
 
 /* Does any pixel centre of rect lie on the inner side of every edge?  A
  * conservative test: each edge is checked alone at the rect's best corner.

@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include "lrz/lrz_internal.h"
-#include "pass.h"
-#include "raster/raster_internal.h"
+#include "pass_plan.h"
+#include "walk/walk_internal.h"
 
 /* ---- the buffer ---------------------------------------------------------------------------- */
 
@@ -81,7 +81,7 @@ static bool size_buffer(tr_context *ctx, tr__lrz_buffer *b, uint32_t w, uint32_t
 }
 
 /* Sizes the image's buffer for this pass's depth view. */
-static tr__lrz_buffer *buffer_for(tr_context *ctx, tr__pass *p, tr_image *img)
+static tr__lrz_buffer *buffer_for(tr_context *ctx, const tr__pass_plan *plan, tr_image *img)
 {
     tr__lrz_buffer *b = img->lrz;
     if (!b) {
@@ -90,7 +90,7 @@ static tr__lrz_buffer *buffer_for(tr_context *ctx, tr__pass *p, tr_image *img)
             return NULL;
         img->lrz = b;
     }
-    return size_buffer(ctx, b, p->plan.fb_w, p->plan.fb_h, p->plan.samples, p->plan.view_count) ? b : NULL;
+    return size_buffer(ctx, b, plan->fb_w, plan->fb_h, plan->samples, plan->view_count) ? b : NULL;
 }
 
 /* ---- the rendering-space scratch of scaled bins ---------------------------------------------- */
@@ -154,25 +154,25 @@ void tr__lrz_scratch_begin(tr__lrz_scratch *s, const tr__lrz_pass *pass, const i
 }
 
 /* The depth attachment's tr__attachment_state (not the stencil plane). */
-static const tr__attachment_state *depth_state(const tr__pass *p)
+static const tr__attachment_state *depth_state(const tr__pass_plan *plan)
 {
-    return p->plan.depth_att >= 0 ? &p->plan.att[p->plan.depth_att] : NULL;
+    return plan->depth_att >= 0 ? &plan->att[plan->depth_att] : NULL;
 }
 
 /* Does the buffer's texel grid cover exactly this pass's framebuffer? */
-static bool same_extent(const tr__lrz_buffer *b, const tr__pass *p)
+static bool same_extent(const tr__lrz_buffer *b, const tr__pass_plan *plan)
 {
     uint8_t twl, thl;
-    tr__lrz_texel_shape(p->plan.samples, &twl, &thl);
-    return b->tw_log2 == twl && b->th_log2 == thl && b->w == ((p->plan.fb_w - 1) >> twl) + 1 &&
-           b->h == ((p->plan.fb_h - 1) >> thl) + 1;
+    tr__lrz_texel_shape(plan->samples, &twl, &thl);
+    return b->tw_log2 == twl && b->th_log2 == thl && b->w == ((plan->fb_w - 1) >> twl) + 1 &&
+           b->h == ((plan->fb_h - 1) >> thl) + 1;
 }
 
 /* Scratch for partly covered blocks, all empty. */
-static bool reset_parts(tr_context *ctx, tr__pass *p, const tr__lrz_buffer *b)
+static bool reset_parts(tr_context *ctx, tr__lrz_pass *lz, const tr__lrz_buffer *b)
 {
     size_t texels = (size_t)b->w * b->h * b->views;
-    if (texels > p->lrz.part_cap) {
+    if (texels > lz->part_cap) {
         uint64_t *m = tr__alloc(ctx, texels * sizeof(uint64_t));
         float *f = tr__alloc(ctx, texels * sizeof(float));
         if (!m || !f) {
@@ -180,32 +180,32 @@ static bool reset_parts(tr_context *ctx, tr__pass *p, const tr__lrz_buffer *b)
             tr__free(ctx, f);
             return false;
         }
-        tr__free(ctx, p->lrz.part_mask);
-        tr__free(ctx, p->lrz.part_bound);
-        p->lrz.part_mask = m;
-        p->lrz.part_bound = f;
-        p->lrz.part_cap = texels;
+        tr__free(ctx, lz->part_mask);
+        tr__free(ctx, lz->part_bound);
+        lz->part_mask = m;
+        lz->part_bound = f;
+        lz->part_cap = texels;
     }
-    memset(p->lrz.part_mask, 0, texels * sizeof(uint64_t));
+    memset(lz->part_mask, 0, texels * sizeof(uint64_t));
     return true;
 }
 
-tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
+tr_result tr__lrz_begin_pass(tr_context *ctx, const tr__pass_plan *plan, tr__lrz_pass *lz)
 {
-    uint64_t *part_mask = p->lrz.part_mask;
-    float *part_bound = p->lrz.part_bound;
-    size_t part_cap = p->lrz.part_cap;
-    memset(&p->lrz, 0, sizeof(p->lrz));
-    p->lrz.part_mask = part_mask;
-    p->lrz.part_bound = part_bound;
-    p->lrz.part_cap = part_cap;
-    p->lrz.simd = ctx->simd != TR_SIMD_SCALAR;
-    const tr__attachment_state *da = depth_state(p);
+    uint64_t *part_mask = lz->part_mask;
+    float *part_bound = lz->part_bound;
+    size_t part_cap = lz->part_cap;
+    memset(lz, 0, sizeof(*lz));
+    lz->part_mask = part_mask;
+    lz->part_bound = part_bound;
+    lz->part_cap = part_cap;
+    lz->simd = ctx->simd != TR_SIMD_SCALAR;
+    const tr__attachment_state *da = depth_state(plan);
     if (!da)
         return TR_OK;
     tr_image *img = da->image;
     tr__lrz_buffer *old = img->lrz;
-    bool off = (ctx->desc.flags & TR_CONTEXT_NO_LRZ) || (p->plan.desc.flags & TR_PASS_NO_LRZ);
+    bool off = (ctx->desc.flags & TR_CONTEXT_NO_LRZ) || (plan->desc.flags & TR_PASS_NO_LRZ);
     if (off || da->load == TR_LOAD_OP_DONT_CARE) {
         if (old)
             old->valid = false;
@@ -216,16 +216,16 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
          * never for an image made for FDM offsets (turnip's
          * tu_lrz_init_state: its LRZ image is shifted by b_o). */
         if (!old || !old->valid || (img->desc.flags & TR_IMAGE_FDM_OFFSET) || old->image_version != img->version || old->level != da->level ||
-            old->base_layer != da->base_layer || old->views != p->plan.view_count || !same_extent(old, p)) {
+            old->base_layer != da->base_layer || old->views != plan->view_count || !same_extent(old, plan)) {
             if (old)
                 old->valid = false;
             return TR_OK;
         }
-        p->lrz.buf = old;
-        p->lrz.dir = old->dir;
+        lz->buf = old;
+        lz->dir = old->dir;
     } else {
         /* LOAD_OP_CLEAR: a fast clear, one bit per group. */
-        tr__lrz_buffer *b = buffer_for(ctx, p, img);
+        tr__lrz_buffer *b = buffer_for(ctx, plan, img);
         if (!b)
             return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_begin_render_pass: out of memory for LRZ");
         for (size_t g = 0; g < (size_t)b->gw * b->gh * b->views; g++)
@@ -236,19 +236,19 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p)
         b->dir = TR_LRZ_DIRECTION_UNKNOWN;
         b->level = da->level;
         b->base_layer = da->base_layer;
-        p->lrz.buf = b;
-        p->lrz.dir = TR_LRZ_DIRECTION_UNKNOWN;
+        lz->buf = b;
+        lz->dir = TR_LRZ_DIRECTION_UNKNOWN;
     }
     /* (the multisampled write gathers no partly covered texels) */
-    if (p->plan.samples == 1 && !reset_parts(ctx, p, p->lrz.buf)) {
-        p->lrz.buf->valid = false;
-        p->lrz.buf = NULL;
+    if (plan->samples == 1 && !reset_parts(ctx, lz, lz->buf)) {
+        lz->buf->valid = false;
+        lz->buf = NULL;
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_begin_render_pass: out of memory for LRZ");
     }
     /* While the pass records, the buffer describes nothing reusable. */
-    p->lrz.buf->valid = false;
-    p->lrz.buf->broken = false;
-    memset(p->lrz.buf->rejected, 0, (size_t)p->lrz.buf->w * p->lrz.buf->h * p->lrz.buf->views * sizeof(uint32_t));
+    lz->buf->valid = false;
+    lz->buf->broken = false;
+    memset(lz->buf->rejected, 0, (size_t)lz->buf->w * lz->buf->h * lz->buf->views * sizeof(uint32_t));
     return TR_OK;
 }
 
@@ -272,10 +272,10 @@ static bool stencil_writes_on_fail(const tr_stencil_face *f)
 }
 
 /* Does every colour attachment get its texels replaced by each fragment? */
-static bool replaces_colour(const tr__pass *p, const tr_pipeline_desc *pd)
+static bool replaces_colour(const tr__pass_plan *plan, const tr_pipeline_desc *pd)
 {
-    for (uint32_t a = 0; a < p->plan.desc.color_count; a++) {
-        if (p->plan.color_att[a] < 0)
+    for (uint32_t a = 0; a < plan->desc.color_count; a++) {
+        if (plan->color_att[a] < 0)
             continue;
         if (!pd->fragment_shader || pd->blend[a].enable || pd->blend[a].write_mask != 0xfu)
             return false;
@@ -283,15 +283,15 @@ static bool replaces_colour(const tr__pass *p, const tr_pipeline_desc *pd)
     return true;
 }
 
-void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
+void tr__lrz_draw_state(const tr__pass_plan *plan, tr__lrz_pass *lz, tr__draw *d)
 {
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     d->lrz_test_dir = TR_LRZ_DIRECTION_UNKNOWN;
     d->lrz_write = 0;
-    if (!p->lrz.buf || p->lrz.invalid || !pd->depth_test)
+    if (!lz->buf || lz->invalid || !pd->depth_test)
         return;
     const bool write = pd->depth_write != 0;
-    const bool stencil = pd->stencil_test && p->plan.stencil_att >= 0;
+    const bool stencil = pd->stencil_test && plan->stencil_att >= 0;
     /* Rest-of-pass rules first: they hold whatever this draw's direction.
      * A discarding shader (or one that writes the sample mask) with early
      * tests writes depth where it then drops the colour: as much a depth
@@ -302,28 +302,28 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
     /* Alpha to coverage with early tests drops samples whose depth was
      * written: as a discard does. */
     const tr_multisample_state *ms = &pd->multisample;
-    const bool early_a2c = p->plan.samples > 1 && ms->alpha_to_coverage && (pd->fs_flags & TR_FS_EARLY_TESTS);
-    if (write && (!replaces_colour(p, pd) || early_discard || early_a2c))
-        p->lrz.write_off = true;
+    const bool early_a2c = plan->samples > 1 && ms->alpha_to_coverage && (pd->fs_flags & TR_FS_EARLY_TESTS);
+    if (write && (!replaces_colour(plan, pd) || early_discard || early_a2c))
+        lz->write_off = true;
     if (stencil && (pd->stencil_front.compare != TR_COMPARE_ALWAYS || pd->stencil_back.compare != TR_COMPARE_ALWAYS ||
                     (pd->stencil_front.write_mask && pd->stencil_front.depth_fail_op != TR_STENCIL_OP_KEEP) ||
                     (pd->stencil_back.write_mask && pd->stencil_back.depth_fail_op != TR_STENCIL_OP_KEEP)))
-        p->lrz.write_off = true;
+        lz->write_off = true;
 
     tr_lrz_direction dir = direction_of(pd->depth_compare);
     if (dir == TR_LRZ_DIRECTION_UNKNOWN) {
         /* EQUAL/NEVER: skip.  ALWAYS/NOT_EQUAL: invalid if they write depth. */
         if (write && (pd->depth_compare == TR_COMPARE_ALWAYS || pd->depth_compare == TR_COMPARE_NOT_EQUAL))
-            p->lrz.invalid = true;
+            lz->invalid = true;
         return;
     }
-    if (p->lrz.dir != TR_LRZ_DIRECTION_UNKNOWN && dir != p->lrz.dir) {
+    if (lz->dir != TR_LRZ_DIRECTION_UNKNOWN && dir != lz->dir) {
         if (write)
-            p->lrz.invalid = true;
+            lz->invalid = true;
         return; /* without write: skip this draw */
     }
     if (write)
-        p->lrz.dir = dir;
+        lz->dir = dir;
 
     const uint32_t flags = pd->fs_flags;
     bool test = true;
@@ -339,11 +339,11 @@ void tr__lrz_draw_state(tr__pass *p, tr__draw *d)
     /* Multisampled, every sample too: a draw that alpha to coverage or its
      * sample mask keeps off some samples writes no LRZ (turnip: alpha to
      * coverage turns the write off for the draw). */
-    const uint32_t all = (1u << p->plan.samples) - 1u;
-    const bool every_sample = p->plan.samples == 1 || (!ms->alpha_to_coverage && (ms->sample_mask == 0 || (ms->sample_mask & all) == all));
+    const uint32_t all = (1u << plan->samples) - 1u;
+    const bool every_sample = plan->samples == 1 || (!ms->alpha_to_coverage && (ms->sample_mask == 0 || (ms->sample_mask & all) == all));
     /* Lines and points test LRZ and never write it (turnip). */
     const bool triangles = pd->topology < TR_TOPOLOGY_POINT_LIST;
-    d->lrz_write = test && write && !p->lrz.write_off && replaces_colour(p, pd) &&
+    d->lrz_write = test && write && !lz->write_off && replaces_colour(plan, pd) &&
                    !(pd->fragment_shader && (flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_SAMPLE_MASK))) && !stencil &&
                    every_sample && triangles;
 }
@@ -636,7 +636,7 @@ write_blocks(const tr__lrz_pass *lz, const tr__tri *t, uint32_t view_slot, const
             if (!cls)
                 continue;
             if (unions) {
-                m = tr__raster_block_mask(t, bx, by, r, r, cls == 2, lz->simd);
+                m = tr__walk_block_mask(t, bx, by, r, r, cls == 2, lz->simd);
                 if (!m)
                     continue;
             } else {
@@ -723,19 +723,19 @@ void tr__lrz_plane(const tr__tri *t, const tr__draw *d, const int32_t region[4],
 
 /* ---- the end of a pass ---------------------------------------------------------------------- */
 
-void tr__lrz_end_pass(tr__pass *p, bool rendered)
+void tr__lrz_end_pass(const tr__pass_plan *plan, tr__lrz_pass *lz, bool rendered, tr_pass_stats *stats)
 {
-    tr__lrz_buffer *b = p->lrz.buf;
-    p->stats.lrz_direction = (uint32_t)p->lrz.dir;
+    tr__lrz_buffer *b = lz->buf;
+    stats->lrz_direction = (uint32_t)lz->dir;
     if (!b) {
-        p->stats.lrz_state = TR_LRZ_STATE_OFF;
+        stats->lrz_state = TR_LRZ_STATE_OFF;
         return;
     }
-    const tr__attachment_state *da = depth_state(p);
-    b->dir = p->lrz.dir;
-    b->broken = p->lrz.invalid;
-    p->stats.lrz_state = p->lrz.invalid ? TR_LRZ_STATE_INVALID : TR_LRZ_STATE_ON;
+    const tr__attachment_state *da = depth_state(plan);
+    b->dir = lz->dir;
+    b->broken = lz->invalid;
+    stats->lrz_state = lz->invalid ? TR_LRZ_STATE_INVALID : TR_LRZ_STATE_ON;
     /* Reusable if the bounds hold for the depth texels the pass stored. */
-    b->valid = rendered && !p->lrz.invalid && da->store == TR_STORE_OP_STORE;
+    b->valid = rendered && !lz->invalid && da->store == TR_STORE_OP_STORE;
     b->image_version = da->image->version;
 }

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdatomic.h>
 
+#include "pass_plan.h"
 #include "record.h"
 
 #define TR_LRZ_BLOCK 8     /* pixels per LRZ texel side */
@@ -101,12 +102,13 @@ void tr__lrz_scratch_free(tr_context *ctx, tr__lrz_scratch *s);
  * pass buffer's clear value over rect, no partial blocks, no rejections. */
 void tr__lrz_scratch_begin(tr__lrz_scratch *s, const tr__lrz_pass *pass, const int32_t rect[4], tr__lrz_pass *out);
 
-/* Starts LRZ for a pass (after its attachments are prepared): decides
- * whether LRZ is on, and clears or reuses the depth image's buffer. */
-tr_result tr__lrz_begin_pass(tr_context *ctx, tr__pass *p);
+/* Starts LRZ for a pass planned as `plan`: decides whether LRZ is on, and
+ * clears or reuses the depth image's buffer, into *lz (whose partial-block
+ * scratch is kept from pass to pass). */
+tr_result tr__lrz_begin_pass(tr_context *ctx, const tr__pass_plan *plan, tr__lrz_pass *lz);
 /* The state machine and disable rules for one draw, in submission order:
  * sets d->lrz_test_dir and d->lrz_write. */
-void tr__lrz_draw_state(tr__pass *p, tr__draw *d);
+void tr__lrz_draw_state(const tr__pass_plan *plan, tr__lrz_pass *lz, tr__draw *d);
 /* The LRZ write of one binned triangle, for the blocks inside rect (one
  * bin): tightens the bounds of every block it covers fully (or, for large
  * triangles, that a union of such triangles covers).  Run per bin, for the
@@ -373,7 +375,7 @@ static inline void tr__lrz_count_rejected(const tr__lrz_pass *lz, uint32_t view_
 
 /* Ends the pass: records what the next pass may reuse and fills the stats.
  * `rendered` is false when the pass failed before rendering. */
-void tr__lrz_end_pass(tr__pass *p, bool rendered);
+void tr__lrz_end_pass(const tr__pass_plan *plan, tr__lrz_pass *lz, bool rendered, tr_pass_stats *stats);
 
 /* Frees an image's buffer (image destruction). */
 void tr__lrz_free(tr_context *ctx, tr__lrz_buffer *b);

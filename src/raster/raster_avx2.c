@@ -60,16 +60,8 @@ void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr
     }
 }
 
-/* TR__SPREAD_ROW of every row mask (row_spread of raster_tri.c, by table). */
-#define SPREAD(b) TR__SPREAD_ROW(b)
-#define SPREAD4(b) SPREAD(b), SPREAD((b) + 1), SPREAD((b) + 2), SPREAD((b) + 3)
-#define SPREAD16(b) SPREAD4(b), SPREAD4((b) + 4), SPREAD4((b) + 8), SPREAD4((b) + 12)
-#define SPREAD64(b) SPREAD16(b), SPREAD16((b) + 16), SPREAD16((b) + 32), SPREAD16((b) + 48)
-static const uint16_t spread_row[256] = {SPREAD64(0u), SPREAD64(64u), SPREAD64(128u), SPREAD64(192u)};
-#undef SPREAD64
-#undef SPREAD16
-#undef SPREAD4
-#undef SPREAD
+/* TR__SPREAD_ROW of every row mask, by table (walk_coverage.c). */
+#define spread_row tr__spread_row
 
 /* One row: depths computed as tr__lanes_setup computes them, tested (and,
  * when `write`, written) against the GMEM row; returns the row's pass mask. */
@@ -135,41 +127,6 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
     return true;
 }
 #undef DEPTH_ROW
-
-bool tr__partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
-                               uint64_t *out)
-{
-    /* As partial_coverage_simd: edge values at centres in units of 256
-     * subpixels, floor(E0 / 256) + a i + b j, clamped to +-2^30 at the
-     * first centre (the sign holds over the block), inside int32. */
-    const int64_t lim = (int64_t)1 << 26, big = (int64_t)1 << 30;
-    v8i row[3], step_y[3];
-    const v8i col = simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    for (int k = 0; k < 3; k++) {
-        const int64_t a = t->edge_a[k], b = t->edge_b[k];
-        if (a > lim || a < -lim || b > lim || b < -lim)
-            return false;
-        int64_t e = t->edge_c[k] + a * pxmin + b * (pymin + (int64_t)ly0 * TR_SUBPIXEL_ONE);
-        e >>= TR_SUBPIXEL_BITS; /* floor(E0 / 256): arithmetic shift (checked in raster_tri.c) */
-        e = e > big ? big : e < -big ? -big : e;
-        row[k] = simde_mm256_add_epi32(simde_mm256_set1_epi32((int32_t)e),
-                                       simde_mm256_mullo_epi32(col, simde_mm256_set1_epi32((int32_t)a)));
-        step_y[k] = simde_mm256_set1_epi32((int32_t)b);
-    }
-    const v8i neg1 = simde_mm256_set1_epi32(-1);
-    uint64_t bits = 0;
-    for (uint32_t r = ly0; r < ly1; r++) {
-        const v8i in = simde_mm256_and_si256(simde_mm256_and_si256(simde_mm256_cmpgt_epi32(row[0], neg1),
-                                                                   simde_mm256_cmpgt_epi32(row[1], neg1)),
-                                             simde_mm256_cmpgt_epi32(row[2], neg1));
-        const uint32_t m = (uint32_t)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(in));
-        bits |= (uint64_t)spread_row[m] << (16 * (r >> 1) + 2 * (r & 1));
-        for (int k = 0; k < 3; k++)
-            row[k] = simde_mm256_add_epi32(row[k], step_y[k]);
-    }
-    *out = bits;
-    return true;
-}
 
 bool tr__cpu_has_avx2(void)
 {

@@ -9,12 +9,7 @@
 #include "fdm/fdm_view.h"
 #include "lrz/lrz_internal.h"
 #include "record.h"
-
-/* Subpixel precision: 8 bits (1/256 pixel), the Vulkan minimum on most
- * desktop parts and what llvmpipe uses. */
-#define TR_SUBPIXEL_BITS 8
-#define TR_SUBPIXEL_ONE (1 << TR_SUBPIXEL_BITS)
-#define TR_SUBPIXEL_HALF (TR_SUBPIXEL_ONE / 2)
+#include "walk/walk_internal.h"
 
 /* Floats of a triangle's attribute block: z plane, 1/w plane, 1/w1, 1/w2,
  * then a plane (v0, v1 - v0, v2 - v0) per varying component. */
@@ -211,175 +206,6 @@ typedef struct tr__raster_bin {
                                      FDM offsets */
 } tr__raster_bin;
 
-/* Which pixel centres of the 8x8 block at (bx, by) (multiples of 8) the
- * triangle covers, restricted to the rectangle r (x0, y0, x1, y1); bit
- * 4*quad + 2*dy + dx, quads row-major.  ~0 when all 64 are covered.
- * simd selects the vector kernel where it applies (same result). */
-uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], int simd);
-
-/* The coverage kernels a SIMD level selects (the `simd` of the block
- * coverage functions): 0 the scalar reference, 1 four lanes, 2 eight lanes
- * (AVX2, where built).  All give the same masks. */
-static inline int tr__coverage_kernels(tr_simd_level level)
-{
-#if TILERAST_AVX2_KERNELS
-    if (level >= TR_SIMD_AVX2)
-        return 2;
-#endif
-    return level == TR_SIMD_SCALAR ? 0 : 1;
-}
-
-/* Walking a triangle's 8x8 blocks along rows.  Each edge is evaluated at
- * the corner of the block lowest on it (lo) and the highest (hi), stepping
- * by whole blocks: the same integers tr__raster_block_coverage computes,
- * without its multiplies.  tr__block_walk_row starts a row at block
- * (bx0, by); tr__block_walk_step classifies the current block (0: outside
- * an edge, 1: partly inside, 2: inside all three) and moves one block on. */
-typedef struct tr__block_walk {
-    int64_t lo[3], hi[3], step[3];
-    int64_t cx_lo[3], cx_hi[3], cy_lo[3], cy_hi[3];
-} tr__block_walk;
-
-static inline void tr__block_walk_begin(const tr__tri *t, tr__block_walk *w)
-{
-    const int64_t span = 7 * TR_SUBPIXEL_ONE;
-    for (int k = 0; k < 3; k++) {
-        const int64_t a = t->edge_a[k], b = t->edge_b[k];
-        w->cx_lo[k] = a > 0 ? 0 : span;
-        w->cx_hi[k] = a > 0 ? span : 0;
-        w->cy_lo[k] = b > 0 ? 0 : span;
-        w->cy_hi[k] = b > 0 ? span : 0;
-        w->step[k] = a * 8 * TR_SUBPIXEL_ONE;
-    }
-}
-
-static inline void tr__block_walk_row(const tr__tri *t, tr__block_walk *w, int32_t bx0, int32_t by)
-{
-    const int64_t px = (int64_t)bx0 * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    const int64_t py = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    for (int k = 0; k < 3; k++) {
-        const int64_t a = t->edge_a[k], b = t->edge_b[k], c = t->edge_c[k];
-        w->lo[k] = c + a * (px + w->cx_lo[k]) + b * (py + w->cy_lo[k]);
-        w->hi[k] = c + a * (px + w->cx_hi[k]) + b * (py + w->cy_hi[k]);
-    }
-}
-
-/* The class of the current block, without moving on. */
-static inline int tr__block_walk_class(const tr__block_walk *w)
-{
-    return (w->hi[0] | w->hi[1] | w->hi[2]) < 0 ? 0 : (w->lo[0] | w->lo[1] | w->lo[2]) >= 0 ? 2 : 1;
-}
-
-static inline int tr__block_walk_step(tr__block_walk *w)
-{
-    const int cls = tr__block_walk_class(w);
-    for (int k = 0; k < 3; k++) {
-        w->lo[k] += w->step[k];
-        w->hi[k] += w->step[k];
-    }
-    return cls;
-}
-
-/* Moves the walk on by k blocks along its row (as k steps). */
-static inline void tr__block_walk_advance(tr__block_walk *w, int64_t k)
-{
-    for (int e = 0; e < 3; e++) {
-        w->lo[e] += w->step[e] * k;
-        w->hi[e] += w->step[e] * k;
-    }
-}
-
-/* The i in [0, n) with v0 + step * i >= 0, an interval [*a, *b): estimated
- * in double, then settled on the exact integers (|step * n| and |v0| stay
- * far inside int64 for guard-band edges and rows of a bin). */
-static inline void tr__nonneg_range(int64_t v0, int64_t step, int64_t n, int64_t *a, int64_t *b)
-{
-    if (step == 0) {
-        *a = 0;
-        *b = v0 >= 0 ? n : 0;
-        return;
-    }
-    double x = -(double)v0 / (double)step; /* the crossing */
-    x = x < -1.0 ? -1.0 : x > (double)n + 1.0 ? (double)n + 1.0 : x;
-    int64_t t = (int64_t)x; /* truncated: within 1 of floor and ceil */
-    if (step > 0) { /* i >= crossing */
-        t = t < 0 ? 0 : t > n ? n : t;
-        while (t > 0 && v0 + step * (t - 1) >= 0)
-            t--;
-        while (t < n && v0 + step * t < 0)
-            t++;
-        *a = t;
-        *b = n;
-    } else { /* i <= crossing */
-        t = t < -1 ? -1 : t > n - 1 ? n - 1 : t;
-        while (t + 1 < n && v0 + step * (t + 1) >= 0)
-            t++;
-        while (t >= 0 && v0 + step * t < 0)
-            t--;
-        *a = 0;
-        *b = t + 1;
-    }
-}
-
-/* The n blocks of a row from the walk's current one: those of class 1 or
- * 2 are [nz[0], nz[1]), those of class 2 [in[0], in[1]) (empty: a >= b).
- * The classes tr__block_walk_step would give, found by division instead
- * of by stepping: for rows of many blocks. */
-static inline void tr__block_walk_ranges(const tr__block_walk *w, int64_t n, int64_t nz[2], int64_t in[2])
-{
-    nz[0] = in[0] = 0;
-    nz[1] = in[1] = n;
-    for (int e = 0; e < 3; e++) {
-        int64_t a, b;
-        tr__nonneg_range(w->hi[e], w->step[e], n, &a, &b);
-        nz[0] = a > nz[0] ? a : nz[0];
-        nz[1] = b < nz[1] ? b : nz[1];
-        tr__nonneg_range(w->lo[e], w->step[e], n, &a, &b);
-        in[0] = a > in[0] ? a : in[0];
-        in[1] = b < in[1] ? b : in[1];
-    }
-}
-
-/* Starts row `by` of the walk at block x0 (a multiple of 8) for the blocks
- * below pixel x1.  *xs, *xe: the pixels whose blocks to visit, the walk at
- * the first; in[0], in[1]: the pixels of the run of class-2 blocks (empty
- * when not `ranges`).  With `ranges` (rows of many blocks) the blocks of
- * class 0 at either end are found by division and skipped; false when the
- * row has no other. */
-static inline bool tr__block_walk_row_span(const tr__tri *t, tr__block_walk *w, int32_t x0, int32_t x1, int32_t by,
-                                           bool ranges, int32_t *xs, int32_t *xe, int32_t in[2])
-{
-    tr__block_walk_row(t, w, x0, by);
-    *xs = x0;
-    *xe = x1;
-    in[0] = in[1] = 0;
-    if (!ranges)
-        return true;
-    int64_t nz[2], cl[2];
-    tr__block_walk_ranges(w, (x1 - x0 + 7) / 8, nz, cl);
-    if (nz[0] >= nz[1])
-        return false;
-    tr__block_walk_advance(w, nz[0]);
-    *xs = x0 + (int32_t)nz[0] * 8;
-    *xe = TR_MIN(x1, x0 + (int32_t)nz[1] * 8);
-    in[0] = x0 + (int32_t)cl[0] * 8;
-    in[1] = x0 + (int32_t)cl[1] * 8;
-    return true;
-}
-
-/* The coverage of block (bx, by) given its class from the walk (1 or 2),
- * cut to r; pixels outside `cut` but inside r must be ones the triangle
- * cannot cover (pass r itself when unsure). */
-uint64_t tr__raster_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
-                                    const int32_t cut[4], bool full, int simd);
-static inline uint64_t tr__raster_block_mask(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
-                                             const int32_t cut[4], bool full, int simd)
-{
-    if (full && bx >= cut[0] && by >= cut[1] && bx + 8 <= cut[2] && by + 8 <= cut[3])
-        return ~0ull; /* the common case, inline */
-    return tr__raster_block_mask_slow(t, bx, by, r, cut, full, simd);
-}
-
 /* Draws one triangle of draw d inside the bin (and d's scissor).  In a bin
  * view at a reduced scale, t and d are those of rendering space
  * (tr__raster_setup_again, tr__fdm_patch_draw). */
@@ -420,12 +246,6 @@ static inline void tr__lanes_quantise(tr__lanes *ln, uint32_t depth_max)
     }
     ln->zq = true;
 }
-
-/* An 8-bit row mask of a block (bit c: column c) spread to the lane order
- * of a row of quads (lane 4 (c / 2) + (c & 1)): bits 0-1, 4-5, 8-9, 12-13;
- * an odd row's lanes are 2 higher. */
-#define TR__SPREAD_ROW(b)                                                                                          \
-    ((uint16_t)(((b) & 0x3u) | (((b) & 0xcu) << 2) | (((b) & 0x30u) << 4) | (((b) & 0xc0u) << 6)))
 
 /* Rows of 8x8 blocks in a bin view's block depth ranges (zstride each). */
 static inline size_t tr__zblock_rows(const tr__raster_bin *rb)
@@ -493,12 +313,6 @@ void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr
  * for another compare or offsets outside the vector path's range. */
 bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
                           int32_t bx, int32_t by, tr_compare_op op, bool write, uint64_t *pass);
-/* The pixel centres of rows [ly0, ly1) of a block (its first centre at
- * subpixel (pxmin, pymin)) inside all three edges, a row of 8 per vector,
- * in tr__lanes order: partial_coverage_simd's integers and masks (false,
- * nothing done, for edges beyond its range). */
-bool tr__partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
-                               uint64_t *out);
 #endif
 uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd);
 uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,

@@ -17,153 +17,6 @@
 
 #define BLOCK 8
 
-/* The lanes (bits of a 16-lane row of quads) of the pixels set in the
- * 8-bit row mask r (bit lx) of row y: pixel pairs go to bits 0-1, 4-5,
- * 8-9, 12-13, shifted by 2 on odd rows (lane = 4*quad + 2*dy + dx). */
-static inline uint64_t row_spread(uint32_t r, uint32_t y)
-{
-    return (uint64_t)TR__SPREAD_ROW(r) << (2 * (y & 1) + 16 * (y >> 1));
-}
-
-/* The pixel centres of a block that is neither outside an edge nor inside
- * all three, in 64-bit integers (the reference). */
-static uint64_t partial_coverage_scalar(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1)
-{
-    /* Row by row: an 8-bit row mask (bit lx) built without branches, then
-     * spread into the quad-major lane order. */
-    uint64_t m = 0;
-    const int64_t s0 = t->edge_a[0] * TR_SUBPIXEL_ONE, s1 = t->edge_a[1] * TR_SUBPIXEL_ONE,
-                  s2 = t->edge_a[2] * TR_SUBPIXEL_ONE;
-    for (uint32_t ly = ly0; ly < ly1; ly++) {
-        int64_t py = pymin + (int64_t)ly * TR_SUBPIXEL_ONE;
-        int64_t e0 = t->edge_c[0] + t->edge_a[0] * pxmin + t->edge_b[0] * py;
-        int64_t e1 = t->edge_c[1] + t->edge_a[1] * pxmin + t->edge_b[1] * py;
-        int64_t e2 = t->edge_c[2] + t->edge_a[2] * pxmin + t->edge_b[2] * py;
-        uint32_t row = 0;
-        for (uint32_t lx = 0; lx < BLOCK; lx++) {
-            row |= (uint32_t)((e0 | e1 | e2) >= 0) << lx;
-            e0 += s0;
-            e1 += s1;
-            e2 += s2;
-        }
-        m |= row_spread(row, ly);
-    }
-    return m;
-}
-
-/* The same with 32-bit lanes, a 2x2 quad per vector (SIMDe: SSE2 where the
- * CPU has it, plain C elsewhere).  Pixel centres lie 256 subpixels apart,
- * so an edge value there is E0 + 256 k for the block's first centre's E0,
- * and E0 + 256 k >= 0 exactly when floor(E0 / 256) + k >= 0: the edges are
- * stepped in those units, by a and b per pixel.  With |a|, |b| <= 2^26 (far
- * beyond the guard band's edges), a block spans less than 14 * 2^26 < 2^30
- * of each, so a value beyond +-2^30 at the first centre keeps its sign over
- * the block and can be clamped there, and every sum stays inside int32.
- * The signs, hence the mask, are the scalar ones.  Returns false for
- * larger edges, leaving the block to the scalar path. */
-static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
-                                  uint32_t lx0, uint32_t lx1, uint64_t *out)
-{
-    /* A quad per vector: its four lanes are the mask's four bits for it.
-     * Only the quads over rows [ly0, ly1) and columns [lx0, lx1). */
-    const uint32_t qy0 = ly0 / 2, qy1 = (ly1 + 1) / 2, qx0 = lx0 / 2, qx1 = (lx1 + 1) / 2;
-    const int64_t lim = (int64_t)1 << 26, big = (int64_t)1 << 30;
-    simde__m128i row[3], qstep_x[3], qstep_y[3];
-    _Static_assert((-1 >> 1) == -1, "arithmetic right shift (floor)");
-    for (int k = 0; k < 3; k++) {
-        const int64_t sx = t->edge_a[k], sy = t->edge_b[k];
-        if (sx > lim || sx < -lim || sy > lim || sy < -lim)
-            return false;
-        int64_t e = t->edge_c[k] + t->edge_a[k] * (pxmin + (int64_t)(2 * qx0) * TR_SUBPIXEL_ONE) +
-                    t->edge_b[k] * (pymin + (int64_t)(2 * qy0) * TR_SUBPIXEL_ONE);
-        e >>= TR_SUBPIXEL_BITS; /* floor(E0 / 256) */
-        e = e > big ? big : e < -big ? -big : e;
-        int32_t x = (int32_t)sx, y = (int32_t)sy;
-        row[k] = simde_mm_add_epi32(simde_mm_set1_epi32((int32_t)e), simde_mm_setr_epi32(0, x, y, x + y));
-        qstep_x[k] = simde_mm_set1_epi32(2 * x);
-        qstep_y[k] = simde_mm_set1_epi32(2 * y);
-    }
-    const simde__m128i neg1 = simde_mm_set1_epi32(-1);
-    uint64_t m = 0;
-    for (uint32_t qy = qy0; qy < qy1; qy++) {
-        simde__m128i v0 = row[0], v1 = row[1], v2 = row[2];
-        for (uint32_t qx = qx0; qx < qx1; qx++) {
-            simde__m128i in = simde_mm_and_si128(
-                simde_mm_and_si128(simde_mm_cmpgt_epi32(v0, neg1), simde_mm_cmpgt_epi32(v1, neg1)),
-                simde_mm_cmpgt_epi32(v2, neg1));
-            m |= (uint64_t)(uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(in)) << (4 * (4 * qy + qx));
-            v0 = simde_mm_add_epi32(v0, qstep_x[0]);
-            v1 = simde_mm_add_epi32(v1, qstep_x[1]);
-            v2 = simde_mm_add_epi32(v2, qstep_x[2]);
-        }
-        for (int k = 0; k < 3; k++)
-            row[k] = simde_mm_add_epi32(row[k], qstep_y[k]);
-    }
-    *out = m;
-    return true;
-}
-
-/* The pixel centres of block (bx, by) inside the rectangle r. */
-static uint64_t rect_mask(int32_t bx, int32_t by, const int32_t r[4])
-{
-    /* The rectangle: its columns as a row mask, kept on its rows. */
-    int32_t x0 = TR_MAX(r[0] - bx, 0), x1 = TR_MIN(r[2] - bx, BLOCK);
-    int32_t y0 = TR_MAX(r[1] - by, 0), y1 = TR_MIN(r[3] - by, BLOCK);
-    uint64_t rm = 0;
-    if (x0 < x1) {
-        uint32_t cols = (0xFFu >> (BLOCK - (x1 - x0))) << x0;
-        for (int32_t ly = y0; ly < y1; ly++)
-            rm |= row_spread(cols, (uint32_t)ly);
-    }
-    return rm;
-}
-
-/* The coverage of a block that no edge excludes: ~0 when `full` (inside
- * all three edges), else the per-pixel tests on the block's rows inside r;
- * then cut to the rectangle `cut` where the block crosses it.  Pixels of r
- * are tested; callers pass in `cut` a rectangle that holds r's pixels the
- * triangle can cover (r itself, or the bin and scissor when r is that cut
- * with the triangle's bounding box). */
-uint64_t tr__raster_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
-                                    const int32_t cut[4], bool full, int simd)
-{
-    int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    uint64_t m = ~0ull;
-    if (!full) {
-        /* pixels outside r are outside the triangle's box or cut below:
-         * rows (and, in the vector path, columns) outside r are not tested */
-        int32_t y0 = TR_MAX(r[1] - by, 0), y1 = TR_MIN(r[3] - by, BLOCK);
-        int32_t x0 = TR_MAX(r[0] - bx, 0), x1 = TR_MIN(r[2] - bx, BLOCK);
-        y0 = TR_MIN(y0, BLOCK);
-        y1 = TR_MAX(y1, y0);
-        x0 = TR_MIN(x0, BLOCK);
-        x1 = TR_MAX(x1, x0);
-        /* 0 <= ly0 <= ly1 <= 8, and the same for lx */
-        uint32_t ly0 = (uint32_t)y0, ly1 = (uint32_t)y1, lx0 = (uint32_t)x0, lx1 = (uint32_t)x1;
-        bool done = false;
-#if TILERAST_AVX2_KERNELS
-        done = simd == 2 && tr__partial_coverage_avx2(t, pxmin, pymin, ly0, ly1, &m);
-#endif
-        if (!done && !(simd && partial_coverage_simd(t, pxmin, pymin, ly0, ly1, lx0, lx1, &m)))
-            m = partial_coverage_scalar(t, pxmin, pymin, ly0, ly1);
-    }
-    if (bx < cut[0] || by < cut[1] || bx + BLOCK > cut[2] || by + BLOCK > cut[3])
-        m &= rect_mask(bx, by, cut);
-    return m;
-}
-
-/* Coverage of the 8x8 block at (bx, by) restricted to [r0, r1) in x and y:
- * the block walk's class for this one block, then its mask. */
-uint64_t tr__raster_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], int simd)
-{
-    tr__block_walk w;
-    tr__block_walk_begin(t, &w);
-    tr__block_walk_row(t, &w, bx, by);
-    const int cls = tr__block_walk_step(&w);
-    return cls ? tr__raster_block_mask(t, bx, by, r, r, cls == 2, simd) : 0;
-}
-
 /* Depth and stencil tests for the lanes in `live`; returns the survivors. */
 /* Depth and stencil are tested before the shader: forced, or the shader
  * can neither discard, write depth or the sample mask nor write memory
@@ -1104,7 +957,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
             for (uint32_t s = 0; s < n; s++) {
                 m[s] = !((ms->sample_mask >> s) & 1u) ? 0
                        : whole                        ? ~0ull
-                                                      : tr__raster_block_coverage(moved[s], bx, by, r, cov);
+                                                      : tr__walk_block_coverage(moved[s], bx, by, r, cov);
                 any |= m[s];
                 covered += (uint64_t)tr__popcount64(m[s]);
             }
@@ -1356,7 +1209,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
             const int cls = tr__block_walk_step(&walk);
             if (!cls)
                 continue;
-            uint64_t m = tr__raster_block_mask(t, bx, by, r, cut, cls == 2, cov);
+            uint64_t m = tr__walk_block_mask(t, bx, by, r, cut, cls == 2, cov);
             if (!m)
                 continue;
             float bound = 0.0f;

@@ -203,13 +203,13 @@ Test(raster, coverage_kernel_equals_reference)
                         bx + (int32_t)(trt_rand_u32(&rng) % 12), by + (int32_t)(trt_rand_u32(&rng) % 12)};
         if (iter % 2)
             r[0] = r[1] = -100000, r[2] = r[3] = 100000;
-        uint64_t ref = tr__raster_block_coverage(t, bx, by, r, 0);
-        uint64_t got = tr__raster_block_coverage(t, bx, by, r, 1);
+        uint64_t ref = tr__walk_block_coverage(t, bx, by, r, 0);
+        uint64_t got = tr__walk_block_coverage(t, bx, by, r, 1);
         if (ref != got)
             cr_assert_fail("iteration %d: block (%d,%d): SIMD mask %016llx, reference %016llx", iter, bx, by,
                            (unsigned long long)got, (unsigned long long)ref);
         if (avx2_here()) {
-            got = tr__raster_block_coverage(t, bx, by, r, 2);
+            got = tr__walk_block_coverage(t, bx, by, r, 2);
             if (ref != got)
                 cr_assert_fail("iteration %d: block (%d,%d): AVX2 mask %016llx, reference %016llx", iter, bx, by,
                                (unsigned long long)got, (unsigned long long)ref);
@@ -287,7 +287,7 @@ Test(raster, block_walk_equals_block_coverage)
                     cr_assert_eq(ref, ~0ull, "iteration %d block (%d,%d): walked inside, covers %016llx", iter, bx,
                                  by, (unsigned long long)ref);
                 if (cls != 0)
-                    cr_assert_eq(tr__raster_block_mask(t, bx, by, all, all, cls == 2,
+                    cr_assert_eq(tr__walk_block_mask(t, bx, by, all, all, cls == 2,
                                                        avx2_here() ? iter % 3 : iter & 1), ref,
                                  "iteration %d block (%d,%d): class %d", iter, bx, by, cls);
             }
