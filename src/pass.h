@@ -10,50 +10,8 @@
 #include "internal.h"
 #include "lrz/lrz_internal.h"
 #include "pass_plan.h"
+#include "tile_plan.h"
 #include "record.h"
-
-/* Counters the set-up half of the front end keeps (merged in order). */
-typedef struct setup_counts {
-    uint64_t in, culled, nonfinite, clipped;
-} setup_counts;
-
-/* The parallel front end (pass_front.c): chunks of TR_FRONT_CHUNK primitives are
- * shaded, clipped and set up in parallel, one slot per chunk of a wave. */
-#define TR_FRONT_CHUNK 256u
-#define TR_FRONT_PIECES 8u /* triangles clipping can make of one (TR_CLIP_MAX_VERTS - 2) */
-/* The set-up triangles a slot holds: a piece per primitive, a quarter more,
- * and one primitive's worst case. */
-#define TR_FRONT_SLOT_TRIS (TR_FRONT_CHUNK + TR_FRONT_CHUNK / 4 + TR_FRONT_PIECES)
-
-struct tr__front_slot {
-    tr__arena arena;          /* this slot's triangles, for the whole pass */
-    tr__tri *tris[TR_FRONT_SLOT_TRIS];
-    uint32_t count;
-    /* their stream entries (tr__bin_classify), one after the other;
-     * UINT32_MAX: did not fit, classified again while binning */
-    uint32_t bin_words[TR_FRONT_SLOT_TRIS];
-    uint8_t lrz_cand[TR_FRONT_SLOT_TRIS];
-    uint32_t tri_index[TR_FRONT_SLOT_TRIS]; /* in p->tris, once binned */
-    uint32_t pipe_entries[TR_MAX_VSC_PIPES]; /* stream entries per pipe in bins */
-    uint32_t deferred;        /* triangles whose entries did not fit */
-    /* With several threads: the entries again, pipe by pipe (each pipe's
-     * in triangle order from pipe_off[pipe]), the triangle's place in this
-     * slot in the first word; and how many of the slot's triangles reach a
-     * bin, and the first index in p->tris they get. */
-    uint32_t *sorted;
-    size_t sorted_cap;
-    uint32_t pipe_off[TR_MAX_VSC_PIPES + 1];
-    uint32_t binned;
-    size_t tri_base;
-    uint32_t *bins;
-    size_t bins_cap, bins_used;
-    setup_counts counts;
-    uint32_t stop;            /* the first primitive of the chunk phase A left undone */
-    float *vtx;               /* shaded vertices, clip and flat scratch */
-    size_t vtx_cap;
-    bool oom;
-};
-typedef struct tr__front_slot tr__front_slot;
 
 struct tr__pass {
     tr__pass_plan plan;        /* what the descriptor decided (pass_plan.h) */
@@ -83,26 +41,11 @@ struct tr__pass {
 
     tr__recording rec;         /* the recorded work (record.h) */
 
-    /* vertex scratch (shaded vertices of one chunk) */
-    float *vtx;
-    size_t vtx_cap;
-    /* the parallel front end: one slot per chunk of a wave (pass_front.c) */
-    struct tr__front_slot *slots;
-    uint32_t slot_count;
+    struct tr__front *front;   /* the front end's own state (pass_front.c), made by its first draw */
 
     tr__lrz_pass lrz;          /* low-resolution Z (src/lrz) */
 
-    /* fragment density map (src/fdm) */
-    tr_extent2d *fdm_areas;    /* [bin][view slot], made when the pass ends */
-    bool fdm_scaled_lrz;       /* scaled bins test LRZ in rendering space (a7xx bin scaling) */
-    struct tr__subsampled_tile *ss_tiles; /* [bin]: the subsampled layout, made when the pass ends */
-    size_t ss_tiles_cap;
-    size_t fdm_areas_cap;
-
-    struct tr__tile *tiles;    /* [bin]: the tiles rendered (src/bin), made when the pass ends */
-    size_t tiles_cap;
-    uint32_t *tile_list;       /* the tiles to render, by index into tiles */
-    size_t tile_list_cap;
+    tr__tile_plan tiles;       /* made when recording ends (tile_plan.h) */
 
     bool failed;               /* a draw ran out of memory: the pass can only be ended */
     tr_result fail_code;
@@ -133,6 +76,16 @@ struct tr__vertex_source;
 tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, const struct tr__vertex_source *src,
                          uint32_t prims, uint32_t instance_count, uint32_t first_instance);
 
+/* The front end's state between draws (NULL: none yet): tr__front_reset
+ * empties its triangle arenas for a new pass, tr__front_release_arenas
+ * gives their memory back, tr__front_arena_bytes counts what they hold
+ * (memory_binning_bytes), tr__front_free frees it all. */
+typedef struct tr__front tr__front;
+void tr__front_reset(tr__front *f);
+void tr__front_release_arenas(tr_context *ctx, tr__front *f);
+uint64_t tr__front_arena_bytes(const tr__front *f);
+void tr__front_free(tr_context *ctx, tr__front *f);
+
 /* A pass whose bins an FDM offset shifts gets a draw that writes the
  * viewport index: one fragment area for every view, so the bins cannot
  * move per view (fdm.h).  Every view's b_o becomes 0 and the triangles
@@ -145,8 +98,24 @@ void tr__pass_release_recording(tr_context *ctx, tr__pass *p);
 /* Ends the recording state: releases the objects the pass held. */
 void tr__pass_end_state(tr_context *ctx);
 
-/* Frees the per-thread tile buffers and fragment blocks (pass_tile.c). */
-void tr__pass_release_workers(tr_context *ctx);
+/* ---- the tile pass (pass_tile.c) ---- */
+
+/* Makes sure `threads` workers have their tile buffers (tile_bytes each),
+ * fragment blocks and scratch triangles, and clears their statistics. */
+tr_result tr__tile_workers_prepare(tr_context *ctx, uint32_t threads, size_t tile_bytes);
+/* Sizes each worker's rendering-space LRZ (tr__tile_plan.scaled_lrz). */
+tr_result tr__tile_workers_reserve_lrz(tr_context *ctx, uint32_t threads, const tr__pass_plan *plan);
+/* Adds the workers' statistics into *dst. */
+void tr__tile_workers_add_stats(const tr_context *ctx, uint32_t threads, tr_pass_stats *dst);
+/* Frees the per-thread tile buffers and fragment blocks. */
+void tr__tile_workers_release(tr_context *ctx);
+/* Renders every tile of the tile plan on `threads` threads (tiles, or
+ * slices of them, in parallel); returns the milliseconds it took. */
+double tr__tile_pass_render(tr_context *ctx, const tr__pass_plan *plan, const tr__recording *rec,
+                            const tr__lrz_pass *lz, const tr__tile_plan *tp, uint32_t threads);
+/* After the tiles: the subsampled attachments' metadata and aprons. */
+tr_result tr__tile_pass_subsampled_finish(tr_context *ctx, const tr__pass_plan *plan, const tr__recording *rec,
+                                          const tr__tile_plan *tp);
 
 /* Frees everything the pass and the workers hold (context destruction). */
 void tr__pass_release(tr_context *ctx);

@@ -16,6 +16,92 @@
 #include "raster/raster_internal.h"
 #include "vertex/vertex_internal.h"
 
+/* Counters the set-up half of the front end keeps (merged in order). */
+typedef struct setup_counts {
+    uint64_t in, culled, nonfinite, clipped;
+} setup_counts;
+
+/* The parallel front end (pass_front.c): chunks of TR_FRONT_CHUNK primitives are
+ * shaded, clipped and set up in parallel, one slot per chunk of a wave. */
+#define TR_FRONT_CHUNK 256u
+#define TR_FRONT_PIECES 8u /* triangles clipping can make of one (TR_CLIP_MAX_VERTS - 2) */
+/* The set-up triangles a slot holds: a piece per primitive, a quarter more,
+ * and one primitive's worst case. */
+#define TR_FRONT_SLOT_TRIS (TR_FRONT_CHUNK + TR_FRONT_CHUNK / 4 + TR_FRONT_PIECES)
+
+struct tr__front_slot {
+    tr__arena arena;          /* this slot's triangles, for the whole pass */
+    tr__tri *tris[TR_FRONT_SLOT_TRIS];
+    uint32_t count;
+    /* their stream entries (tr__bin_classify), one after the other;
+     * UINT32_MAX: did not fit, classified again while binning */
+    uint32_t bin_words[TR_FRONT_SLOT_TRIS];
+    uint8_t lrz_cand[TR_FRONT_SLOT_TRIS];
+    uint32_t tri_index[TR_FRONT_SLOT_TRIS]; /* in p->tris, once binned */
+    uint32_t pipe_entries[TR_MAX_VSC_PIPES]; /* stream entries per pipe in bins */
+    uint32_t deferred;        /* triangles whose entries did not fit */
+    /* With several threads: the entries again, pipe by pipe (each pipe's
+     * in triangle order from pipe_off[pipe]), the triangle's place in this
+     * slot in the first word; and how many of the slot's triangles reach a
+     * bin, and the first index in p->tris they get. */
+    uint32_t *sorted;
+    size_t sorted_cap;
+    uint32_t pipe_off[TR_MAX_VSC_PIPES + 1];
+    uint32_t binned;
+    size_t tri_base;
+    uint32_t *bins;
+    size_t bins_cap, bins_used;
+    setup_counts counts;
+    uint32_t stop;            /* the first primitive of the chunk phase A left undone */
+    float *vtx;               /* shaded vertices, clip and flat scratch */
+    size_t vtx_cap;
+    bool oom;
+};
+typedef struct tr__front_slot tr__front_slot;
+
+/* The front end's state between draws (pass.h). */
+struct tr__front {
+    tr__front_slot *slots;     /* one per chunk of a wave */
+    uint32_t slot_count;
+    float *vtx;                /* vertex scratch: the shaded vertex a fan's primitives share */
+    size_t vtx_cap;
+};
+
+void tr__front_reset(tr__front *f)
+{
+    for (uint32_t w = 0; f && w < f->slot_count; w++)
+        tr__arena_reset(&f->slots[w].arena);
+}
+
+void tr__front_release_arenas(tr_context *ctx, tr__front *f)
+{
+    for (uint32_t w = 0; f && w < f->slot_count; w++)
+        tr__arena_release(ctx, &f->slots[w].arena);
+}
+
+uint64_t tr__front_arena_bytes(const tr__front *f)
+{
+    uint64_t bytes = 0;
+    for (uint32_t w = 0; f && w < f->slot_count; w++)
+        bytes += f->slots[w].arena.bytes_used;
+    return bytes;
+}
+
+void tr__front_free(tr_context *ctx, tr__front *f)
+{
+    if (!f)
+        return;
+    tr__front_release_arenas(ctx, f);
+    tr__free(ctx, f->vtx);
+    for (uint32_t w = 0; w < f->slot_count; w++) {
+        tr__free(ctx, f->slots[w].vtx);
+        tr__free(ctx, f->slots[w].bins);
+        tr__free(ctx, f->slots[w].sorted);
+    }
+    tr__free(ctx, f->slots);
+    tr__free(ctx, f);
+}
+
 /* Vertices per primitive of a topology. */
 static inline uint32_t prim_verts(tr_topology t)
 {
@@ -273,8 +359,8 @@ static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_sl
     const uint32_t mw = p->plan.mask_words, npipes = p->plan.layout.pipes_x * p->plan.layout.pipes_y;
     size_t total = p->rec.tri_count;
     for (uint32_t w = 0; w < nc; w++) {
-        p->slots[w].tri_base = total;
-        total += p->slots[w].binned;
+        p->front->slots[w].tri_base = total;
+        total += p->front->slots[w].binned;
     }
     if (!tr__grow(ctx, (void **)&p->rec.tris, &p->rec.tri_cap, total, sizeof(tr__tri *)) ||
         !tr__grow(ctx, (void **)&p->rec.lrz_cand, &p->rec.lrz_cand_cap, total, 1))
@@ -283,7 +369,7 @@ static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_sl
     for (uint32_t pipe = 0; pipe < npipes; pipe++) {
         size_t need = 0;
         for (uint32_t w = 0; w < nc; w++)
-            need += p->slots[w].pipe_entries[pipe];
+            need += p->front->slots[w].pipe_entries[pipe];
         tr__stream *st = &streams[pipe];
         if (need && !tr__grow(ctx, (void **)&st->words, &st->cap, st->count + need * (1 + mw), sizeof(uint32_t)))
             return false;
@@ -298,7 +384,7 @@ static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_sl
 #pragma omp for schedule(static)
 #endif
         for (int w = 0; w < (int)nc; w++) {
-            tr__front_slot *sl = &p->slots[w];
+            tr__front_slot *sl = &p->front->slots[w];
             size_t idx = sl->tri_base;
             for (uint32_t i = 0; i < sl->count; i++) {
                 sl->tri_index[i] = UINT32_MAX;
@@ -315,7 +401,7 @@ static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_sl
         for (int pipe = 0; pipe < (int)npipes; pipe++) {
             tr__stream *st = &streams[pipe];
             for (uint32_t w = 0; w < nc; w++) {
-                const tr__front_slot *sl = &p->slots[w];
+                const tr__front_slot *sl = &p->front->slots[w];
                 const uint32_t *e = sl->sorted + sl->pipe_off[pipe], *end = sl->sorted + sl->pipe_off[pipe + 1];
                 for (; e < end; e += 1 + mw) {
                     st->words[st->count++] = sl->tri_index[e[0]];
@@ -459,9 +545,11 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
     const tr_pipeline_desc *pd = &pl->desc;
     tr__vertex_source src = *source;
     const uint32_t stride = tr__vertex_stride(pd);
-    if (!tr__grow(ctx, (void **)&p->vtx, &p->vtx_cap, stride, sizeof(float)))
+    if (!p->front && !(p->front = tr__calloc(ctx, sizeof *p->front)))
         return tr__pass_fail(ctx, fn);
-    float *first_vtx = p->vtx; /* fans: stream position 0, shaded once per instance and view */
+    if (!tr__grow(ctx, (void **)&p->front->vtx, &p->front->vtx_cap, stride, sizeof(float)))
+        return tr__pass_fail(ctx, fn);
+    float *first_vtx = p->front->vtx; /* fans: stream position 0, shaded once per instance and view */
     float gb_x, gb_y;
     tr__vertex_guard_band(&d->viewport, &gb_x, &gb_y);
 
@@ -482,16 +570,16 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
     const uint32_t per_chunk = chunk_prims(pd->topology);
     const uint32_t chunks = (prims + per_chunk - 1) / per_chunk;
     const uint32_t wave = TR_MIN(chunks, threads > 1 ? 8 * threads : 1);
-    if (wave > p->slot_count) {
+    if (wave > p->front->slot_count) {
         tr__front_slot *ns = tr__calloc(ctx, (size_t)wave * sizeof(tr__front_slot));
         if (!ns)
             return tr__pass_fail(ctx, fn);
-        if (p->slots) {
-            memcpy(ns, p->slots, (size_t)p->slot_count * sizeof(tr__front_slot));
-            tr__free(ctx, p->slots);
+        if (p->front->slots) {
+            memcpy(ns, p->front->slots, (size_t)p->front->slot_count * sizeof(tr__front_slot));
+            tr__free(ctx, p->front->slots);
         }
-        p->slots = ns;
-        p->slot_count = wave;
+        p->front->slots = ns;
+        p->front->slot_count = wave;
     }
     const size_t vtx_need = (size_t)(3 * TR_FRONT_CHUNK + 2 + 2 * TR_CLIP_MAX_VERTS + 2) * stride;
     const size_t tri_bytes = tr__tri_bytes(pd->varying_count) + (d->fdm ? tr__tri_src_bytes(pd->varying_count) : 0);
@@ -502,10 +590,10 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
      * more (or finds the room gone) is classified again while binning. */
     const size_t bins_need = (size_t)TR_FRONT_CHUNK * 4 * (1 + p->plan.mask_words);
     for (uint32_t w = 0; w < wave; w++)
-        if (!tr__grow(ctx, (void **)&p->slots[w].vtx, &p->slots[w].vtx_cap, vtx_need, sizeof(float)) ||
-            !tr__grow(ctx, (void **)&p->slots[w].bins, &p->slots[w].bins_cap, bins_need, sizeof(uint32_t)) ||
-            (threads > 1 && !tr__grow(ctx, (void **)&p->slots[w].sorted, &p->slots[w].sorted_cap,
-                                      p->slots[w].bins_cap, sizeof(uint32_t)))) /* room for all of bins */
+        if (!tr__grow(ctx, (void **)&p->front->slots[w].vtx, &p->front->slots[w].vtx_cap, vtx_need, sizeof(float)) ||
+            !tr__grow(ctx, (void **)&p->front->slots[w].bins, &p->front->slots[w].bins_cap, bins_need, sizeof(uint32_t)) ||
+            (threads > 1 && !tr__grow(ctx, (void **)&p->front->slots[w].sorted, &p->front->slots[w].sorted_cap,
+                                      p->front->slots[w].bins_cap, sizeof(uint32_t)))) /* room for all of bins */
             return tr__pass_fail(ctx, fn);
 
     for (uint32_t inst = 0; inst < instance_count; inst++) {
@@ -525,7 +613,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
                 const uint32_t nc = TR_MIN(wave, chunks - c0);
                 /* Each slot's arena gets room for the worst case first. */
                 for (uint32_t w = 0; w < nc; w++)
-                    if (!tr__arena_reserve(ctx, &p->slots[w].arena, slot_room))
+                    if (!tr__arena_reserve(ctx, &p->front->slots[w].arena, slot_room))
                         return tr__pass_fail(ctx, fn);
                 double t0 = tr__now_ms();
                 /* Phase A: shade, clip and set up, chunks in parallel. */
@@ -533,7 +621,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
 #pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads) if (threads > 1 && nc > 1)
 #endif
                 for (int w = 0; w < (int)nc; w++) {
-                    tr__front_slot *sl = &p->slots[w];
+                    tr__front_slot *sl = &p->front->slots[w];
                     const uint32_t p0 = (c0 + (uint32_t)w) * per_chunk, p1 = TR_MIN(prims, p0 + per_chunk);
                     sl->stop = front_chunk(ctx, &fc, sl, p0, p0, p1, true);
                     if (threads > 1 && !sl->deferred && sl->stop == p1)
@@ -544,7 +632,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
                 /* Phase B: bin, in submission order. */
                 bool serial = threads == 1;
                 for (uint32_t w = 0; w < nc; w++) {
-                    const tr__front_slot *sl = &p->slots[w];
+                    const tr__front_slot *sl = &p->front->slots[w];
                     if (sl->oom)
                         return tr__pass_fail(ctx, fn);
                     serial |= sl->deferred != 0 || sl->stop < TR_MIN(prims, (c0 + w + 1) * per_chunk);
@@ -555,7 +643,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
                      * the other, each chunk finished here (submission
                      * order) before the next is binned. */
                     for (uint32_t w = 0; w < nc; w++) {
-                        tr__front_slot *sl = &p->slots[w];
+                        tr__front_slot *sl = &p->front->slots[w];
                         const uint32_t p0 = (c0 + w) * per_chunk, p1 = TR_MIN(prims, p0 + per_chunk);
                         for (;;) {
                             add_counts(&p->stats, &sl->counts);
@@ -572,7 +660,7 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
                     }
                 } else {
                     for (uint32_t w = 0; w < nc; w++)
-                        add_counts(&p->stats, &p->slots[w].counts);
+                        add_counts(&p->stats, &p->front->slots[w].counts);
                     if (!bin_wave(ctx, p, nc, vs, threads))
                         return tr__pass_fail(ctx, fn);
                 }

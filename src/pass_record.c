@@ -19,111 +19,7 @@
 #include "raster/raster_internal.h"
 #include "vertex/vertex_internal.h"
 
-double tr__now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-/* The least scratch the pass will need (context.h, memory_limit): a GMEM
- * tile for every thread, the depth attachment's LRZ (tr__lrz_bytes), and per bin
- * a tile and its place in the tile list, per pipe and view a stream. */
-static uint64_t pass_scratch_bytes(const tr_context *ctx, const tr__pass *p)
-{
-    const tr_bin_layout *l = &p->plan.layout;
-    uint64_t bytes = (uint64_t)ctx->desc.threads * p->plan.tile_bytes;
-    if (p->plan.depth_att >= 0 && !(ctx->desc.flags & TR_CONTEXT_NO_LRZ))
-        bytes += tr__lrz_bytes(p->plan.fb_w, p->plan.fb_h, p->plan.samples, p->plan.view_count);
-    bytes += (uint64_t)l->bins_x * l->bins_y * (sizeof(tr__tile) + sizeof(uint32_t));
-    bytes += (uint64_t)l->pipes_x * l->pipes_y * p->plan.view_count * sizeof(tr__stream);
-    return bytes;
-}
-
 /* ---- recording ------------------------------------------------------------------------ */
-
-static void set_uses(tr__pass *p, int delta)
-{
-    for (uint32_t i = 0; i < p->plan.att_count; i++) {
-        if (!p->plan.att[i].stencil_plane)
-            p->plan.att[i].image->pass_uses += (uint32_t)delta;
-        if (p->plan.att[i].resolve)
-            p->plan.att[i].resolve->pass_uses += (uint32_t)delta;
-    }
-    if (p->plan.desc.density_map.image) /* read when the pass ends: held unchanged until then */
-        p->plan.desc.density_map.image->pass_uses += (uint32_t)delta;
-}
-
-tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *desc)
-{
-    tr__api_enter(ctx);
-    if (!ctx)
-        return tr__error(NULL, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_begin_render_pass: ctx is NULL");
-    if (!desc)
-        return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_begin_render_pass: desc is NULL");
-    if (ctx->in_pass)
-        return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_cmd_begin_render_pass: a render pass is already recording");
-    tr__pass *p = ctx->pass;
-    tr_result r = tr__pass_plan_make(ctx, desc, &p->plan);
-    if (r == TR_OK)
-        r = tr__check_bytes(ctx, "tr_cmd_begin_render_pass", "the pass's scratch (tile buffers, LRZ, bin tables)",
-                            pass_scratch_bytes(ctx, p), true);
-    if (r != TR_OK)
-        return r;
-    size_t slots = (size_t)p->plan.view_count * p->plan.layout.pipes_x * p->plan.layout.pipes_y;
-    if (slots > p->rec.stream_slots) {
-        tr__stream *s = tr__calloc(ctx, slots * sizeof(tr__stream));
-        if (!s)
-            return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_begin_render_pass: out of memory");
-        if (p->rec.streams) {
-            memcpy(s, p->rec.streams, p->rec.stream_slots * sizeof(tr__stream));
-            tr__free(ctx, p->rec.streams);
-        }
-        p->rec.streams = s;
-        p->rec.stream_slots = slots;
-    }
-    for (size_t i = 0; i < p->rec.stream_slots; i++)
-        p->rec.streams[i].count = 0;
-    tr__arena_reset(&p->rec.arena);
-    for (uint32_t w = 0; w < p->slot_count; w++)
-        tr__arena_reset(&p->slots[w].arena);
-    p->rec.draw_count = 0;
-    p->rec.tri_count = 0;
-    p->failed = false;
-    p->fail_code = TR_OK;
-    p->pipeline = NULL;
-    /* the render area's rectangle (a viewport in the pass's window
-     * coordinates, a scissor in the framebuffer's) */
-    p->viewport = (tr_viewport){(float)p->plan.area[0],
-                                (float)(p->plan.origin_flip ? p->plan.origin_flip - p->plan.area[3] : p->plan.area[1]),
-                                (float)(p->plan.area[2] - p->plan.area[0]), (float)(p->plan.area[3] - p->plan.area[1]), 0.0f, 1.0f};
-    p->scissor = (tr_rect){p->plan.area[0], p->plan.area[1], (uint32_t)(p->plan.area[2] - p->plan.area[0]),
-                           (uint32_t)(p->plan.area[3] - p->plan.area[1])};
-    p->stencil_ref[0] = p->stencil_ref[1] = 0;
-    memset(p->blend_constants, 0, sizeof(p->blend_constants));
-    p->uniforms = NULL;
-    p->uniforms_size = 0;
-    memset(p->ubo, 0, sizeof p->ubo);
-    memset(p->ubo_size, 0, sizeof p->ubo_size);
-    memset(p->textures, 0, sizeof(p->textures));
-    p->textures_copy = NULL;
-    memset(p->feedback, 0, sizeof(p->feedback));
-    p->feedback_copy = NULL;
-    p->index_buffer = (tr__vertex_buffer){NULL, 0};
-    p->index_type = TR_INDEX_U16;
-    p->held_count = 0;
-    p->rec.fdm_shared_viewport = false;
-    memcpy(p->rec.bo, p->plan.fdm_bo, sizeof p->rec.bo);
-    memset(&p->stats, 0, sizeof(p->stats));
-    p->stats.layout = p->plan.layout;
-    r = tr__lrz_begin_pass(ctx, &p->plan, &p->lrz);
-    if (r != TR_OK)
-        return r;
-    set_uses(p, 1);
-    __atomic_store_n(&ctx->mem_peak, __atomic_load_n(&ctx->mem_live, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
-    ctx->in_pass = true;
-    return TR_OK;
-}
 
 /* Marks an object as bound in the recording pass (until it ends). */
 static bool hold(tr_context *ctx, uint32_t *uses)
@@ -299,13 +195,6 @@ tr_result tr_cmd_set_blend_constants(tr_context *ctx, const float rgba[4])
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_blend_constants: rgba is NULL");
     memcpy(ctx->pass->blend_constants, rgba, sizeof(float) * 4);
     return TR_OK;
-}
-
-tr_result tr__pass_fail(tr_context *ctx, const char *what)
-{
-    ctx->pass->failed = true;
-    ctx->pass->fail_code = TR_ERROR_OUT_OF_MEMORY;
-    return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "%s: out of memory (the pass can only be ended)", what);
 }
 
 tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size)
@@ -665,54 +554,3 @@ tr_result tr_cmd_draw_indexed(tr_context *ctx, uint32_t index_count, uint32_t in
                              .vertex_offset = vertex_offset};
     return record_draw(ctx, "tr_cmd_draw_indexed", src, index_count, instance_count, first_instance);
 }
-
-/* After a failed pass: give back the bulk of what recording grew (the
- * triangle arenas and the visibility streams), so that memory the failure
- * took does not stay held against tr_context_desc.memory_limit. */
-void tr__pass_release_recording(tr_context *ctx, tr__pass *p)
-{
-    tr__arena_release(ctx, &p->rec.arena);
-    for (uint32_t w = 0; w < p->slot_count; w++)
-        tr__arena_release(ctx, &p->slots[w].arena);
-    for (size_t i = 0; i < p->rec.stream_slots; i++) {
-        tr__free(ctx, p->rec.streams[i].words);
-        p->rec.streams[i] = (tr__stream){NULL, 0, 0};
-    }
-}
-
-void tr__pass_end_state(tr_context *ctx)
-{
-    set_uses(ctx->pass, -1);
-    for (size_t i = 0; i < ctx->pass->held_count; i++)
-        *ctx->pass->held[i] = 0;
-    ctx->pass->held_count = 0;
-    ctx->in_pass = false;
-}
-
-void tr__pass_release(tr_context *ctx)
-{
-    tr__pass *p = ctx->pass;
-    if (p) {
-        tr__pass_release_recording(ctx, p); /* arenas and stream words */
-        tr__free(ctx, p->rec.streams);
-        tr__free(ctx, p->rec.draws);
-        tr__free(ctx, p->rec.tris);
-        tr__free(ctx, p->vtx);
-        for (uint32_t w = 0; w < p->slot_count; w++) {
-            tr__free(ctx, p->slots[w].vtx);
-            tr__free(ctx, p->slots[w].bins);
-            tr__free(ctx, p->slots[w].sorted);
-        }
-        tr__free(ctx, p->slots);
-        tr__free(ctx, p->rec.lrz_cand);
-        tr__free(ctx, p->fdm_areas);
-        tr__free(ctx, p->tiles);
-        tr__free(ctx, p->tile_list);
-        tr__free(ctx, p->ss_tiles);
-        tr__free(ctx, p->held);
-        tr__free(ctx, p->lrz.part_mask);
-        tr__free(ctx, p->lrz.part_bound);
-    }
-    tr__pass_release_workers(ctx);
-}
-
