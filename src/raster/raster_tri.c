@@ -600,6 +600,37 @@ static inline __attribute__((always_inline)) void plane_once(const tr__tri *t, c
     *have = true;
 }
 
+/* Is the whole triangle beyond the bin's farthest bound (rb->lrz_far,
+ * direction lrz)?  Then every block or texel test would reject it, so none
+ * need read its bound.  A farthest bound that passes the viewport's whole
+ * depth range rejects nothing: then the plane is left to the blocks that
+ * need it; else it is made (plane_once).  Single-sampled, the plane's range
+ * over r's blocks is taken at its corner blocks, less a margin far above
+ * the rounding between blocks, clamped as the block test clamps; with
+ * `samples`, over the area of r's blocks' pixels (where samples lie),
+ * widened far beyond the rounding that separates it from a texel's. */
+static inline __attribute__((always_inline)) bool beyond_far_bound(const tr__raster_bin *rb, const tr__tri *t,
+                                                                   const tr__draw *d, tr_lrz_direction lrz,
+                                                                   const int32_t r[4], const int32_t region[4],
+                                                                   bool samples, tr__lrz_plane_t *plane, bool *have)
+{
+    if (!(lrz == TR_LRZ_DIRECTION_LESS ? rb->lrz_far < d->depth_max
+                                       : lrz == TR_LRZ_DIRECTION_GREATER && rb->lrz_far > d->depth_min))
+        return false;
+    plane_once(t, d, region, plane, have);
+    double lo, hi;
+    if (!samples) {
+        tr__lrz_plane_region_range(plane, r, &lo, &hi);
+        return plane->finite && (lrz == TR_LRZ_DIRECTION_LESS ? lo > (double)rb->lrz_far : hi < (double)rb->lrz_far);
+    }
+    const int32_t x0 = r[0] & ~(BLOCK - 1), y0 = r[1] & ~(BLOCK - 1);
+    const int32_t x1 = (r[2] + BLOCK - 1) & ~(BLOCK - 1), y1 = (r[3] + BLOCK - 1) & ~(BLOCK - 1);
+    tr__lrz_plane_area_range(plane, x0, y0, x1 - x0, y1 - y0, &lo, &hi);
+    const double slack = 0x1p-40 * (fabs(plane->a) + fabs(plane->bx) * (double)x1 + fabs(plane->by) * (double)y1 + 1.0);
+    return plane->finite && (lrz == TR_LRZ_DIRECTION_LESS ? lo - slack > (double)rb->lrz_far
+                                                          : hi + slack < (double)rb->lrz_far);
+}
+
 /* A block's quads (tr__lanes order): the top-left pixel's offsets. */
 static const int32_t quad_dx[16] = {0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6, 0, 2, 4, 6};
 static const int32_t quad_dy[16] = {0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6};
@@ -885,26 +916,10 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
     bool have_plane = false;
     const int32_t region[4] = {(r[0] & ~(BLOCK - 1)) - 1, (r[1] & ~(BLOCK - 1)) - 1, r[2] + BLOCK + 1,
                                r[3] + BLOCK + 1};
-    /* The whole triangle beyond the bin's farthest bound (as
-     * tr__raster_triangle): every texel test would reject, so none reads
-     * its bound.  The range over r's blocks' area is widened far beyond
-     * the rounding that separates it from a texel's. */
-    bool reject_all = false;
-    /* (worth its plane for boxes of a few blocks and more) */
+    /* The whole triangle beyond the bin's farthest bound (worth its plane
+     * for boxes of a few blocks and more). */
     const bool few_blocks = (int64_t)(r[2] - r[0]) * (r[3] - r[1]) < 4 * BLOCK * BLOCK;
-    if (few_blocks ? false
-        : lrz == TR_LRZ_DIRECTION_LESS ? rb->lrz_far < d->depth_max
-                                       : lrz == TR_LRZ_DIRECTION_GREATER && rb->lrz_far > d->depth_min) {
-        plane_once(t, d, region, &plane, &have_plane);
-        const int32_t x0 = r[0] & ~(BLOCK - 1), y0 = r[1] & ~(BLOCK - 1);
-        const int32_t x1 = (r[2] + BLOCK - 1) & ~(BLOCK - 1), y1 = (r[3] + BLOCK - 1) & ~(BLOCK - 1);
-        double lo, hi;
-        tr__lrz_plane_area_range(&plane, x0, y0, x1 - x0, y1 - y0, &lo, &hi);
-        const double slack = 0x1p-40 * (fabs(plane.a) + fabs(plane.bx) * (double)x1 + fabs(plane.by) * (double)y1 + 1.0);
-        if (plane.finite)
-            reject_all = lrz == TR_LRZ_DIRECTION_LESS ? lo - slack > (double)rb->lrz_far
-                                                      : hi + slack < (double)rb->lrz_far;
-    }
+    const bool reject_all = !few_blocks && beyond_far_bound(rb, t, d, lrz, r, region, true, &plane, &have_plane);
     /* every sample the sample mask keeps */
     const uint32_t kept = (uint32_t)tr__popcount64((ms->sample_mask ? ms->sample_mask : ~0u) & ((1u << n) - 1u));
     tr__lanes ln, lns; /* the quads of a block (set per block): shading's and a sample's */
@@ -1108,21 +1123,8 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
     bool have_plane = false;
     const int32_t region[4] = {r[0] & ~(BLOCK - 1), r[1] & ~(BLOCK - 1), r[2] + BLOCK, r[3] + BLOCK};
     uint64_t tested = 0, rejected = 0, rejected_frags = 0;
-    /* The whole triangle beyond the bin's farthest bound: then every block
-     * test would reject, so no block reads its bound.  The plane's range
-     * over the region is taken at its corner blocks, less a margin far
-     * above the rounding between blocks, clamped as the block test clamps. */
-    bool reject_all = false;
-    if (lrz == TR_LRZ_DIRECTION_LESS ? rb->lrz_far < d->depth_max
-                                     : lrz == TR_LRZ_DIRECTION_GREATER && rb->lrz_far > d->depth_min) {
-        /* (a farthest bound that passes the whole depth range rejects nothing:
-         * then the plane is left to the blocks that need it) */
-        plane_once(t, d, region, &plane, &have_plane);
-        double lo, hi;
-        tr__lrz_plane_region_range(&plane, r, &lo, &hi);
-        if (plane.finite)
-            reject_all = lrz == TR_LRZ_DIRECTION_LESS ? lo > (double)rb->lrz_far : hi < (double)rb->lrz_far;
-    }
+    /* The whole triangle beyond the bin's farthest bound. */
+    const bool reject_all = beyond_far_bound(rb, t, d, lrz, r, region, false, &plane, &have_plane);
     const int cov = tr__coverage_kernels(rb->ctx->simd);
     /* The depth test per block against GMEM (gmem_block_direction); blocks
      * inside the bin only, so that every texel read is the bin's. */
