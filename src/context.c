@@ -12,6 +12,7 @@
 #include "internal.h"
 #include "feedback/feedback_internal.h"
 #include "pass.h"
+#include "raster/raster_internal.h"
 
 /* ---- contexts ------------------------------------------------------------------ */
 
@@ -180,6 +181,7 @@ tr_result tr_context_create(const tr_context_desc *desc, tr_context **out)
     ctx->features.bin_merging = dev->bin_merging && !(ctx->desc.flags & TR_CONTEXT_NO_BIN_MERGING);
     ctx->features.max_scaled_views = dev->max_scaled_views;
     ctx->simd = resolve_simd(d.simd);
+    ctx->kernels = tr__kernels_for(ctx->simd);
     ctx->desc.simd = ctx->simd; /* tr_context_get_desc reports the level in use */
     init_srgb_tables(ctx);
     ctx->pass = tr__calloc(ctx, sizeof(tr__pass));

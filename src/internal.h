@@ -145,6 +145,7 @@ typedef struct tr__worker tr__worker;
 struct tr_context {
     tr_context_desc desc;       /* defaults applied */
     tr_simd_level simd;         /* effective level */
+    const struct tr__kernels *kernels; /* the raster and walk kernels of that level (raster_internal.h) */
     char error[TR__ERROR_SIZE];
     tr_image *images;
     tr_pipeline *pipelines;

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "pass.h"
+#include "raster/raster_internal.h"
 
 double tr__now_ms(void)
 {
@@ -127,7 +128,7 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
     dynamic_state_begin(p);
     memset(&p->stats, 0, sizeof(p->stats));
     p->stats.layout = p->plan.layout;
-    r = tr__lrz_begin_pass(ctx, &p->plan, &p->lrz);
+    r = tr__lrz_begin_pass(ctx, &p->plan, ctx->kernels->walk, &p->lrz);
     if (r != TR_OK)
         return r;
     set_uses(p, 1);

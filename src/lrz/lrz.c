@@ -190,7 +190,8 @@ static bool reset_parts(tr_context *ctx, tr__lrz_pass *lz, const tr__lrz_buffer 
     return true;
 }
 
-tr_result tr__lrz_begin_pass(tr_context *ctx, const tr__pass_plan *plan, tr__lrz_pass *lz)
+tr_result tr__lrz_begin_pass(tr_context *ctx, const tr__pass_plan *plan, const tr__walk_kernels *walk,
+                             tr__lrz_pass *lz)
 {
     uint64_t *part_mask = lz->part_mask;
     float *part_bound = lz->part_bound;
@@ -199,7 +200,7 @@ tr_result tr__lrz_begin_pass(tr_context *ctx, const tr__pass_plan *plan, tr__lrz
     lz->part_mask = part_mask;
     lz->part_bound = part_bound;
     lz->part_cap = part_cap;
-    lz->simd = ctx->simd != TR_SIMD_SCALAR;
+    lz->walk = walk;
     const tr__attachment_state *da = depth_state(plan);
     if (!da)
         return TR_OK;
@@ -636,7 +637,7 @@ write_blocks(const tr__lrz_pass *lz, const tr__tri *t, uint32_t view_slot, const
             if (!cls)
                 continue;
             if (unions) {
-                m = tr__walk_block_mask(t, bx, by, r, r, cls == 2, lz->simd);
+                m = tr__walk_block_mask(t, bx, by, r, r, cls == 2, lz->walk);
                 if (!m)
                     continue;
             } else {

@@ -19,6 +19,7 @@
 
 #include "pass_plan.h"
 #include "record.h"
+#include "walk/walk_internal.h"
 
 #define TR_LRZ_BLOCK 8     /* pixels per LRZ texel side */
 #define TR_LRZ_GROUP_W 16  /* fast-clear group: 16 x 4 LRZ texels (128 x 32 pixels) */
@@ -50,7 +51,7 @@ typedef struct tr__lrz_pass {
     tr_lrz_direction dir;  /* set by depth-writing draws */
     bool invalid;          /* a writing draw broke the direction: no test in this pass */
     bool write_off;        /* no more LRZ writes in this pass */
-    bool simd;             /* the context's kernels are above TR_SIMD_SCALAR */
+    const tr__walk_kernels *walk; /* the context's walk kernels (the write's block coverage) */
     /* Blocks that writing triangles cover only in part: the pixels
      * covered so far and their depth bound; written once all 64 are. */
     uint64_t *part_mask;   /* [view][h][w] */
@@ -104,8 +105,9 @@ void tr__lrz_scratch_begin(tr__lrz_scratch *s, const tr__lrz_pass *pass, const i
 
 /* Starts LRZ for a pass planned as `plan`: decides whether LRZ is on, and
  * clears or reuses the depth image's buffer, into *lz (whose partial-block
- * scratch is kept from pass to pass). */
-tr_result tr__lrz_begin_pass(tr_context *ctx, const tr__pass_plan *plan, tr__lrz_pass *lz);
+ * scratch is kept from pass to pass); walk: the kernels its write uses. */
+tr_result tr__lrz_begin_pass(tr_context *ctx, const tr__pass_plan *plan, const tr__walk_kernels *walk,
+                             tr__lrz_pass *lz);
 /* The state machine and disable rules for one draw, in submission order:
  * sets d->lrz_test_dir and d->lrz_write. */
 void tr__lrz_draw_state(const tr__pass_plan *plan, tr__lrz_pass *lz, tr__draw *d);

@@ -21,7 +21,8 @@ static inline v8f clamp_depth8(v8f z, v8f lo, v8f hi)
     return simde_mm256_blendv_ps(lo, t, simde_mm256_cmp_ps(z, lo, SIMDE_CMP_GE_OQ));
 }
 
-void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth)
+/* lanes_setup's vector path, 8 lanes at a time (depth: TR__LANES_Z). */
+static void lanes_setup8(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth)
 {
     const float *at = t->attr;
     const v8f l1a = simde_mm256_set1_ps(t->l1_a), l1b = simde_mm256_set1_ps(t->l1_b);
@@ -81,8 +82,9 @@ void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr
         bits |= (uint64_t)spread_row[m] << (16 * (r >> 1) + 2 * (r & 1));                                           \
     } while (0)
 
-bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
-                          int32_t bx, int32_t by, tr_compare_op op, bool write, uint64_t *pass)
+/* tr__kernels.depth_block (raster_internal.h). */
+static bool depth_block8(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
+                         int32_t bx, int32_t by, tr_compare_op op, bool write, uint64_t *pass)
 {
     /* tr__lanes_setup's int32 offsets (its vector-path condition) */
     const int64_t dx0 = (int64_t)bx * TR_SUBPIXEL_ONE - t->x0, dy0 = (int64_t)by * TR_SUBPIXEL_ONE - t->y0;
@@ -128,13 +130,40 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
 }
 #undef DEPTH_ROW
 
+void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what)
+{
+    tr__lanes_setup_wide(t, depth_min, depth_max, ln, what, lanes_setup8);
+}
+
+bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch, int32_t bx,
+                          int32_t by, tr_compare_op op, bool write, uint64_t *pass)
+{
+    return depth_block8(t, depth_min, depth_max, dbuf, pitch, bx, by, op, write, pass);
+}
+
 bool tr__cpu_has_avx2(void)
 {
     return __builtin_cpu_supports("avx2");
 }
 #else
+/* No AVX2 kernels in this build: tr__cpu_has_avx2 keeps every context
+ * below TR_SIMD_AVX2, so the AVX2 table's entries are never called; they
+ * are the four-lane path and "not done". */
 bool tr__cpu_has_avx2(void)
 {
+    return false;
+}
+
+void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what)
+{
+    tr__lanes_setup_wide(t, depth_min, depth_max, ln, what, NULL);
+}
+
+bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch, int32_t bx,
+                          int32_t by, tr_compare_op op, bool write, uint64_t *pass)
+{
+    (void)t, (void)depth_min, (void)depth_max, (void)dbuf, (void)pitch, (void)bx, (void)by, (void)op, (void)write;
+    (void)pass;
     return false;
 }
 #endif

@@ -274,8 +274,10 @@ static inline int32_t tr__lane_y(const tr__lanes *ln, uint32_t i)
     return ln->qy[i >> 2] + (int32_t)((i >> 1) & 1);
 }
 
-/* The quad kernels.  Each runs its scalar twin (the reference) when simd
- * is false; both give identical bits.
+/* The quad kernels, in a table chosen once per context (tr__kernels,
+ * below): the scalar reference, its four-lane twin (SIMDe), and where built
+ * the eight-lane (AVX2) one; all give identical bits
+ * (tests/raster/test_kernels.c).
  * - lanes_setup: from nq, qx, qy, l1 and l2 of every lane
  *   (TR__LANES_BARY) and z too (TR__LANES_Z);
  * - lanes_lrz_reject: the live lanes of quads with lrz_test set that lie
@@ -300,26 +302,6 @@ static inline int32_t tr__lane_y(const tr__lanes *ln, uint32_t i)
  *   the per-lane comparison, and without blending is encoded once. */
 #define TR__LANES_BARY 1u
 #define TR__LANES_Z 3u /* z and the barycentrics it is made from */
-void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what,
-                     tr_simd_level simd);
-#if TILERAST_AVX2_KERNELS
-/* tr__lanes_setup's vector path, 8 lanes at a time (depth: TR__LANES_Z). */
-void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth);
-/* The early depth test of a whole 8x8 block at (bx, by), its depth
- * texels at dbuf (rows pitch texels apart), a row at a time: each lane's
- * depth as tr__lanes_setup computes it, compared (LESS, LESS_OR_EQUAL,
- * GREATER or GREATER_OR_EQUAL) and written as tr__depth_quads does;
- * *pass gets the passing lanes in tr__lanes order.  False (nothing done)
- * for another compare or offsets outside the vector path's range. */
-bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
-                          int32_t bx, int32_t by, tr_compare_op op, bool write, uint64_t *pass);
-#endif
-uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd);
-uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
-                         tr_compare_op op, bool write, bool simd);
-void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
-                   uint32_t centroid_mask, const tr__lanes *ln, const tr__lanes *lc, tr_fs_block *fs,
-                   bool frag_coord, bool depth, bool simd);
 /* The stencil and depth tests together, with their writes (GMEM planes of
  * `pitch` texels per row; dbuf or sbuf NULL: that test is off).  A lane
  * failing the stencil test takes fail_op; passing it and failing depth,
@@ -336,8 +318,48 @@ typedef struct tr__ds_state {
     const tr_stencil_face *face; /* the triangle's face (masks already resolved) */
     uint8_t ref;
 } tr__ds_state;
-uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, uint64_t live, uint64_t *stencil_rejected,
-                                 uint64_t *depth_rejected, bool simd);
+
+/* A context's kernels (tr_context.kernels), chosen by tr_context_create
+ * from its SIMD level (tr__kernels_for): the walk's (walk_internal.h) and
+ * the quad kernels above; depth_block only in the AVX2 table:
+ * - depth_block: the early depth test of a whole 8x8 block at (bx, by), its
+ *   depth texels at dbuf (rows pitch texels apart), a row at a time: each
+ *   lane's depth as lanes_setup computes it, compared (LESS,
+ *   LESS_OR_EQUAL, GREATER or GREATER_OR_EQUAL) and written as
+ *   depth_quads does; *pass gets the passing lanes in tr__lanes order.
+ *   False (nothing done) for another compare or offsets outside the vector
+ *   path's range. */
+typedef struct tr__kernels {
+    tr_simd_level level;
+    const tr__walk_kernels *walk;
+    void (*lanes_setup)(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what);
+    uint64_t (*lanes_lrz_reject)(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir);
+    uint64_t (*depth_quads)(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
+                            tr_compare_op op, bool write);
+    uint64_t (*depth_stencil_quads)(const tr__ds_state *ds, const tr__lanes *ln, uint64_t live,
+                                    uint64_t *stencil_rejected, uint64_t *depth_rejected);
+    void (*fs_inputs)(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
+                      uint32_t centroid_mask, const tr__lanes *ln, const tr__lanes *lc, tr_fs_block *fs,
+                      bool frag_coord, bool depth);
+    bool (*depth_block)(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch, int32_t bx,
+                        int32_t by, tr_compare_op op, bool write, uint64_t *pass);
+} tr__kernels;
+
+/* The table for a SIMD level: AVX2 where the build has it, else the four
+ * lanes; TR_SIMD_SCALAR the reference. */
+const tr__kernels *tr__kernels_for(tr_simd_level level);
+/* The AVX2 table's own kernels (raster_avx2.c; tr__kernels has their
+ * contracts).  In a build without AVX2 kernels no context reaches
+ * TR_SIMD_AVX2 (tr__cpu_has_avx2), and they do the four lanes' work. */
+void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what);
+bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch, int32_t bx,
+                          int32_t by, tr_compare_op op, bool write, uint64_t *pass);
+/* lanes_setup's vector path with an eight-lane `wide` step (the AVX2
+ * table's, where the offsets allow vectors). */
+typedef void tr__lanes_setup_wide_fn(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth);
+void tr__lanes_setup_wide(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what,
+                          tr__lanes_setup_wide_fn *wide);
+
 bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
                      uint32_t att, uint64_t live, bool uniform, const tr__lanes *ln, const int32_t origin[2],
                      uint32_t pitch, const float constants[4], tr__blend_lut *lut, uint8_t *gmem);

@@ -79,12 +79,15 @@ static inline v4f clamp_depth4(v4f z, v4f lo, v4f hi)
 
 /* ---- lane set-up ---------------------------------------------------------------------------- */
 
-void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what,
-                     tr_simd_level level)
+/* The lane set-up's body: the scalar reference (vector false), the four
+ * lanes, or `wide`'s eight (NULL: none) where the offsets allow vectors. */
+static inline __attribute__((always_inline)) void lanes_setup_body(const tr__tri *t, float depth_min, float depth_max,
+                                                                  tr__lanes *ln, uint32_t what, bool vector,
+                                                                  tr__lanes_setup_wide_fn *wide)
 {
     ln->zq = false;
     const float *at = t->attr;
-    bool simd = level >= TR_SIMD_SSE;
+    bool simd = vector;
     /* The vector path computes pixel offsets from vertex 0 in int32; the
      * lanes of one block are within 8 pixels of each other, so one test on
      * the first quad bounds them all. */
@@ -109,12 +112,10 @@ void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lan
             }
         return;
     }
-#if TILERAST_AVX2_KERNELS
-    if (level >= TR_SIMD_AVX2) {
-        tr__lanes_setup_avx2(t, depth_min, depth_max, ln, depth);
+    if (wide) {
+        wide(t, depth_min, depth_max, ln, depth);
         return;
     }
-#endif
     const v4f l1a = simde_mm_set1_ps(t->l1_a), l1b = simde_mm_set1_ps(t->l1_b);
     const v4f l2a = simde_mm_set1_ps(t->l2_a), l2b = simde_mm_set1_ps(t->l2_b);
     const v4f a0 = simde_mm_set1_ps(at[0]), a1 = simde_mm_set1_ps(at[1]), a2 = simde_mm_set1_ps(at[2]);
@@ -138,7 +139,7 @@ void tr__lanes_setup(const tr__tri *t, float depth_min, float depth_max, tr__lan
 
 /* ---- LRZ, per fragment ---------------------------------------------------------------------- */
 
-uint64_t tr__lanes_lrz_reject(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd)
+static inline __attribute__((always_inline)) uint64_t lanes_lrz_reject_body(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd)
 {
     uint64_t rej = 0;
     if (!simd) {
@@ -198,8 +199,9 @@ static inline __attribute__((always_inline)) uint64_t depth_quads_op(float *dbuf
     return fail;
 }
 
-uint64_t tr__depth_quads(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, uint64_t live,
-                         tr_compare_op op, bool write, bool simd)
+static inline __attribute__((always_inline)) uint64_t depth_quads_body(float *dbuf, uint32_t pitch, const int32_t origin[2],
+                                                                       const tr__lanes *ln, uint64_t live,
+                                                                       tr_compare_op op, bool write, bool simd)
 {
     uint64_t fail = 0;
     if (!simd) {
@@ -272,8 +274,9 @@ static inline v4i stencil_write4(const tr_stencil_face *f, tr_stencil_op op, v4i
     return simde_mm_or_si128(simde_mm_andnot_si128(wm, s), simde_mm_and_si128(n, wm));
 }
 
-uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, uint64_t live, uint64_t *stencil_rejected,
-                                 uint64_t *depth_rejected, bool simd)
+static inline __attribute__((always_inline)) uint64_t depth_stencil_quads_body(const tr__ds_state *ds, const tr__lanes *ln,
+                                                                               uint64_t live, uint64_t *stencil_rejected,
+                                                                               uint64_t *depth_rejected, bool simd)
 {
     const tr_stencil_face *f = ds->face;
     const uint32_t pitch = ds->pitch, cm = f->compare_mask;
@@ -357,8 +360,8 @@ uint64_t tr__depth_stencil_quads(const tr__ds_state *ds, const tr__lanes *ln, ui
 /* The perspective weights of smooth varyings at barycentrics l1, l2 (count
  * lanes): p_k = l_k * (1/w_k) / (1/w), 1/w interpolated there; the
  * operations, in order, of tr__fs_inputs' own. */
-static void perspective_weights(const float *at, const float *l1, const float *l2, uint32_t count, float *p1,
-                                float *p2, bool simd)
+static inline __attribute__((always_inline)) void perspective_weights(const float *at, const float *l1, const float *l2,
+                                                                     uint32_t count, float *p1, float *p2, bool simd)
 {
     if (!simd) {
         for (uint32_t i = 0; i < count; i++) {
@@ -394,9 +397,10 @@ static inline void varying_weights(const weights *wt, uint32_t v, uint32_t noper
     *b2 = np ? (cen ? wt->cl2 : wt->l2) : (cen ? wt->cp2 : wt->p2);
 }
 
-void tr__fs_inputs(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask, uint32_t noperspective_mask,
-                   uint32_t centroid_mask, const tr__lanes *ln, const tr__lanes *lc, tr_fs_block *fs,
-                   bool frag_coord, bool depth, bool simd)
+static inline __attribute__((always_inline)) void fs_inputs_body(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,
+                                                                uint32_t noperspective_mask, uint32_t centroid_mask,
+                                                                const tr__lanes *ln, const tr__lanes *lc,
+                                                                tr_fs_block *fs, bool frag_coord, bool depth, bool simd)
 {
     const float *at = t->attr;
     const uint32_t count = 4 * ln->nq;
@@ -957,4 +961,63 @@ bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state 
         store_live_quad(texel[j], row, qm, wm, chans, pack_rgba8(out[0][j], out[1][j], out[2][j], out[3][j]), old[j]);
     }
     return true;
+}
+
+/* ---- the kernel tables ------------------------------------------------------------------------ */
+
+/* Each kernel's body above stamped out twice, with its `simd` constant:
+ * the scalar reference and the four-lane (SIMDe) twin. */
+#define TR__STAMP(variant, simd)                                                                                    \
+    static void lanes_setup_##variant(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln,            \
+                                      uint32_t what)                                                                \
+    {                                                                                                               \
+        lanes_setup_body(t, depth_min, depth_max, ln, what, simd, NULL);                                            \
+    }                                                                                                               \
+    static uint64_t lanes_lrz_reject_##variant(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir)            \
+    {                                                                                                               \
+        return lanes_lrz_reject_body(ln, live, dir, simd);                                                          \
+    }                                                                                                               \
+    static uint64_t depth_quads_##variant(float *dbuf, uint32_t pitch, const int32_t origin[2], const tr__lanes *ln, \
+                                          uint64_t live, tr_compare_op op, bool write)                              \
+    {                                                                                                               \
+        return depth_quads_body(dbuf, pitch, origin, ln, live, op, write, simd);                                    \
+    }                                                                                                               \
+    static uint64_t depth_stencil_quads_##variant(const tr__ds_state *ds, const tr__lanes *ln, uint64_t live,       \
+                                                  uint64_t *stencil_rejected, uint64_t *depth_rejected)             \
+    {                                                                                                               \
+        return depth_stencil_quads_body(ds, ln, live, stencil_rejected, depth_rejected, simd);                      \
+    }                                                                                                               \
+    static void fs_inputs_##variant(const tr__tri *t, uint32_t varying_count, uint32_t flat_mask,                   \
+                                    uint32_t noperspective_mask, uint32_t centroid_mask, const tr__lanes *ln,       \
+                                    const tr__lanes *lc, tr_fs_block *fs, bool frag_coord, bool depth)              \
+    {                                                                                                               \
+        fs_inputs_body(t, varying_count, flat_mask, noperspective_mask, centroid_mask, ln, lc, fs, frag_coord,      \
+                       depth, simd);                                                                                \
+    }
+TR__STAMP(scalar, false)
+TR__STAMP(sse, true)
+#undef TR__STAMP
+
+void tr__lanes_setup_wide(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what,
+                          tr__lanes_setup_wide_fn *wide)
+{
+    lanes_setup_body(t, depth_min, depth_max, ln, what, true, wide);
+}
+
+static const tr__kernels kernels_scalar = {
+    TR_SIMD_SCALAR,     &tr__walk_kernels_scalar, lanes_setup_scalar, lanes_lrz_reject_scalar,
+    depth_quads_scalar, depth_stencil_quads_scalar, fs_inputs_scalar, NULL};
+
+static const tr__kernels kernels_sse = {
+    TR_SIMD_SSE,     &tr__walk_kernels_sse,   lanes_setup_sse, lanes_lrz_reject_sse,
+    depth_quads_sse, depth_stencil_quads_sse, fs_inputs_sse,   NULL};
+
+/* The four lanes' kernels with the eight-lane ones in place. */
+static const tr__kernels kernels_avx2 = {
+    TR_SIMD_AVX2,    &tr__walk_kernels_avx2,  tr__lanes_setup_avx2, lanes_lrz_reject_sse,
+    depth_quads_sse, depth_stencil_quads_sse, fs_inputs_sse,        tr__depth_block_avx2};
+
+const tr__kernels *tr__kernels_for(tr_simd_level level)
+{
+    return level >= TR_SIMD_AVX2 ? &kernels_avx2 : level >= TR_SIMD_SSE ? &kernels_sse : &kernels_scalar;
 }

@@ -43,8 +43,8 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
     tr_pass_stats *st = &rb->worker->stats;
     if (!stest && rb->ctx->simd != TR_SIMD_SCALAR) {
         /* Depth only: a quad at a time (raster_quad.c). */
-        uint64_t fail = tr__depth_quads((float *)rb->gmem[p->depth_att], rb->gmem_pitch, rb->origin, ln, live,
-                                        pd->depth_compare, pd->depth_write != 0, true);
+        uint64_t fail = rb->ctx->kernels->depth_quads((float *)rb->gmem[p->depth_att], rb->gmem_pitch, rb->origin,
+                                                      ln, live, pd->depth_compare, pd->depth_write != 0);
         st->fragments_depth_rejected += (uint64_t)tr__popcount64(fail);
         if (pd->depth_write)
             tr__zblocks_invalidate(rb, ln, live & ~fail);
@@ -61,8 +61,8 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
     ds.depth_write = pd->depth_write != 0;
     ds.face = t->front_facing ? &pd->stencil_front : &pd->stencil_back;
     ds.ref = (uint8_t)(d->stencil_ref[t->front_facing ? 0 : 1] & 0xff);
-    const uint64_t pass = tr__depth_stencil_quads(&ds, ln, live, &st->fragments_stencil_rejected,
-                                                  &st->fragments_depth_rejected, rb->ctx->simd != TR_SIMD_SCALAR);
+    const uint64_t pass = rb->ctx->kernels->depth_stencil_quads(&ds, ln, live, &st->fragments_stencil_rejected,
+                                                                &st->fragments_depth_rejected);
     if (ds.dbuf && ds.depth_write)
         tr__zblocks_invalidate(rb, ln, pass);
     return pass;
@@ -118,7 +118,7 @@ typedef struct shade_state {
     bool simd;              /* not the scalar reference */
     bool frag_coord, shader_depth, smooth, early;
     bool depth;             /* a depth test against an attachment */
-    bool block_depth;       /* whole blocks may take tr__depth_block_avx2 */
+    bool block_depth;       /* whole blocks may take the kernels' depth_block */
     bool uniform;           /* blocks of more than one quad are uniform */
     /* The worker's fragment block holds this triangle's uniform quad,
      * shaded; uni_known/uni_value: quad0_uniform's answer per colour
@@ -142,13 +142,8 @@ static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state
     ss->smooth = pd->fragment_shader && ((pd->flat_mask & all) != all || pd->topology == TR_TOPOLOGY_POINT_LIST);
     ss->early = tests_early(pd);
     ss->depth = pd->depth_test && p->depth_att >= 0;
-#if TILERAST_AVX2_KERNELS
-    const bool avx2 = rb->ctx->simd >= TR_SIMD_AVX2;
-#else
-    const bool avx2 = false;
-#endif
     /* (not for D16 / D24: the block kernel compares unquantised depths) */
-    ss->block_depth = avx2 && ss->early && ss->depth && !(pd->stencil_test && p->stencil_att >= 0) &&
+    ss->block_depth = rb->ctx->kernels->depth_block && ss->early && ss->depth && !(pd->stencil_test && p->stencil_att >= 0) &&
                       !ss->frag_coord && !ss->shader_depth && !ss->smooth && !d->depth_qmax;
     /* (gl_SampleMaskIn differs between lanes whose other inputs do not) */
     ss->uniform = ss->simd && !ss->smooth && !ss->frag_coord && !ss->shader_depth &&
@@ -176,7 +171,6 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
                                                                  const uint64_t *cover, uint32_t n)
 {
     const tr__raster_pass *p = rb->rp;
-    const bool simd = ss->simd;
     const uint32_t nq = ln->nq;
     const uint32_t flags = ss->flags;
     const bool frag_coord = ss->frag_coord, shader_depth = ss->shader_depth;
@@ -213,8 +207,8 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
     if (uniform)
         uniform_inputs(t, pd->varying_count, fs);
     else
-        tr__fs_inputs(t, pd->varying_count, pd->flat_mask, pd->noperspective_mask, pd->centroid_mask, ln, lc, fs,
-                      frag_coord, frag_coord || shader_depth, simd);
+        rb->ctx->kernels->fs_inputs(t, pd->varying_count, pd->flat_mask, pd->noperspective_mask, pd->centroid_mask,
+                                    ln, lc, fs, frag_coord, frag_coord || shader_depth);
     if (!uniform && ln->zq && (frag_coord || shader_depth))
         for (uint32_t i = 0; i < fs->count; i++) {
             /* frag_z (and the depth output's preset) unquantised, as Vulkan's FragCoord.z */
@@ -351,7 +345,6 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     tr_pass_stats *st = &rb->worker->stats;
     tr_fs_block *fs = rb->worker->fs;
-    const bool simd = ss->simd;
     const uint32_t nq = ln->nq;
     /* Only what this block's tests and shader inputs read. */
     const uint32_t flags = ss->flags;
@@ -359,7 +352,6 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const bool need_z = ss->depth || lrz_dir != TR_LRZ_DIRECTION_UNKNOWN || frag_coord || shader_depth;
     const bool early = ss->early;
     bool tested = false; /* the early depth test is done */
-#if TILERAST_AVX2_KERNELS
     /* A whole block whose depths only the depth test reads (no LRZ lane
      * test, no stencil, no frag coord, shader depth or smooth varying):
      * depth computed and tested row by row against GMEM, without the
@@ -368,8 +360,8 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         float *dbuf = (float *)rb->gmem[p->depth_att] + (size_t)(ln->qy[0] - rb->origin[1]) * rb->gmem_pitch +
                       (size_t)(ln->qx[0] - rb->origin[0]);
         uint64_t pass;
-        if (tr__depth_block_avx2(t, d->depth_min, d->depth_max, dbuf, rb->gmem_pitch, ln->qx[0], ln->qy[0],
-                                 pd->depth_compare, pd->depth_write != 0, &pass)) {
+        if (rb->ctx->kernels->depth_block(t, d->depth_min, d->depth_max, dbuf, rb->gmem_pitch, ln->qx[0], ln->qy[0],
+                                          pd->depth_compare, pd->depth_write != 0, &pass)) {
             st->fragments_depth_rejected += (uint64_t)tr__popcount64(~pass);
             if (pd->depth_write)
                 tr__zblocks_invalidate(rb, ln, pass);
@@ -379,17 +371,16 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
                 return;
         }
     }
-#endif
     if (!tested)
-        tr__lanes_setup(t, d->depth_min, d->depth_max, ln, need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u,
-                        rb->ctx->simd);
+        rb->ctx->kernels->lanes_setup(t, d->depth_min, d->depth_max, ln,
+                                      need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u);
 
     /* LRZ, per fragment: strictly beyond the block's bound (exact: the same z
      * the depth test would see, quantised for D16 / D24 as the bounds are,
      * lrz_internal.h).  Before stencil, depth and shading. */
     if (lrz_dir != TR_LRZ_DIRECTION_UNKNOWN) {
         tr__lanes_quantise(ln, d->depth_qmax);
-        uint64_t rej = tr__lanes_lrz_reject(ln, live, lrz_dir, simd);
+        uint64_t rej = rb->ctx->kernels->lanes_lrz_reject(ln, live, lrz_dir);
         if (rej) {
             st->fragments_lrz_rejected += tr__popcount64(rej);
             for (uint32_t j = 0; j < nq; j++) {
@@ -734,7 +725,7 @@ static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
         if (!live)
             continue;
         sample_planes(rb, s, &rbs);
-        tr__lanes_setup(moved[s], d->depth_min, d->depth_max, lns, TR__LANES_Z, rb->ctx->simd);
+        rb->ctx->kernels->lanes_setup(moved[s], d->depth_min, d->depth_max, lns, TR__LANES_Z);
         if (early) {
             live = depth_stencil(&rbs, t, d, live, lns);
             if (!live)
@@ -764,7 +755,7 @@ static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
  * sample's offset), made by the same lane set-up.  Returns false, lc
  * unused, when every lane keeps the centre. */
 static bool centroid_lanes(const tr__tri *const moved[], uint32_t n, const uint64_t cover[], const tr__lanes *ln,
-                           tr__lanes *lc, tr_simd_level simd)
+                           tr__lanes *lc, const tr__kernels *k)
 {
     uint64_t full = ~0ull, any = 0;
     for (uint32_t s = 0; s < n; s++) {
@@ -785,7 +776,7 @@ static bool centroid_lanes(const tr__tri *const moved[], uint32_t n, const uint6
         const uint64_t take = partial & cover[s];
         if (!take)
             continue;
-        tr__lanes_setup(moved[s], 0.0f, 0.0f, lc, TR__LANES_BARY, simd);
+        k->lanes_setup(moved[s], 0.0f, 0.0f, lc, TR__LANES_BARY);
         for (uint64_t m = take; m; m &= m - 1) {
             const uint32_t i = (uint32_t)__builtin_ctzll(m);
             l1[i] = lc->l1[i];
@@ -877,8 +868,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
     const uint32_t n = p->samples, log2n = (uint32_t)__builtin_ctz(n);
     tr_pass_stats *st = &rb->worker->stats;
     tr_fs_block *fs = rb->worker->fs;
-    const tr_simd_level simd = rb->ctx->simd;
-    const int cov = tr__coverage_kernels(simd);
+    const tr__kernels *K = rb->ctx->kernels;
     _Alignas(16) unsigned char moved_bytes[TR_MAX_SAMPLES][MOVED_TRI_BYTES];
     const tr__tri *moved[TR_MAX_SAMPLES];
     for (uint32_t s = 0; s < n; s++) {
@@ -905,7 +895,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
         ss.uniform = false; /* sample_index may differ where the inputs do not */
     /* the AVX2 block depth test for whole blocks of a sample (the shading
      * lanes are the pixel centres', so smooth varyings do not matter) */
-    const bool block_depth = simd >= TR_SIMD_AVX2 && early && ss.depth && !(pd->stencil_test && p->stencil_att >= 0) &&
+    const bool block_depth = K->depth_block && early && ss.depth && !(pd->stencil_test && p->stencil_att >= 0) &&
                              !d->depth_qmax;
     const bool need_z = ss.frag_coord || ss.shader_depth;
     /* LRZ, per texel of each block (ms_lrz_rejects); the depth plane made
@@ -972,7 +962,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
             for (uint32_t s = 0; s < n; s++) {
                 m[s] = !((ms->sample_mask >> s) & 1u) ? 0
                        : whole                        ? ~0ull
-                                                      : tr__walk_block_coverage(moved[s], bx, by, r, cov);
+                                                      : tr__walk_block_coverage(moved[s], bx, by, r, K->walk);
                 any |= m[s];
                 covered += (uint64_t)tr__popcount64(m[s]);
             }
@@ -1029,23 +1019,20 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                     if (!m[s])
                         continue;
                     sample_planes(rb, s, &rbs);
-#if TILERAST_AVX2_KERNELS
                     /* a whole block whose depths only the depth test reads:
-                     * one AVX2 step per row, as for single-sampled blocks */
+                     * one wide step per row, as for single-sampled blocks */
                     uint64_t pass;
                     if (block_depth && ln.block && m[s] == ~0ull &&
-                        tr__depth_block_avx2(moved[s], d->depth_min, d->depth_max,
-                                             (float *)rbs.gmem[p->depth_att] +
-                                                 (size_t)(by - rb->origin[1]) * rb->gmem_pitch +
-                                                 (size_t)(bx - rb->origin[0]),
-                                             rb->gmem_pitch, bx, by, pd->depth_compare, pd->depth_write != 0, &pass)) {
+                        K->depth_block(moved[s], d->depth_min, d->depth_max,
+                                       (float *)rbs.gmem[p->depth_att] + (size_t)(by - rb->origin[1]) * rb->gmem_pitch +
+                                           (size_t)(bx - rb->origin[0]),
+                                       rb->gmem_pitch, bx, by, pd->depth_compare, pd->depth_write != 0, &pass)) {
                         st->fragments_depth_rejected += (uint64_t)tr__popcount64(~pass);
                         m[s] = pass;
                         any |= pass;
                         continue;
                     }
-#endif
-                    tr__lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z, simd);
+                    K->lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z);
                     m[s] = depth_stencil(&rbs, t, d, m[s], &lns);
                     any |= m[s];
                 }
@@ -1055,10 +1042,9 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
             if (per_sample) {
                 shade_samples(rb, t, d, moved, n, m, early, &lns, &ss);
             } else if (pd->fragment_shader) {
-                tr__lanes_setup(t, d->depth_min, d->depth_max, &ln,
-                                need_z ? TR__LANES_Z : ss.smooth ? TR__LANES_BARY : 0u, simd);
+                K->lanes_setup(t, d->depth_min, d->depth_max, &ln, need_z ? TR__LANES_Z : ss.smooth ? TR__LANES_BARY : 0u);
                 const bool uniform = ss.uniform;
-                const tr__lanes *lc = centroid && !uniform && centroid_lanes(moved, n, cover, &ln, &lcs, simd)
+                const tr__lanes *lc = centroid && !uniform && centroid_lanes(moved, n, cover, &ln, &lcs, K)
                                           ? &lcs
                                           : NULL;
                 const uint64_t live =
@@ -1072,7 +1058,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                     sample_planes(rb, s, &rbs);
                     if (!early) {
                         if (!ss.shader_depth)
-                            tr__lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z, simd);
+                            K->lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z);
                         m[s] = sample_late_tests(&rbs, t, d, &ss, fs, &lns, m[s]);
                         if (!m[s])
                             continue;
@@ -1125,7 +1111,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
     uint64_t tested = 0, rejected = 0, rejected_frags = 0;
     /* The whole triangle beyond the bin's farthest bound. */
     const bool reject_all = beyond_far_bound(rb, t, d, lrz, r, region, false, &plane, &have_plane);
-    const int cov = tr__coverage_kernels(rb->ctx->simd);
+    const tr__walk_kernels *wk = rb->ctx->kernels->walk;
     /* The depth test per block against GMEM (gmem_block_direction); blocks
      * inside the bin only, so that every texel read is the bin's. */
     const tr_lrz_direction gdir = gmem_block_direction(rb, d);
@@ -1211,7 +1197,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
             const int cls = tr__block_walk_step(&walk);
             if (!cls)
                 continue;
-            uint64_t m = tr__walk_block_mask(t, bx, by, r, cut, cls == 2, cov);
+            uint64_t m = tr__walk_block_mask(t, bx, by, r, cut, cls == 2, wk);
             if (!m)
                 continue;
             float bound = 0.0f;

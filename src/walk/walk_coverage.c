@@ -65,8 +65,8 @@ static uint64_t partial_coverage_scalar(const tr__tri *t, int64_t pxmin, int64_t
  * the block and can be clamped there, and every sum stays inside int32.
  * The signs, hence the mask, are the scalar ones.  Returns false for
  * larger edges, leaving the block to the scalar path. */
-static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
-                                  uint32_t lx0, uint32_t lx1, uint64_t *out)
+bool tr__walk_partial_coverage_sse(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
+                                   uint32_t lx0, uint32_t lx1, uint64_t *out)
 {
     /* A quad per vector: its four lanes are the mask's four bits for it.
      * Only the quads over rows [ly0, ly1) and columns [lx0, lx1). */
@@ -129,7 +129,7 @@ static uint64_t rect_mask(int32_t bx, int32_t by, const int32_t r[4])
  * triangle can cover (r itself, or the bin and scissor when r is that cut
  * with the triangle's bounding box). */
 uint64_t tr__walk_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
-                                    const int32_t cut[4], bool full, int simd)
+                                  const int32_t cut[4], bool full, const tr__walk_kernels *k)
 {
     int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
@@ -145,11 +145,7 @@ uint64_t tr__walk_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, cons
         x1 = TR_MAX(x1, x0);
         /* 0 <= ly0 <= ly1 <= 8, and the same for lx */
         uint32_t ly0 = (uint32_t)y0, ly1 = (uint32_t)y1, lx0 = (uint32_t)x0, lx1 = (uint32_t)x1;
-        bool done = false;
-#if TILERAST_AVX2_KERNELS
-        done = simd == 2 && tr__partial_coverage_avx2(t, pxmin, pymin, ly0, ly1, &m);
-#endif
-        if (!done && !(simd && partial_coverage_simd(t, pxmin, pymin, ly0, ly1, lx0, lx1, &m)))
+        if (!(k->partial_coverage && k->partial_coverage(t, pxmin, pymin, ly0, ly1, lx0, lx1, &m)))
             m = partial_coverage_scalar(t, pxmin, pymin, ly0, ly1);
     }
     if (bx < cut[0] || by < cut[1] || bx + BLOCK > cut[2] || by + BLOCK > cut[3])
@@ -159,11 +155,15 @@ uint64_t tr__walk_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, cons
 
 /* Coverage of the 8x8 block at (bx, by) restricted to [r0, r1) in x and y:
  * the block walk's class for this one block, then its mask. */
-uint64_t tr__walk_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], int simd)
+uint64_t tr__walk_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
+                                 const tr__walk_kernels *k)
 {
     tr__block_walk w;
     tr__block_walk_begin(t, &w);
     tr__block_walk_row(t, &w, bx, by);
     const int cls = tr__block_walk_step(&w);
-    return cls ? tr__walk_block_mask(t, bx, by, r, r, cls == 2, simd) : 0;
+    return cls ? tr__walk_block_mask(t, bx, by, r, r, cls == 2, k) : 0;
 }
+
+const tr__walk_kernels tr__walk_kernels_scalar = {NULL};
+const tr__walk_kernels tr__walk_kernels_sse = {tr__walk_partial_coverage_sse};

@@ -9,10 +9,23 @@
 #include "internal.h"
 #include "raster/raster_internal.h"
 
-/* The 8-lane coverage kernels are built and this CPU runs them. */
+/* The 8-lane kernels are built and this CPU runs them. */
 static bool avx2_here(void)
 {
-    return tr__coverage_kernels(TR_SIMD_AVX2) == 2 && tr__cpu_has_avx2();
+    return tr__cpu_has_avx2();
+}
+
+/* The kernel tables (tr__kernels_for): the scalar reference, or (simd) the
+ * four lanes. */
+static const tr__kernels *ks(bool simd)
+{
+    return tr__kernels_for(simd ? TR_SIMD_SSE : TR_SIMD_SCALAR);
+}
+
+/* The walk's kernels: 0 the scalar reference, 1 four lanes, 2 AVX2. */
+static const tr__walk_kernels *walk_k(int i)
+{
+    return tr__kernels_for(i == 2 ? TR_SIMD_AVX2 : i == 1 ? TR_SIMD_SSE : TR_SIMD_SCALAR)->walk;
 }
 
 static float random_component(trt_rng *r)
@@ -203,13 +216,13 @@ Test(raster, coverage_kernel_equals_reference)
                         bx + (int32_t)(trt_rand_u32(&rng) % 12), by + (int32_t)(trt_rand_u32(&rng) % 12)};
         if (iter % 2)
             r[0] = r[1] = -100000, r[2] = r[3] = 100000;
-        uint64_t ref = tr__walk_block_coverage(t, bx, by, r, 0);
-        uint64_t got = tr__walk_block_coverage(t, bx, by, r, 1);
+        uint64_t ref = tr__walk_block_coverage(t, bx, by, r, walk_k(0));
+        uint64_t got = tr__walk_block_coverage(t, bx, by, r, walk_k(1));
         if (ref != got)
             cr_assert_fail("iteration %d: block (%d,%d): SIMD mask %016llx, reference %016llx", iter, bx, by,
                            (unsigned long long)got, (unsigned long long)ref);
         if (avx2_here()) {
-            got = tr__walk_block_coverage(t, bx, by, r, 2);
+            got = tr__walk_block_coverage(t, bx, by, r, walk_k(2));
             if (ref != got)
                 cr_assert_fail("iteration %d: block (%d,%d): AVX2 mask %016llx, reference %016llx", iter, bx, by,
                                (unsigned long long)got, (unsigned long long)ref);
@@ -288,7 +301,8 @@ Test(raster, block_walk_equals_block_coverage)
                                  by, (unsigned long long)ref);
                 if (cls != 0)
                     cr_assert_eq(tr__walk_block_mask(t, bx, by, all, all, cls == 2,
-                                                       avx2_here() ? iter % 3 : iter & 1), ref,
+                                                     walk_k(avx2_here() ? iter % 3 : iter & 1)),
+                                 ref,
                                  "iteration %d block (%d,%d): class %d", iter, bx, by, cls);
             }
         }
@@ -477,9 +491,9 @@ Test(raster, quad_lane_setup_equals_reference)
         static const uint32_t whats[] = {0, TR__LANES_BARY, TR__LANES_Z};
         uint32_t what = whats[iter % 3];
         tr__lanes c = a;
-        tr__lanes_setup(t, lo, hi, &a, what, TR_SIMD_SCALAR);
-        tr__lanes_setup(t, lo, hi, &b, what, TR_SIMD_SSE);
-        tr__lanes_setup(t, lo, hi, &c, what, avx2 ? TR_SIMD_AVX2 : TR_SIMD_SSE); /* 8 lanes, odd quad counts too */
+        tr__kernels_for(TR_SIMD_SCALAR)->lanes_setup(t, lo, hi, &a, what);
+        tr__kernels_for(TR_SIMD_SSE)->lanes_setup(t, lo, hi, &b, what);
+        tr__kernels_for(avx2 ? TR_SIMD_AVX2 : TR_SIMD_SSE)->lanes_setup(t, lo, hi, &c, what); /* 8 lanes, odd quad counts too */
         if (what & TR__LANES_BARY) {
             cr_assert(same_floats(a.l1, b.l1, 4 * a.nq), "iteration %d: l1 differs", iter);
             cr_assert(same_floats(a.l2, b.l2, 4 * a.nq), "iteration %d: l2 differs", iter);
@@ -538,8 +552,8 @@ Test(raster, whole_block_depth_equals_lanes_then_quads)
         memcpy(db, da, sizeof da);
         const tr_compare_op op = ops[trt_rand_u32(&rng) % 4];
         const bool write = trt_rand_u32(&rng) & 1;
-        tr__lanes_setup(t, lo, hi, &ln, TR__LANES_Z, TR_SIMD_SSE);
-        const uint64_t fail = tr__depth_quads(da, PITCH, origin, &ln, ~0ull, op, write, true);
+        tr__kernels_for(TR_SIMD_SSE)->lanes_setup(t, lo, hi, &ln, TR__LANES_Z);
+        const uint64_t fail = ks(true)->depth_quads(da, PITCH, origin, &ln, ~0ull, op, write);
         uint64_t pass = 0;
         float *block = db + (size_t)(by - origin[1]) * PITCH + (size_t)(bx - origin[0]);
         if (!tr__depth_block_avx2(t, lo, hi, block, PITCH, bx, by, op, write, &pass))
@@ -576,8 +590,8 @@ Test(raster, quad_lrz_and_depth_equal_reference)
             ln.lrz_test[j] = trt_rand_u32(&rng) % 4 != 0;
         }
         tr_lrz_direction dir = trt_rand_u32(&rng) & 1 ? TR_LRZ_DIRECTION_LESS : TR_LRZ_DIRECTION_GREATER;
-        uint64_t ra = tr__lanes_lrz_reject(&ln, live, dir, false);
-        uint64_t rb = tr__lanes_lrz_reject(&ln, live, dir, true);
+        uint64_t ra = ks(false)->lanes_lrz_reject(&ln, live, dir);
+        uint64_t rb = ks(true)->lanes_lrz_reject(&ln, live, dir);
         cr_assert_eq(ra, rb, "iteration %d: LRZ rejects %016llx, reference %016llx", iter, (unsigned long long)rb,
                      (unsigned long long)ra);
 
@@ -587,8 +601,8 @@ Test(raster, quad_lrz_and_depth_equal_reference)
         memcpy(db, da, sizeof da);
         tr_compare_op op = (tr_compare_op)(trt_rand_u32(&rng) % (TR_COMPARE_ALWAYS + 1));
         bool write = trt_rand_u32(&rng) & 1;
-        uint64_t fa = tr__depth_quads(da, PITCH, origin, &ln, live, op, write, false);
-        uint64_t fb = tr__depth_quads(db, PITCH, origin, &ln, live, op, write, true);
+        uint64_t fa = ks(false)->depth_quads(da, PITCH, origin, &ln, live, op, write);
+        uint64_t fb = ks(true)->depth_quads(db, PITCH, origin, &ln, live, op, write);
         cr_assert_eq(fa, fb, "iteration %d (compare %d): failing lanes %016llx, reference %016llx", iter, op,
                      (unsigned long long)fb, (unsigned long long)fa);
         EXPECT_SAME(da, db, sizeof da, "depth buffer");
@@ -641,8 +655,8 @@ Test(raster, quad_depth_stencil_equals_reference)
         b.sbuf = planes & 1 ? sb : NULL;
         b.dbuf = planes & 2 ? db : NULL;
         uint64_t srej_a = 0, drej_a = 0, srej_b = 0, drej_b = 0;
-        uint64_t out_a = tr__depth_stencil_quads(&a, &ln, live, &srej_a, &drej_a, false);
-        uint64_t out_b = tr__depth_stencil_quads(&b, &ln, live, &srej_b, &drej_b, true);
+        uint64_t out_a = ks(false)->depth_stencil_quads(&a, &ln, live, &srej_a, &drej_a);
+        uint64_t out_b = ks(true)->depth_stencil_quads(&b, &ln, live, &srej_b, &drej_b);
         cr_assert_eq(out_a, out_b, "iteration %d: survivors %016llx, reference %016llx", iter,
                      (unsigned long long)out_b, (unsigned long long)out_a);
         cr_assert_eq(srej_a, srej_b, "iteration %d: stencil rejections", iter);
@@ -669,7 +683,7 @@ Test(raster, quad_fs_inputs_equal_reference)
         tr__lanes ln;
         memset(&ln, 0, sizeof ln);
         random_quads(&rng, 8 * (int32_t)(trt_rand_u32(&rng) % 512), 8 * (int32_t)(trt_rand_u32(&rng) % 512), &ln);
-        tr__lanes_setup(t, 0.0f, 1.0f, &ln, TR__LANES_Z, TR_SIMD_SCALAR);
+        tr__kernels_for(TR_SIMD_SCALAR)->lanes_setup(t, 0.0f, 1.0f, &ln, TR__LANES_Z);
         for (uint32_t i = 0; i < 4 * ln.nq; i++) { /* lanes in the usual range, and odd ones */
             ln.l1[i] = random_float(&rng, -0.5, 1.5);
             ln.l2[i] = random_float(&rng, -0.5, 1.5);
@@ -686,12 +700,12 @@ Test(raster, quad_fs_inputs_equal_reference)
         memset(fa, 0x5a, sizeof *fa);
         memset(fb, 0x5a, sizeof *fb);
         bool coord = iter % 4 != 0, depth = iter % 3 != 0;
-        tr__fs_inputs(t, nv, flat, np, cen, &ln, cen ? &lc : NULL, fa, coord, depth, false);
-        tr__fs_inputs(t, nv, flat, np, cen, &ln, cen ? &lc : NULL, fb, coord, depth, true);
+        ks(false)->fs_inputs(t, nv, flat, np, cen, &ln, cen ? &lc : NULL, fa, coord, depth);
+        ks(true)->fs_inputs(t, nv, flat, np, cen, &ln, cen ? &lc : NULL, fb, coord, depth);
         if (cen) {
             /* a centroid varying is the varying made at lc's barycentrics, bit for bit */
             memset(fc, 0x5a, sizeof *fc);
-            tr__fs_inputs(t, nv, flat, np, 0, &lc, NULL, fc, false, false, iter % 4 < 2);
+            ks(iter % 4 < 2)->fs_inputs(t, nv, flat, np, 0, &lc, NULL, fc, false, false);
             for (uint32_t v = 0; v < nv; v++)
                 for (int c = 0; c < 4 && ((cen & ~flat) >> v & 1); c++)
                     cr_assert(same_floats(fa->varyings[v][c], fc->varyings[v][c], 4 * ln.nq),
