@@ -139,7 +139,8 @@ static inline __attribute__((always_inline)) void lanes_setup_body(const tr__tri
 
 /* ---- LRZ, per fragment ---------------------------------------------------------------------- */
 
-static inline __attribute__((always_inline)) uint64_t lanes_lrz_reject_body(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir, bool simd)
+static inline __attribute__((always_inline)) uint64_t lanes_lrz_reject_body(const tr__lanes *ln, uint64_t live,
+                                                                            tr_lrz_direction dir, bool simd)
 {
     uint64_t rej = 0;
     if (!simd) {
