@@ -80,29 +80,30 @@ static tr_result recording_begin(tr_context *ctx, tr__pass *p)
     return TR_OK;
 }
 
-/* The dynamic state at the start of a pass. */
-static void dynamic_state_begin(tr__pass *p)
+/* The bound state at the start of a pass: nothing bound, the render area's
+ * viewport and scissor. */
+static void bound_state_begin(tr__pass *p)
 {
     const int32_t *a = p->plan.area;
-    p->pipeline = NULL;
+    p->bound.pipeline = NULL;
     /* the render area's rectangle (a viewport in the pass's window
      * coordinates, a scissor in the framebuffer's) */
-    p->viewport = (tr_viewport){(float)a[0], (float)(p->plan.origin_flip ? p->plan.origin_flip - a[3] : a[1]),
+    p->bound.viewport = (tr_viewport){(float)a[0], (float)(p->plan.origin_flip ? p->plan.origin_flip - a[3] : a[1]),
                                 (float)(a[2] - a[0]), (float)(a[3] - a[1]), 0.0f, 1.0f};
-    p->scissor = (tr_rect){a[0], a[1], (uint32_t)(a[2] - a[0]), (uint32_t)(a[3] - a[1])};
-    p->stencil_ref[0] = p->stencil_ref[1] = 0;
-    memset(p->blend_constants, 0, sizeof(p->blend_constants));
-    p->uniforms = NULL;
-    p->uniforms_size = 0;
-    memset(p->ubo, 0, sizeof p->ubo);
-    memset(p->ubo_size, 0, sizeof p->ubo_size);
-    memset(p->textures, 0, sizeof(p->textures));
-    p->textures_copy = NULL;
-    memset(p->feedback, 0, sizeof(p->feedback));
-    p->feedback_copy = NULL;
-    p->index_buffer = (tr__vertex_buffer){NULL, 0};
-    p->index_type = TR_INDEX_U16;
-    p->held_count = 0;
+    p->bound.scissor = (tr_rect){a[0], a[1], (uint32_t)(a[2] - a[0]), (uint32_t)(a[3] - a[1])};
+    p->bound.stencil_ref[0] = p->bound.stencil_ref[1] = 0;
+    memset(p->bound.blend_constants, 0, sizeof(p->bound.blend_constants));
+    p->bound.uniforms = NULL;
+    p->bound.uniforms_size = 0;
+    memset(p->bound.ubo, 0, sizeof p->bound.ubo);
+    memset(p->bound.ubo_size, 0, sizeof p->bound.ubo_size);
+    memset(p->bound.textures, 0, sizeof(p->bound.textures));
+    p->bound.textures_copy = NULL;
+    memset(p->bound.feedback, 0, sizeof(p->bound.feedback));
+    p->bound.feedback_copy = NULL;
+    p->bound.index_buffer = (tr__vertex_buffer){NULL, 0};
+    p->bound.index_type = TR_INDEX_U16;
+    p->bound.held_count = 0;
 }
 
 tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *desc)
@@ -125,7 +126,7 @@ tr_result tr_cmd_begin_render_pass(tr_context *ctx, const tr_render_pass_desc *d
         return tr__error(ctx, TR_ERROR_OUT_OF_MEMORY, "tr_cmd_begin_render_pass: out of memory");
     p->failed = false;
     p->fail_code = TR_OK;
-    dynamic_state_begin(p);
+    bound_state_begin(p);
     memset(&p->stats, 0, sizeof(p->stats));
     p->stats.layout = p->plan.layout;
     r = tr__lrz_begin_pass(ctx, &p->plan, ctx->kernels->walk, &p->lrz);
@@ -269,9 +270,9 @@ void tr__pass_release_recording(tr_context *ctx, tr__pass *p)
 void tr__pass_end_state(tr_context *ctx)
 {
     set_uses(ctx->pass, -1);
-    for (size_t i = 0; i < ctx->pass->held_count; i++)
-        *ctx->pass->held[i] = 0;
-    ctx->pass->held_count = 0;
+    for (size_t i = 0; i < ctx->pass->bound.held_count; i++)
+        *ctx->pass->bound.held[i] = 0;
+    ctx->pass->bound.held_count = 0;
     ctx->in_pass = false;
 }
 
@@ -287,7 +288,7 @@ void tr__pass_release(tr_context *ctx)
         tr__front_free(ctx, p->front);
         p->front = NULL;
         tr__tile_plan_free(ctx, &p->tiles);
-        tr__free(ctx, p->held);
+        tr__free(ctx, p->bound.held);
         tr__free(ctx, p->lrz.part_mask);
         tr__free(ctx, p->lrz.part_bound);
     }

@@ -13,10 +13,9 @@
 #include "tile_plan.h"
 #include "record.h"
 
-struct tr__pass {
-    tr__pass_plan plan;        /* what the descriptor decided (pass_plan.h) */
-
-    /* current dynamic state */
+/* What the tr_cmd_bind_* and tr_cmd_set_* calls have bound: the state the
+ * next draw is recorded with (pass_record.c), reset when a pass begins. */
+typedef struct tr__bound_state {
     tr_pipeline *pipeline;
     tr_viewport viewport;
     tr_rect scissor;
@@ -38,6 +37,12 @@ struct tr__pass {
      * so that they cannot be changed or destroyed under recorded draws. */
     uint32_t **held;
     size_t held_count, held_cap;
+} tr__bound_state;
+
+struct tr__pass {
+    tr__pass_plan plan;        /* what the descriptor decided (pass_plan.h) */
+
+    tr__bound_state bound;     /* the dynamic state the next draw is recorded with */
 
     tr__recording rec;         /* the recorded work (record.h) */
 

@@ -27,10 +27,10 @@ static bool hold(tr_context *ctx, uint32_t *uses)
     tr__pass *p = ctx->pass;
     if (*uses)
         return true;
-    if (!tr__grow(ctx, (void **)&p->held, &p->held_cap, p->held_count + 1, sizeof(uint32_t *)))
+    if (!tr__grow(ctx, (void **)&p->bound.held, &p->bound.held_cap, p->bound.held_count + 1, sizeof(uint32_t *)))
         return false;
     *uses = 1;
-    p->held[p->held_count++] = uses;
+    p->bound.held[p->bound.held_count++] = uses;
     return true;
 }
 
@@ -44,7 +44,7 @@ tr_result tr_cmd_bind_pipeline(tr_context *ctx, tr_pipeline *pipeline)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_bind_pipeline: pipeline belongs to another context");
     if (!hold(ctx, &pipeline->pass_uses))
         return tr__pass_fail(ctx, "tr_cmd_bind_pipeline");
-    ctx->pass->pipeline = pipeline;
+    ctx->pass->bound.pipeline = pipeline;
     return TR_OK;
 }
 
@@ -91,8 +91,8 @@ tr_result tr_cmd_bind_texture(tr_context *ctx, uint32_t slot, const tr_image *im
     tr_sampler *smp = (tr_sampler *)sampler;
     if ((img && !hold(ctx, &img->texture_uses)) || (smp && !hold(ctx, &smp->pass_uses)))
         return tr__pass_fail(ctx, "tr_cmd_bind_texture");
-    p->textures[slot] = (tr_texture_binding){image, image ? sampler : NULL};
-    p->textures_copy = NULL;
+    p->bound.textures[slot] = (tr_texture_binding){image, image ? sampler : NULL};
+    p->bound.textures_copy = NULL;
     return TR_OK;
 }
 
@@ -110,8 +110,8 @@ tr_result tr_cmd_bind_feedback_map(tr_context *ctx, uint32_t slot, tr_feedback_m
         return tr__error(ctx, p->fail_code, "tr_cmd_bind_feedback_map: an earlier command of this pass failed");
     if (map && !hold(ctx, &map->pass_uses))
         return tr__pass_fail(ctx, "tr_cmd_bind_feedback_map");
-    p->feedback[slot] = map;
-    p->feedback_copy = NULL;
+    p->bound.feedback[slot] = map;
+    p->bound.feedback_copy = NULL;
     return TR_OK;
 }
 
@@ -123,13 +123,13 @@ static tr_result check_feedback(tr_context *ctx, const char *fn, const tr__pass 
     for (uint32_t m = pd->feedback_mask, slot = 0; m; m >>= 1, slot++) {
         if (!(m & 1u))
             continue;
-        const tr_feedback_map *map = p->feedback[slot];
+        const tr_feedback_map *map = p->bound.feedback[slot];
         if (!map)
             return tr__error(ctx, TR_ERROR_INVALID_STATE,
                              "%s: the pipeline writes feedback slot %u, which has no map bound", fn, slot);
         bool paired = false;
         for (uint32_t t = 0; t < TR_MAX_TEXTURES && !paired; t++)
-            paired = (pd->texture_mask >> t & 1u) && tr__feedback_pairs(map, p->textures[t].image);
+            paired = (pd->texture_mask >> t & 1u) && tr__feedback_pairs(map, p->bound.textures[t].image);
         if (!paired)
             return tr__error(ctx, TR_ERROR_INVALID_STATE,
                              "%s: the feedback map in slot %u (%ux%u, %u levels, %u layers) matches no "
@@ -161,7 +161,7 @@ tr_result tr_cmd_set_viewport(tr_context *ctx, const tr_viewport *vp)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT,
                          "tr_cmd_set_viewport: min_depth = %g, max_depth = %g must lie in [0, 1]",
                          (double)vp->min_depth, (double)vp->max_depth);
-    ctx->pass->viewport = *vp;
+    ctx->pass->bound.viewport = *vp;
     return TR_OK;
 }
 
@@ -174,7 +174,7 @@ tr_result tr_cmd_set_scissor(tr_context *ctx, const tr_rect *s)
     if (s->x < 0 || s->y < 0)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_scissor: x = %d, y = %d must not be negative",
                          s->x, s->y);
-    ctx->pass->scissor = tr__plan_rect_to_fb(&ctx->pass->plan, *s);
+    ctx->pass->bound.scissor = tr__plan_rect_to_fb(&ctx->pass->plan, *s);
     return TR_OK;
 }
 
@@ -182,8 +182,8 @@ tr_result tr_cmd_set_stencil_reference(tr_context *ctx, uint32_t front, uint32_t
 {
     tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_set_stencil_reference");
-    ctx->pass->stencil_ref[0] = front;
-    ctx->pass->stencil_ref[1] = back;
+    ctx->pass->bound.stencil_ref[0] = front;
+    ctx->pass->bound.stencil_ref[1] = back;
     return TR_OK;
 }
 
@@ -193,7 +193,7 @@ tr_result tr_cmd_set_blend_constants(tr_context *ctx, const float rgba[4])
     REQUIRE_PASS(ctx, "tr_cmd_set_blend_constants");
     if (!rgba)
         return tr__error(ctx, TR_ERROR_INVALID_ARGUMENT, "tr_cmd_set_blend_constants: rgba is NULL");
-    memcpy(ctx->pass->blend_constants, rgba, sizeof(float) * 4);
+    memcpy(ctx->pass->bound.blend_constants, rgba, sizeof(float) * 4);
     return TR_OK;
 }
 
@@ -209,16 +209,16 @@ tr_result tr_cmd_set_uniforms(tr_context *ctx, const void *data, size_t size)
     if (ctx->pass->failed)
         return tr__error(ctx, ctx->pass->fail_code, "tr_cmd_set_uniforms: an earlier command of this pass failed");
     if (!size) {
-        ctx->pass->uniforms = NULL;
-        ctx->pass->uniforms_size = 0;
+        ctx->pass->bound.uniforms = NULL;
+        ctx->pass->bound.uniforms_size = 0;
         return TR_OK;
     }
     void *copy = tr__arena_alloc(ctx, &ctx->pass->rec.arena, size);
     if (!copy)
         return tr__pass_fail(ctx, "tr_cmd_set_uniforms");
     memcpy(copy, data, size);
-    ctx->pass->uniforms = copy;
-    ctx->pass->uniforms_size = size;
+    ctx->pass->bound.uniforms = copy;
+    ctx->pass->bound.uniforms_size = size;
     return TR_OK;
 }
 
@@ -239,16 +239,16 @@ tr_result tr_cmd_bind_uniform_buffer(tr_context *ctx, uint32_t binding, const vo
     if (p->failed)
         return tr__error(ctx, p->fail_code, "%s: an earlier command of this pass failed", fn);
     if (!size) {
-        p->ubo[binding] = NULL;
-        p->ubo_size[binding] = 0;
+        p->bound.ubo[binding] = NULL;
+        p->bound.ubo_size[binding] = 0;
         return TR_OK;
     }
     void *copy = tr__arena_alloc(ctx, &p->rec.arena, size);
     if (!copy)
         return tr__pass_fail(ctx, fn);
     memcpy(copy, data, size);
-    p->ubo[binding] = copy;
-    p->ubo_size[binding] = (uint32_t)size;
+    p->bound.ubo[binding] = copy;
+    p->bound.ubo_size[binding] = (uint32_t)size;
     return TR_OK;
 }
 
@@ -271,7 +271,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     tr__pass *p = ctx->pass;
     if (p->failed)
         return tr__error(ctx, p->fail_code, "%s: an earlier command of this pass failed", fn);
-    if (!p->pipeline)
+    if (!p->bound.pipeline)
         return tr__error(ctx, TR_ERROR_INVALID_STATE, "%s: no pipeline is bound", fn);
     if (count > TR_MAX_DRAW_VERTICES)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: %u vertices exceed TR_MAX_DRAW_VERTICES (%u)", fn, count,
@@ -280,7 +280,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         return tr__error(ctx, TR_ERROR_OUT_OF_RANGE, "%s: first + count overflows 32 bits", fn);
     if (p->rec.draw_count >= UINT32_MAX)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED, "%s: too many draws in one pass", fn);
-    const tr_pipeline *pl = p->pipeline;
+    const tr_pipeline *pl = p->bound.pipeline;
     if (pl->desc.multisample.samples != p->plan.samples)
         return tr__error(ctx, TR_ERROR_INVALID_STATE,
                          "%s: the pipeline rasterizes %u sample(s) but the pass's attachments have %u "
@@ -288,7 +288,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
                          p->plan.samples);
     const tr_pipeline_desc *pd = &pl->desc;
     for (uint32_t m = pd->texture_mask, slot = 0; m; m >>= 1, slot++)
-        if ((m & 1u) && !p->textures[slot].image)
+        if ((m & 1u) && !p->bound.textures[slot].image)
             return tr__error(ctx, TR_ERROR_INVALID_STATE,
                              "%s: the pipeline samples texture slot %u, which has no image bound", fn, slot);
     const tr_result fbr = check_feedback(ctx, fn, p, pd);
@@ -306,7 +306,7 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     }
     uint32_t prims = prim_count(pd->topology, count);
     tr__fetch fetch;
-    tr_result fr = tr__vertex_fetch_prepare(ctx, fn, pd, p->vertex_buffers, &src, count, instance_count,
+    tr_result fr = tr__vertex_fetch_prepare(ctx, fn, pd, p->bound.vertex_buffers, &src, count, instance_count,
                                             first_instance, &fetch);
     if (fr != TR_OK)
         return fr;
@@ -319,13 +319,13 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
     d->pipeline = pl;
     d->clear_atts = 0;
     d->win_offset[0] = d->win_offset[1] = 0;
-    d->viewport = p->viewport;
+    d->viewport = p->bound.viewport;
     d->flip_y = p->plan.origin_flip;
     d->flip_sub = p->plan.origin_flip * TR_SUBPIXEL_ONE;
-    d->area_scissor[0] = TR_MAX(p->scissor.x, p->plan.area[0]);
-    d->area_scissor[1] = TR_MAX(p->scissor.y, p->plan.area[1]);
-    d->area_scissor[2] = (int32_t)TR_MIN((int64_t)p->scissor.x + p->scissor.width, (int64_t)p->plan.area[2]);
-    d->area_scissor[3] = (int32_t)TR_MIN((int64_t)p->scissor.y + p->scissor.height, (int64_t)p->plan.area[3]);
+    d->area_scissor[0] = TR_MAX(p->bound.scissor.x, p->plan.area[0]);
+    d->area_scissor[1] = TR_MAX(p->bound.scissor.y, p->plan.area[1]);
+    d->area_scissor[2] = (int32_t)TR_MIN((int64_t)p->bound.scissor.x + p->bound.scissor.width, (int64_t)p->plan.area[2]);
+    d->area_scissor[3] = (int32_t)TR_MIN((int64_t)p->bound.scissor.y + p->bound.scissor.height, (int64_t)p->plan.area[3]);
     tr__draw_scissor(d->area_scissor, &d->viewport, (float)d->flip_y, d->scissor);
     d->fdm = p->plan.fdm;
     d->samples = (uint8_t)p->plan.samples;
@@ -343,30 +343,30 @@ static tr_result record_draw(tr_context *ctx, const char *fn, tr__vertex_source 
         if (shifted && tr__front_unshift_bins(ctx, p) != TR_OK)
             return tr__pass_fail(ctx, fn);
     }
-    d->stencil_ref[0] = p->stencil_ref[0];
-    d->stencil_ref[1] = p->stencil_ref[1];
-    memcpy(d->blend_constants, p->blend_constants, sizeof(d->blend_constants));
-    d->uniforms = p->uniforms;
-    if (!p->textures_copy) {
-        tr_texture_binding *copy = tr__arena_alloc(ctx, &p->rec.arena, sizeof(p->textures));
+    d->stencil_ref[0] = p->bound.stencil_ref[0];
+    d->stencil_ref[1] = p->bound.stencil_ref[1];
+    memcpy(d->blend_constants, p->bound.blend_constants, sizeof(d->blend_constants));
+    d->uniforms = p->bound.uniforms;
+    if (!p->bound.textures_copy) {
+        tr_texture_binding *copy = tr__arena_alloc(ctx, &p->rec.arena, sizeof(p->bound.textures));
         if (!copy)
             return tr__pass_fail(ctx, fn);
-        memcpy(copy, p->textures, sizeof(p->textures));
-        p->textures_copy = copy;
+        memcpy(copy, p->bound.textures, sizeof(p->bound.textures));
+        p->bound.textures_copy = copy;
     }
-    d->textures = p->textures_copy;
-    if (!p->feedback_copy) {
-        tr_feedback_map **copy = tr__arena_alloc(ctx, &p->rec.arena, sizeof(p->feedback));
+    d->textures = p->bound.textures_copy;
+    if (!p->bound.feedback_copy) {
+        tr_feedback_map **copy = tr__arena_alloc(ctx, &p->rec.arena, sizeof(p->bound.feedback));
         if (!copy)
             return tr__pass_fail(ctx, fn);
-        memcpy(copy, p->feedback, sizeof(p->feedback));
-        p->feedback_copy = copy;
+        memcpy(copy, p->bound.feedback, sizeof(p->bound.feedback));
+        p->bound.feedback_copy = copy;
     }
-    d->feedback_maps = p->feedback_copy;
-    tr__spv_bindings bind = {.push = p->uniforms, .push_size = p->uniforms_size, .samples = p->plan.samples,
+    d->feedback_maps = p->bound.feedback_copy;
+    tr__spv_bindings bind = {.push = p->bound.uniforms, .push_size = p->bound.uniforms_size, .samples = p->plan.samples,
                              .flip_y = p->plan.origin_flip != 0};
-    memcpy(bind.ubo, p->ubo, sizeof bind.ubo);
-    memcpy(bind.ubo_size, p->ubo_size, sizeof bind.ubo_size);
+    memcpy(bind.ubo, p->bound.ubo, sizeof bind.ubo);
+    memcpy(bind.ubo_size, p->bound.ubo_size, sizeof bind.ubo_size);
     const tr_result sr = tr__spv_draw_prepare(ctx, fn, &p->rec.arena, pl, &bind, d);
     if (sr != TR_OK) {
         p->rec.draw_count--;
@@ -502,7 +502,7 @@ tr_result tr_cmd_bind_vertex_buffer(tr_context *ctx, uint32_t binding, const voi
     if (offset > size)
         return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
                          "tr_cmd_bind_vertex_buffer: offset %zu is past the buffer's %zu bytes", offset, size);
-    tr__vertex_buffer *b = &ctx->pass->vertex_buffers[binding];
+    tr__vertex_buffer *b = &ctx->pass->bound.vertex_buffers[binding];
     b->data = data ? (const uint8_t *)data + offset : NULL;
     b->size = data ? size - offset : 0;
     return TR_OK;
@@ -530,9 +530,9 @@ tr_result tr_cmd_bind_index_buffer(tr_context *ctx, const void *data, size_t siz
         return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
                          "tr_cmd_bind_index_buffer: offset %zu is past the buffer's %zu bytes", offset, size);
     tr__pass *p = ctx->pass;
-    p->index_buffer.data = data ? (const uint8_t *)data + offset : NULL;
-    p->index_buffer.size = data ? size - offset : 0;
-    p->index_type = type;
+    p->bound.index_buffer.data = data ? (const uint8_t *)data + offset : NULL;
+    p->bound.index_buffer.size = data ? size - offset : 0;
+    p->bound.index_type = type;
     return TR_OK;
 }
 
@@ -542,15 +542,15 @@ tr_result tr_cmd_draw_indexed(tr_context *ctx, uint32_t index_count, uint32_t in
     tr__api_enter(ctx);
     REQUIRE_PASS(ctx, "tr_cmd_draw_indexed");
     const tr__pass *p = ctx->pass;
-    if (!p->index_buffer.data)
+    if (!p->bound.index_buffer.data)
         return tr__error(ctx, TR_ERROR_INVALID_STATE, "tr_cmd_draw_indexed: no index buffer is bound");
-    const uint64_t isize = p->index_type == TR_INDEX_U16 ? 2 : 4;
-    const uint64_t have = p->index_buffer.size / isize;
+    const uint64_t isize = p->bound.index_type == TR_INDEX_U16 ? 2 : 4;
+    const uint64_t have = p->bound.index_buffer.size / isize;
     if ((uint64_t)first_index + index_count > have)
         return tr__error(ctx, TR_ERROR_OUT_OF_RANGE,
                          "tr_cmd_draw_indexed: indices [%u, %llu) run past the bound buffer's %llu indices",
                          first_index, (unsigned long long)first_index + index_count, (unsigned long long)have);
-    tr__vertex_source src = {.indices = p->index_buffer.data, .index_type = p->index_type, .first = first_index,
+    tr__vertex_source src = {.indices = p->bound.index_buffer.data, .index_type = p->bound.index_type, .first = first_index,
                              .vertex_offset = vertex_offset};
     return record_draw(ctx, "tr_cmd_draw_indexed", src, index_count, instance_count, first_instance);
 }
