@@ -14,10 +14,10 @@ typedef simde__m256i v8i;
  * subpixel (pxmin, pymin)) inside all three edges, a row of 8 per vector,
  * in tr__lanes order: the four-lane kernel's integers and masks (false,
  * nothing done, for edges beyond its range). */
-static bool partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
-                                  uint64_t *out)
+bool tr__walk_partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
+                                    uint64_t *out)
 {
-    /* As tr__walk_partial_coverage_sse: edge values at centres in units of 256
+    /* As the four-lane kernel (walk_coverage.c): edge values at centres in units of 256
      * subpixels, floor(E0 / 256) + a i + b j, clamped to +-2^30 at the
      * first centre (the sign holds over the block), inside int32. */
     const int64_t lim = (int64_t)1 << 26, big = (int64_t)1 << 30;
@@ -48,18 +48,13 @@ static bool partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin
     *out = bits;
     return true;
 }
-/* The table's entry: eight lanes, and for edges beyond them the four-lane
- * kernel (whose columns the eight-lane rows do not need). */
-static bool partial_coverage_avx2_or_sse(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0,
-                                         uint32_t ly1, uint32_t lx0, uint32_t lx1, uint64_t *out)
-{
-    return partial_coverage_avx2(t, pxmin, pymin, ly0, ly1, out) ||
-           tr__walk_partial_coverage_sse(t, pxmin, pymin, ly0, ly1, lx0, lx1, out);
-}
-
-const tr__walk_kernels tr__walk_kernels_avx2 = {partial_coverage_avx2_or_sse};
 #else
-/* No AVX2 kernels in this build: no context reaches TR_SIMD_AVX2, and this
- * table is the four lanes'. */
-const tr__walk_kernels tr__walk_kernels_avx2 = {tr__walk_partial_coverage_sse};
+/* No AVX2 kernels in this build: no context reaches TR_SIMD_AVX2; the
+ * eight-lane table then declines every block to the four lanes. */
+bool tr__walk_partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
+                                    uint64_t *out)
+{
+    (void)t, (void)pxmin, (void)pymin, (void)ly0, (void)ly1, (void)out;
+    return false;
+}
 #endif

@@ -65,8 +65,8 @@ static uint64_t partial_coverage_scalar(const tr__tri *t, int64_t pxmin, int64_t
  * the block and can be clamped there, and every sum stays inside int32.
  * The signs, hence the mask, are the scalar ones.  Returns false for
  * larger edges, leaving the block to the scalar path. */
-bool tr__walk_partial_coverage_sse(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
-                                   uint32_t lx0, uint32_t lx1, uint64_t *out)
+static bool partial_coverage_simd(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
+                                  uint32_t lx0, uint32_t lx1, uint64_t *out)
 {
     /* A quad per vector: its four lanes are the mask's four bits for it.
      * Only the quads over rows [ly0, ly1) and columns [lx0, lx1). */
@@ -127,9 +127,12 @@ static uint64_t rect_mask(int32_t bx, int32_t by, const int32_t r[4])
  * then cut to the rectangle `cut` where the block crosses it.  Pixels of r
  * are tested; callers pass in `cut` a rectangle that holds r's pixels the
  * triangle can cover (r itself, or the bin and scissor when r is that cut
- * with the triangle's bounding box). */
-uint64_t tr__walk_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
-                                  const int32_t cut[4], bool full, const tr__walk_kernels *k)
+ * with the triangle's bounding box).  lanes: the widest kernel to try, 8
+ * (AVX2), 4 or 0 (the scalar reference); each declines edges beyond its
+ * range to the next. */
+static inline __attribute__((always_inline)) uint64_t block_mask_body(const tr__tri *t, int32_t bx, int32_t by,
+                                                                      const int32_t r[4], const int32_t cut[4],
+                                                                      bool full, int lanes)
 {
     int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
@@ -145,7 +148,8 @@ uint64_t tr__walk_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, cons
         x1 = TR_MAX(x1, x0);
         /* 0 <= ly0 <= ly1 <= 8, and the same for lx */
         uint32_t ly0 = (uint32_t)y0, ly1 = (uint32_t)y1, lx0 = (uint32_t)x0, lx1 = (uint32_t)x1;
-        if (!(k->partial_coverage && k->partial_coverage(t, pxmin, pymin, ly0, ly1, lx0, lx1, &m)))
+        if (!(lanes == 8 && tr__walk_partial_coverage_avx2(t, pxmin, pymin, ly0, ly1, &m)) &&
+            !(lanes >= 4 && partial_coverage_simd(t, pxmin, pymin, ly0, ly1, lx0, lx1, &m)))
             m = partial_coverage_scalar(t, pxmin, pymin, ly0, ly1);
     }
     if (bx < cut[0] || by < cut[1] || bx + BLOCK > cut[2] || by + BLOCK > cut[3])
@@ -165,5 +169,18 @@ uint64_t tr__walk_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const
     return cls ? tr__walk_block_mask(t, bx, by, r, r, cls == 2, k) : 0;
 }
 
-const tr__walk_kernels tr__walk_kernels_scalar = {NULL};
-const tr__walk_kernels tr__walk_kernels_sse = {tr__walk_partial_coverage_sse};
+/* block_mask_body stamped out per kernel width. */
+#define TR__STAMP(lanes)                                                                                           \
+    static uint64_t block_mask_##lanes(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],              \
+                                       const int32_t cut[4], bool full)                                           \
+    {                                                                                                             \
+        return block_mask_body(t, bx, by, r, cut, full, lanes);                                                   \
+    }
+TR__STAMP(0)
+TR__STAMP(4)
+TR__STAMP(8)
+#undef TR__STAMP
+
+const tr__walk_kernels tr__walk_kernels_scalar = {block_mask_0};
+const tr__walk_kernels tr__walk_kernels_sse = {block_mask_4};
+const tr__walk_kernels tr__walk_kernels_avx2 = {block_mask_8};

@@ -24,22 +24,27 @@
     ((uint16_t)(((b) & 0x3u) | (((b) & 0xcu) << 2) | (((b) & 0x30u) << 4) | (((b) & 0xc0u) << 6)))
 
 /* The walk's kernels, a table chosen once per context (the raster stage's
- * tr__kernels holds it): partial_coverage gives the pixel centres of rows
- * [ly0, ly1) and columns [lx0, lx1) of a block (its first centre at
- * subpixel (pxmin, pymin)) inside all three edges, in tr__lanes order, or
- * false for edges beyond its int32 lanes; NULL in the scalar table.  The
- * scalar reference (walk_coverage.c) runs wherever it declines, and every
- * kernel gives its masks bit for bit (tests/raster/test_kernels.c). */
+ * tr__kernels holds it): block_mask is tr__walk_block_mask's slow case
+ * (below), one generic body (walk_coverage.c) stamped out for the scalar
+ * reference, four lanes (SIMDe) and eight (AVX2), which give the same
+ * masks bit for bit (tests/raster/test_kernels.c). */
 typedef struct tr__walk_kernels {
-    bool (*partial_coverage)(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
-                             uint32_t lx0, uint32_t lx1, uint64_t *out);
+    uint64_t (*block_mask)(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], const int32_t cut[4],
+                           bool full);
 } tr__walk_kernels;
 
-/* The scalar reference's table and the four-lane one (SIMDe). */
-extern const tr__walk_kernels tr__walk_kernels_scalar, tr__walk_kernels_sse;
-/* The four-lane partial coverage (for the wider kernels to fall back on). */
-bool tr__walk_partial_coverage_sse(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
-                                   uint32_t lx0, uint32_t lx1, uint64_t *out);
+/* The tables: the scalar reference, four lanes, eight lanes (in a build
+ * without AVX2 kernels, where no context reaches TR_SIMD_AVX2, the same as
+ * four lanes). */
+extern const tr__walk_kernels tr__walk_kernels_scalar, tr__walk_kernels_sse, tr__walk_kernels_avx2;
+
+/* The pixel centres of rows [ly0, ly1) of a block (its first centre at
+ * subpixel (pxmin, pymin)) inside all three edges, a row of 8 per vector,
+ * in tr__lanes order: the reference's masks; false (nothing done) for
+ * edges beyond its range, and always in a build without AVX2 kernels
+ * (walk_avx2.c). */
+bool tr__walk_partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
+                                    uint64_t *out);
 
 /* Which pixel centres of the 8x8 block at (bx, by) (multiples of 8) the
  * triangle covers, restricted to the rectangle r (x0, y0, x1, y1); bit
@@ -189,21 +194,15 @@ static inline bool tr__block_walk_row_span(const tr__tri *t, tr__block_walk *w, 
 /* The coverage of block (bx, by) given its class from the walk (1 or 2),
  * cut to r; pixels outside `cut` but inside r must be ones the triangle
  * cannot cover (pass r itself when unsure). */
-uint64_t tr__walk_block_mask_slow(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
-                                  const int32_t cut[4], bool full, const tr__walk_kernels *k);
 static inline uint64_t tr__walk_block_mask(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],
                                            const int32_t cut[4], bool full, const tr__walk_kernels *k)
 {
     if (full && bx >= cut[0] && by >= cut[1] && bx + 8 <= cut[2] && by + 8 <= cut[3])
         return ~0ull; /* the common case, inline */
-    return tr__walk_block_mask_slow(t, bx, by, r, cut, full, k);
+    return k->block_mask(t, bx, by, r, cut, full);
 }
 
 /* TR__SPREAD_ROW of every 8-bit row mask, by table (the AVX2 kernels). */
 extern const uint16_t tr__spread_row[256];
-
-/* The AVX2 table (walk_avx2.c; the four lanes' in a build without AVX2
- * kernels, where no context reaches TR_SIMD_AVX2). */
-extern const tr__walk_kernels tr__walk_kernels_avx2;
 
 #endif
