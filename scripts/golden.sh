@@ -300,27 +300,9 @@ done
 . "$root/tests/scene/scene_lib.sh"
 mkdir -p tscenes
 # render_fdm.sh: a 320x200 depth-tested scene.
-{
-    header 320 200 1 10 20 30 255 4
-    vertex $MONE $MONE $Q3 $ONE 255 0 0 255; vertex $ONE $MONE $Q3 $ONE 0 255 0 255
-    vertex $ONE $ONE $Q3 $ONE 0 0 255 255
-    vertex $MONE $MONE $Q3 $ONE 255 0 0 255; vertex $ONE $ONE $Q3 $ONE 0 0 255 255
-    vertex $MONE $ONE $Q3 $ONE 255 255 0 255
-    vertex $MQ3 $MQ3 $QUARTER $ONE 255 255 255 255; vertex $Q3 $MHALF $QUARTER $ONE 0 128 255 255
-    vertex 0 $Q3 $QUARTER $ONE 255 0 255 255
-    vertex $MHALF $HALF 0 $ONE 40 200 40 255; vertex $Q3 $Q3 $Q3 $ONE 200 40 40 255
-    vertex 0 $MQ3 $HALF $ONE 40 40 200 255
-} > tscenes/fdm.scn
+scene_depth_320x200 > tscenes/fdm.scn
 # render_samples.sh: two flat triangles crossing in depth over a full-screen one.
-{
-    header 320 200 9 10 20 30 255 3
-    vertex $MONE $MONE $Q3 $ONE 255 0 0 255; vertex $ONE $MONE $Q3 $ONE 255 0 0 255
-    vertex $MONE $ONE $Q3 $ONE 255 0 0 255
-    vertex $MQ3 $MQ3 $QUARTER $ONE 0 255 0 255; vertex $Q3 $MHALF $Q3 $ONE 0 255 0 255
-    vertex 0 $Q3 $QUARTER $ONE 0 255 0 255
-    vertex $MHALF $HALF 0 $ONE 0 0 255 255; vertex $Q3 $Q3 $Q3 $ONE 0 0 255 255
-    vertex 0 $MQ3 $HALF $ONE 0 0 255 255
-} > tscenes/samples.scn
+scene_samples_320x200 > tscenes/samples.scn
 # render_fdm_model.sh: a 320x200 full-screen quad.
 {
     header 320 200 0 10 20 30 255 2

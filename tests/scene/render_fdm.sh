@@ -17,17 +17,7 @@ fail=0
 
 # A 320x200 depth-tested scene: a full-screen gradient at depth 0.75 and
 # two coloured triangles in front of it, one crossing the other.
-{
-    header 320 200 1 10 20 30 255 4
-    vertex $MONE $MONE $Q3 $ONE 255 0 0 255; vertex $ONE $MONE $Q3 $ONE 0 255 0 255
-    vertex $ONE $ONE $Q3 $ONE 0 0 255 255
-    vertex $MONE $MONE $Q3 $ONE 255 0 0 255; vertex $ONE $ONE $Q3 $ONE 0 0 255 255
-    vertex $MONE $ONE $Q3 $ONE 255 255 0 255
-    vertex $MQ3 $MQ3 $QUARTER $ONE 255 255 255 255; vertex $Q3 $MHALF $QUARTER $ONE 0 128 255 255
-    vertex 0 $Q3 $QUARTER $ONE 255 0 255 255
-    vertex $MHALF $HALF 0 $ONE 40 200 40 255; vertex $Q3 $Q3 $Q3 $ONE 200 40 40 255
-    vertex 0 $MQ3 $HALF $ONE 40 40 200 255
-} > "$dir/scene.scn"
+scene_depth_320x200 > "$dir/scene.scn"
 
 map() { # name r g: a 4x4 map of density (r, g)
     header 4 4 0 "$2" "$3" 0 255 0 > "$dir/$1.scn"

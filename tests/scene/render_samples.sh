@@ -16,15 +16,7 @@ fail=0
 
 # A 320x200 depth-tested scene: two flat triangles crossing in depth
 # over a full-screen one.
-{
-    header 320 200 9 10 20 30 255 3
-    vertex $MONE $MONE $Q3 $ONE 255 0 0 255; vertex $ONE $MONE $Q3 $ONE 255 0 0 255
-    vertex $MONE $ONE $Q3 $ONE 255 0 0 255
-    vertex $MQ3 $MQ3 $QUARTER $ONE 0 255 0 255; vertex $Q3 $MHALF $Q3 $ONE 0 255 0 255
-    vertex 0 $Q3 $QUARTER $ONE 0 255 0 255
-    vertex $MHALF $HALF 0 $ONE 0 0 255 255; vertex $Q3 $Q3 $Q3 $ONE 0 0 255 255
-    vertex 0 $MQ3 $HALF $ONE 0 0 255 255
-} > "$dir/scene.scn"
+scene_samples_320x200 > "$dir/scene.scn"
 
 run() { # name args... (writes $dir/name.rgba)
     local name="$1"; shift
