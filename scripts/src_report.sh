@@ -19,12 +19,12 @@
 # The sections:
 #   1. the tree: every folder of src/ with its files and their lines (wc -l),
 #      folder totals (a folder's own files, not its subfolders') and the total;
-#      src/'s top level split into the executor (pass*.{c,h}, context.c) and
-#      the base files
+#      src/'s top level split into the executor (pass*, tile_plan.*, context.c)
+#      and the base files
 #   2. the include graph of every #include "..." in src/**/*.{c,h}: a file
 #      of a subfolder is its folder's node (raster/); at the top level each
 #      header is a node of its own (pass.h, internal.h, record.h, ...), the
-#      executor's .c files (pass*.c, context.c) are "executor (src/)" and the
+#      executor's .c files (pass*.c, tile_plan.c, context.c) are "executor (src/)" and the
 #      other .c files "src/*.c"; headers of include/ are "public (include/)".
 #      Per node: the nodes it includes (with their include lines), its
 #      include lines, the nodes including it; and the number of distinct
@@ -142,10 +142,10 @@ awk_lib='
 function node(p,   d) {
     if (p ~ /\//) { d = p; sub(/\/[^\/]*$/, "", d); return d "/" }
     if (p ~ /\.h$/) return p
-    if (p ~ /^pass[^\/]*\.c$/ || p == "context.c") return "executor (src/)"
+    if (p ~ /^(pass|tile_plan)[^\/]*\.c$/ || p == "context.c") return "executor (src/)"
     return "src/*.c"
 }
-function executor(p) { return p ~ /^pass[^\/]*\.[ch]$/ || p == "context.c" }
+function executor(p) { return p ~ /^(pass|tile_plan)[^\/]*\.[ch]$/ || p == "context.c" }
 # The code of a line: string and character literals emptied, comments out
 # (in_c carries a /* ... */ across lines).
 function strip(s,   out, i, k) {
@@ -224,7 +224,7 @@ END {
         d = dirs[i]
         row("`" d "`", nf[d], cl[d], hl[d], ol[d], tot[d])
         if (d == "src/") {
-            row("&nbsp;&nbsp;executor (`pass*.{c,h}`, `context.c`)", gf["executor"], gc["executor"], gh["executor"], go["executor"], gt["executor"])
+            row("&nbsp;&nbsp;executor (`pass*`, `tile_plan.*`, `context.c`)", gf["executor"], gc["executor"], gh["executor"], go["executor"], gt["executor"])
             row("&nbsp;&nbsp;base (the other top-level files)", gf["base"], gc["base"], gh["base"], go["base"], gt["base"])
         }
     }
@@ -286,7 +286,7 @@ END {
     isort(all, n)
     print "## 2. Include graph"
     print ""
-    print "Every `#include \"...\"` of `src/**/*.{c,h}`, the including file and the included header each mapped to a node: a folder under `src/` (`raster/`); at the top level each header is its own node (`pass.h`, `internal.h`, `record.h`, ...), the executor files `pass*.c` and `context.c` are `executor (src/)`, the other `.c` files `src/*.c`; headers of `include/` are `public (include/)`. \"own\" counts the include lines that stay within the node."
+    print "Every `#include \"...\"` of `src/**/*.{c,h}`, the including file and the included header each mapped to a node: a folder under `src/` (`raster/`); at the top level each header is its own node (`pass.h`, `internal.h`, `record.h`, ...), the executor files `pass*.c`, `tile_plan.c` and `context.c` are `executor (src/)`, the other `.c` files `src/*.c`; headers of `include/` are `public (include/)`. \"own\" counts the include lines that stay within the node."
     print ""
     print "| node | files | include lines | own | to others | includes (include lines) | included by (nodes) |"
     print "|---|--:|--:|--:|--:|---|--:|"
