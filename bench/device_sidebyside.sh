@@ -423,6 +423,17 @@ t.extractall(sys.argv[2], **({"filter": "data"} if hasattr(tarfile, "data_filter
 
 # ---- bench (in an unpacked archive) --------------------------------------
 
+# After a tilerast-bench run: its stderr (to the log and the terminal) and
+# exit status (to the log); sets status to 1 if it failed.
+bench_finished() {
+    rc=$(cat "$dir/bench.rc")
+    if [ -s "$dir/bench.err" ]; then
+        sed 's/^/   stderr: /' "$dir/bench.err" | tee -a "$log" >&2
+    fi
+    echo "   exit $rc ($(date -u +%H:%M:%S))" | tee -a "$log"
+    [ "$rc" = 0 ] || status=1
+}
+
 bench() {
     dir=$here
     { [ -x "$dir/tilerast-bench" ] && [ -d "$dir/lib" ]; } || die "$dir is not an unpacked $name archive"
@@ -556,12 +567,7 @@ bench() {
                     print "   " $0
                 split("", f); fflush()
             }'
-        rc=$(cat "$dir/bench.rc")
-        if [ -s "$dir/bench.err" ]; then
-            sed 's/^/   stderr: /' "$dir/bench.err" | tee -a "$log" >&2
-        fi
-        echo "   exit $rc ($(date -u +%H:%M:%S))" | tee -a "$log"
-        [ "$rc" = 0 ] || status=1
+        bench_finished
     done
     {
         echo "tilerast beside llvmpipe, $(nproc 2>/dev/null || echo '?') cores, $(date -u '+%Y-%m-%d %H:%M UTC'); threads $threads, frames $frames"
@@ -603,12 +609,7 @@ ab_rounds() {
                         fflush(); next
                     }
                     { print "   " substr($0, 1, 160); fflush() }'
-                rc=$(cat "$dir/bench.rc")
-                if [ -s "$dir/bench.err" ]; then
-                    sed 's/^/   stderr: /' "$dir/bench.err" | tee -a "$log" >&2
-                fi
-                echo "   exit $rc ($(date -u +%H:%M:%S))" | tee -a "$log"
-                [ "$rc" = 0 ] || status=1
+                bench_finished
             done
         done
         r=$((r + 1))
