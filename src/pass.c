@@ -214,10 +214,8 @@ tr_result tr_cmd_end_render_pass(tr_context *ctx, tr_pass_stats *stats)
     tr_result r = tr__tile_workers_prepare(ctx, threads, p->plan.tile_bytes);
     if (r == TR_OK)
         r = tr__tile_plan_make(ctx, &p->plan, &p->rec, &p->lrz, &p->tiles, &p->stats, &what);
-    if (r == TR_OK && p->tiles.scaled_lrz) {
-        what = "tile buffers";
+    if (r == TR_OK && p->tiles.scaled_lrz)
         r = tr__tile_workers_reserve_lrz(ctx, threads, &p->plan);
-    }
     if (r != TR_OK) {
         char why[64];
         snprintf(why, sizeof why, "out of memory for %s", what);

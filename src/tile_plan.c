@@ -130,19 +130,25 @@ static void bin_view_make(const tr__pass_plan *plan, const tr__recording *rec, c
     bv->lrz = !lrz ? TR__BIN_LRZ_OFF : bv->scaled ? TR__BIN_LRZ_SCALED : TR__BIN_LRZ_PASS;
 }
 
+/* A part of the plan could not be allocated: *what names it. */
+static tr_result out_of_memory(const char **what, const char *part)
+{
+    *what = part;
+    return TR_ERROR_OUT_OF_MEMORY;
+}
+
 tr_result tr__tile_plan_make(tr_context *ctx, const tr__pass_plan *plan, const tr__recording *rec,
                              const tr__lrz_pass *lz, tr__tile_plan *tp, tr_pass_stats *stats, const char **what)
 {
     const tr_bin_layout *l = &plan->layout;
     const size_t nbins = (size_t)l->bins_x * l->bins_y;
-    *what = "tile buffers";
     tp->shared_viewport = rec->fdm_shared_viewport || (plan->desc.flags & TR_PASS_FDM_SHARED_VIEWPORT);
     if (plan->fdm) {
         /* The density map is read now, as turnip reads it when the command
          * buffer is built (tu_cmd_render_tiles). */
         if (!tr__grow(ctx, (void **)&tp->fdm_areas, &tp->fdm_areas_cap, nbins * plan->view_count,
                       sizeof(tr_extent2d)))
-            return TR_ERROR_OUT_OF_MEMORY;
+            return out_of_memory(what, "tile buffers");
         tr__pass_plan_fdm_areas(ctx, plan, tp->shared_viewport, tp->fdm_areas);
     }
     /* LRZ in scaled bins (fdm.h): with hardware bin scaling (a7xx, at most
@@ -152,15 +158,13 @@ tr_result tr__tile_plan_make(tr_context *ctx, const tr__pass_plan *plan, const t
                      plan->att[plan->depth_att].load == TR_LOAD_OP_CLEAR;
     if (!tr__grow(ctx, (void **)&tp->tiles, &tp->tiles_cap, nbins, sizeof(tr__tile)) ||
         !tr__grow(ctx, (void **)&tp->tile_list, &tp->tile_list_cap, nbins, sizeof(uint32_t)))
-        return TR_ERROR_OUT_OF_MEMORY;
+        return out_of_memory(what, "tile buffers");
     make_tiles(ctx, plan, rec, tp, stats);
-    *what = "the subsampled layout";
     if (plan->subsampled && subsampled_layout(ctx, plan, rec, tp) != TR_OK)
-        return TR_ERROR_OUT_OF_MEMORY;
-    *what = "tile buffers";
+        return out_of_memory(what, "the subsampled layout");
     if (!tr__grow(ctx, (void **)&tp->views, &tp->views_cap, (size_t)tp->tile_count * plan->view_count,
                   sizeof(tr__bin_view)))
-        return TR_ERROR_OUT_OF_MEMORY;
+        return out_of_memory(what, "tile buffers");
     for (uint32_t k = 0; k < tp->tile_count; k++)
         for (uint32_t vs = 0; vs < plan->view_count; vs++)
             bin_view_make(plan, rec, lz, tp, k, vs, &tp->views[(size_t)k * plan->view_count + vs]);

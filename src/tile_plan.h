@@ -60,7 +60,8 @@ typedef struct tr__tile_plan {
 /* Makes *tp for the recorded pass (reusing its arrays), and counts the
  * bin statistics (bins, fdm_bin_views*, fdm_bins_merged, tiles) into
  * *stats.  TR_ERROR_OUT_OF_MEMORY with *what set to the part that could not
- * be made ("tile buffers", "the subsampled layout"). */
+ * be made ("tile buffers", "the subsampled layout"); *what is left alone
+ * on success. */
 tr_result tr__tile_plan_make(tr_context *ctx, const tr__pass_plan *plan, const tr__recording *rec,
                              const tr__lrz_pass *lz, tr__tile_plan *tp, tr_pass_stats *stats, const char **what);
 
