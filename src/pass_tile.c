@@ -259,12 +259,13 @@ static bool begin_view(const tile_job *job, tr__worker *w, uint32_t k, uint32_t 
     rb->origin[1] = bv->fv.bs[1];
     if (bv->scaled) {
         /* Rendering space: the tile (this slice of it) at 1 / f; GMEM pixel
-         * (0, 0) is b_cs, the tile's top-left bin at full scale. */
+         * (0, 0) is b_cs, the tile's top-left bin at full scale, where the
+         * rendering-space bin starts. */
         tr__fdm_rect(&bv->fv, rect, rb->rect);
         rb->rect[2] = TR_MIN(rb->rect[2], bv->fv.bin[2]);
         rb->rect[3] = TR_MIN(rb->rect[3], bv->fv.bin[3]);
-        rb->origin[0] = l->origin_x + (int32_t)(tv->t->x * l->bin_w);
-        rb->origin[1] = l->origin_y + (int32_t)(tv->t->y * l->bin_h);
+        rb->origin[0] = bv->fv.bin[0];
+        rb->origin[1] = bv->fv.bin[1];
         rb->fdm = &bv->fv;
     }
     rb->ss_rect = bv->ss_rect;
