@@ -330,7 +330,6 @@ typedef struct tr__ds_state {
  *   False (nothing done) for another compare or offsets outside the vector
  *   path's range. */
 typedef struct tr__kernels {
-    tr_simd_level level;
     const tr__walk_kernels *walk;
     void (*lanes_setup)(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what);
     uint64_t (*lanes_lrz_reject)(const tr__lanes *ln, uint64_t live, tr_lrz_direction dir);

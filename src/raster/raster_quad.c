@@ -1006,17 +1006,35 @@ void tr__lanes_setup_wide(const tr__tri *t, float depth_min, float depth_max, tr
 }
 
 static const tr__kernels kernels_scalar = {
-    TR_SIMD_SCALAR,     &tr__walk_kernels_scalar, lanes_setup_scalar, lanes_lrz_reject_scalar,
-    depth_quads_scalar, depth_stencil_quads_scalar, fs_inputs_scalar, NULL};
+    .walk = &tr__walk_kernels_scalar,
+    .lanes_setup = lanes_setup_scalar,
+    .lanes_lrz_reject = lanes_lrz_reject_scalar,
+    .depth_quads = depth_quads_scalar,
+    .depth_stencil_quads = depth_stencil_quads_scalar,
+    .fs_inputs = fs_inputs_scalar,
+    .depth_block = NULL,
+};
 
 static const tr__kernels kernels_sse = {
-    TR_SIMD_SSE,     &tr__walk_kernels_sse,   lanes_setup_sse, lanes_lrz_reject_sse,
-    depth_quads_sse, depth_stencil_quads_sse, fs_inputs_sse,   NULL};
+    .walk = &tr__walk_kernels_sse,
+    .lanes_setup = lanes_setup_sse,
+    .lanes_lrz_reject = lanes_lrz_reject_sse,
+    .depth_quads = depth_quads_sse,
+    .depth_stencil_quads = depth_stencil_quads_sse,
+    .fs_inputs = fs_inputs_sse,
+    .depth_block = NULL,
+};
 
 /* The four lanes' kernels with the eight-lane ones in place. */
 static const tr__kernels kernels_avx2 = {
-    TR_SIMD_AVX2,    &tr__walk_kernels_avx2,  tr__lanes_setup_avx2, lanes_lrz_reject_sse,
-    depth_quads_sse, depth_stencil_quads_sse, fs_inputs_sse,        tr__depth_block_avx2};
+    .walk = &tr__walk_kernels_avx2,
+    .lanes_setup = tr__lanes_setup_avx2,
+    .lanes_lrz_reject = lanes_lrz_reject_sse,
+    .depth_quads = depth_quads_sse,
+    .depth_stencil_quads = depth_stencil_quads_sse,
+    .fs_inputs = fs_inputs_sse,
+    .depth_block = tr__depth_block_avx2,
+};
 
 const tr__kernels *tr__kernels_for(tr_simd_level level)
 {
