@@ -38,6 +38,10 @@ void tr__color_encode(const tr_context *ctx, tr_format f, const float rgba[4], v
  * rounded half up, others decoded, summed in float, times 1 / n, encoded. */
 void tr__resolve_texel(const tr_context *ctx, tr_format format, const uint8_t *s0, size_t stride, uint32_t n,
                        uint8_t *out);
+/* tr__resolve_texel over `count` texels side by side (s0 and out advance
+ * a texel each), byte for byte the same; UNORM8 formats in SIMD. */
+void tr__resolve_row(const tr_context *ctx, tr_format format, const uint8_t *s0, size_t stride, uint32_t n,
+                     uint32_t count, uint8_t *out);
 uint16_t tr__float_to_half(float f);
 float tr__half_to_float(uint16_t h);
 /* Unsigned 11-bit (mb = 6) and 10-bit (mb = 5) floats (image.h, B10G11R11_UFLOAT_PACK32). */

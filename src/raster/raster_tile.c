@@ -80,6 +80,11 @@ static void resolve_rows(const tr__raster_bin *rb, const tr__attachment_state *a
         const uint8_t *grow = rb->gmem[i] + (size_t)(gy - rb->origin[1]) * rb->gmem_pitch * cpp;
         uint8_t *dst = ri->data + tr__image_texel_index(ri, a->resolve_level, a->resolve_base_layer + view,
                                                         (uint32_t)r[0], (uint32_t)y) * cpp;
+        if (!v) { /* the row at once */
+            tr__resolve_row(rb->ctx, a->format, grow + (size_t)(r[0] - rb->origin[0]) * cpp, stride, p->samples,
+                            (uint32_t)(r[2] - r[0]), dst);
+            continue;
+        }
         for (int32_t x = r[0]; x < r[2]; x++, dst += cpp) {
             const int32_t gx = v ? tr__fdm_store_source(x, v->bin[0], v->bs[0], v->f[0]) : x;
             tr__resolve_texel(rb->ctx, a->format, grow + (size_t)(gx - rb->origin[0]) * cpp, stride, p->samples, dst);

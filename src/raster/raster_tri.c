@@ -959,10 +959,12 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                 continue;
             }
             uint64_t any = 0, covered = 0;
+            if (whole)
+                for (uint32_t s = 0; s < n; s++)
+                    m[s] = (ms->sample_mask >> s) & 1u ? ~0ull : 0;
+            else
+                K->walk->samples_mask(moved, n, ms->sample_mask, bx, by, r, m);
             for (uint32_t s = 0; s < n; s++) {
-                m[s] = !((ms->sample_mask >> s) & 1u) ? 0
-                       : whole                        ? ~0ull
-                                                      : tr__walk_block_coverage(moved[s], bx, by, r, K->walk);
                 any |= m[s];
                 covered += (uint64_t)tr__popcount64(m[s]);
             }

@@ -130,31 +130,78 @@ static uint64_t rect_mask(int32_t bx, int32_t by, const int32_t r[4])
  * with the triangle's bounding box).  lanes: the widest kernel to try, 8
  * (AVX2), 4 or 0 (the scalar reference); each declines edges beyond its
  * range to the next. */
+/* The tested rows [ly0, ly1) and columns [lx0, lx1) of block (bx, by):
+ * r's, in the block (pixels outside r are outside the triangle's box or
+ * cut afterwards). */
+static inline void rows_in(int32_t bx, int32_t by, const int32_t r[4], uint32_t l[4])
+{
+    int32_t y0 = TR_MAX(r[1] - by, 0), y1 = TR_MIN(r[3] - by, BLOCK);
+    int32_t x0 = TR_MAX(r[0] - bx, 0), x1 = TR_MIN(r[2] - bx, BLOCK);
+    y0 = TR_MIN(y0, BLOCK);
+    y1 = TR_MAX(y1, y0);
+    x0 = TR_MIN(x0, BLOCK);
+    x1 = TR_MAX(x1, x0);
+    /* 0 <= ly0 <= ly1 <= 8, and the same for lx */
+    l[0] = (uint32_t)x0, l[1] = (uint32_t)y0, l[2] = (uint32_t)x1, l[3] = (uint32_t)y1;
+}
+
+/* The per-pixel tests of rows l[1]..l[3] (and, in the four-lane kernel,
+ * columns l[0]..l[2]) with the widest kernel of `lanes` that takes the
+ * edges. */
+static inline __attribute__((always_inline)) uint64_t partial_body(const tr__tri *t, int64_t pxmin, int64_t pymin,
+                                                                   const uint32_t l[4], int lanes)
+{
+    uint64_t m;
+    if (!(lanes == 8 && tr__walk_partial_coverage_avx2(t, pxmin, pymin, l[1], l[3], &m)) &&
+        !(lanes >= 4 && partial_coverage_simd(t, pxmin, pymin, l[1], l[3], l[0], l[2], &m)))
+        m = partial_coverage_scalar(t, pxmin, pymin, l[1], l[3]);
+    return m;
+}
+
+static inline bool crosses(int32_t bx, int32_t by, const int32_t cut[4])
+{
+    return bx < cut[0] || by < cut[1] || bx + BLOCK > cut[2] || by + BLOCK > cut[3];
+}
+
+/* The coverage of a block that no edge excludes: ~0 when `full` (inside
+ * all three edges), else the per-pixel tests on the block's rows inside r;
+ * then cut to the rectangle `cut` where the block crosses it.  Pixels of r
+ * are tested; callers pass in `cut` a rectangle that holds r's pixels the
+ * triangle can cover (r itself, or the bin and scissor when r is that cut
+ * with the triangle's bounding box).  lanes: the widest kernel to try, 8
+ * (AVX2), 4 or 0 (the scalar reference); each declines edges beyond its
+ * range to the next. */
 static inline __attribute__((always_inline)) uint64_t block_mask_body(const tr__tri *t, int32_t bx, int32_t by,
                                                                       const int32_t r[4], const int32_t cut[4],
                                                                       bool full, int lanes)
 {
-    int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     uint64_t m = ~0ull;
     if (!full) {
-        /* pixels outside r are outside the triangle's box or cut below:
-         * rows (and, in the vector path, columns) outside r are not tested */
-        int32_t y0 = TR_MAX(r[1] - by, 0), y1 = TR_MIN(r[3] - by, BLOCK);
-        int32_t x0 = TR_MAX(r[0] - bx, 0), x1 = TR_MIN(r[2] - bx, BLOCK);
-        y0 = TR_MIN(y0, BLOCK);
-        y1 = TR_MAX(y1, y0);
-        x0 = TR_MIN(x0, BLOCK);
-        x1 = TR_MAX(x1, x0);
-        /* 0 <= ly0 <= ly1 <= 8, and the same for lx */
-        uint32_t ly0 = (uint32_t)y0, ly1 = (uint32_t)y1, lx0 = (uint32_t)x0, lx1 = (uint32_t)x1;
-        if (!(lanes == 8 && tr__walk_partial_coverage_avx2(t, pxmin, pymin, ly0, ly1, &m)) &&
-            !(lanes >= 4 && partial_coverage_simd(t, pxmin, pymin, ly0, ly1, lx0, lx1, &m)))
-            m = partial_coverage_scalar(t, pxmin, pymin, ly0, ly1);
+        uint32_t l[4];
+        rows_in(bx, by, r, l);
+        m = partial_body(t, (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF,
+                         (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF, l, lanes);
     }
-    if (bx < cut[0] || by < cut[1] || bx + BLOCK > cut[2] || by + BLOCK > cut[3])
+    if (crosses(bx, by, cut))
         m &= rect_mask(bx, by, cut);
     return m;
+}
+
+/* tr__walk_block_coverage of several triangles (a multisampled triangle
+ * moved to each sample) over one block: the rows, columns and rectangle
+ * worked out once, no walk (its class only saves tests whose answer it
+ * knows: the per-pixel tests give the same bits). */
+static inline __attribute__((always_inline)) void samples_mask_body(const tr__tri *const t[], uint32_t n,
+                                                                    uint32_t keep, int32_t bx, int32_t by,
+                                                                    const int32_t r[4], uint64_t m[], int lanes)
+{
+    uint32_t l[4];
+    rows_in(bx, by, r, l);
+    const uint64_t cut = crosses(bx, by, r) ? rect_mask(bx, by, r) : ~0ull;
+    const int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    const int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    for (uint32_t s = 0; s < n; s++)
+        m[s] = (keep >> s) & 1u ? partial_body(t[s], pxmin, pymin, l, lanes) & cut : 0;
 }
 
 /* Coverage of the 8x8 block at (bx, by) restricted to [r0, r1) in x and y:
@@ -169,18 +216,23 @@ uint64_t tr__walk_block_coverage(const tr__tri *t, int32_t bx, int32_t by, const
     return cls ? tr__walk_block_mask(t, bx, by, r, r, cls == 2, k) : 0;
 }
 
-/* block_mask_body stamped out per kernel width. */
+/* block_mask_body and samples_mask_body stamped out per kernel width. */
 #define TR__STAMP(lanes)                                                                                           \
     static uint64_t block_mask_##lanes(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4],              \
                                        const int32_t cut[4], bool full)                                           \
     {                                                                                                             \
         return block_mask_body(t, bx, by, r, cut, full, lanes);                                                   \
+    }                                                                                                             \
+    static void samples_mask_##lanes(const tr__tri *const t[], uint32_t n, uint32_t keep, int32_t bx, int32_t by, \
+                                     const int32_t r[4], uint64_t m[])                                            \
+    {                                                                                                             \
+        samples_mask_body(t, n, keep, bx, by, r, m, lanes);                                                       \
     }
 TR__STAMP(0)
 TR__STAMP(4)
 TR__STAMP(8)
 #undef TR__STAMP
 
-const tr__walk_kernels tr__walk_kernels_scalar = {block_mask_0};
-const tr__walk_kernels tr__walk_kernels_sse = {block_mask_4};
-const tr__walk_kernels tr__walk_kernels_avx2 = {block_mask_8};
+const tr__walk_kernels tr__walk_kernels_scalar = {.block_mask = block_mask_0, .samples_mask = samples_mask_0};
+const tr__walk_kernels tr__walk_kernels_sse = {.block_mask = block_mask_4, .samples_mask = samples_mask_4};
+const tr__walk_kernels tr__walk_kernels_avx2 = {.block_mask = block_mask_8, .samples_mask = samples_mask_8};

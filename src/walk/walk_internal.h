@@ -24,13 +24,18 @@
     ((uint16_t)(((b) & 0x3u) | (((b) & 0xcu) << 2) | (((b) & 0x30u) << 4) | (((b) & 0xc0u) << 6)))
 
 /* The walk's kernels, a table chosen once per context (the raster stage's
- * tr__kernels holds it): block_mask is tr__walk_block_mask's slow case
- * (below), one generic body (walk_coverage.c) stamped out for the scalar
- * reference, four lanes (SIMDe) and eight (AVX2), which give the same
- * masks bit for bit (tests/raster/test_kernels.c). */
+ * tr__kernels holds it), each one generic body (walk_coverage.c) stamped
+ * out for the scalar reference, four lanes (SIMDe) and eight (AVX2), which
+ * give the same masks bit for bit (tests/raster/test_kernels.c):
+ * - block_mask: tr__walk_block_mask's slow case (below);
+ * - samples_mask: m[s] = tr__walk_block_coverage(t[s], bx, by, r) for the
+ *   n triangles t[] (a multisampled triangle moved to each sample), 0 for
+ *   those whose bit of `keep` is clear. */
 typedef struct tr__walk_kernels {
     uint64_t (*block_mask)(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], const int32_t cut[4],
                            bool full);
+    void (*samples_mask)(const tr__tri *const t[], uint32_t n, uint32_t keep, int32_t bx, int32_t by,
+                         const int32_t r[4], uint64_t m[]);
 } tr__walk_kernels;
 
 /* The tables: the scalar reference, four lanes, eight lanes (in a build

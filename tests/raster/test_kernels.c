@@ -44,6 +44,41 @@ static float random_component(trt_rng *r)
     }
 }
 
+/* The tile's resolve of a row (tr__resolve_row: UNORM8 formats in SIMD)
+ * against tr__resolve_texel texel by texel, on random samples: every
+ * sample count, rows of every length up to 3 vectors and a tail, and the
+ * per-texel formats beside them. */
+Test(raster, resolve_row_equals_texel_resolve)
+{
+    tr_context *ctx = trt_context(1);
+    trt_rng rng = {2026};
+    static const tr_format fmts[] = {TR_FORMAT_R8G8B8A8_UNORM, TR_FORMAT_B8G8R8A8_UNORM, TR_FORMAT_R8G8_UNORM,
+                                     TR_FORMAT_R8_UNORM, TR_FORMAT_R8G8B8A8_SRGB, TR_FORMAT_A2B10G10R10_UNORM_PACK32};
+    enum { MAX_TEXELS = 53, MAX_BYTES = MAX_TEXELS * 4 };
+    static uint8_t src[16][MAX_BYTES], row[MAX_BYTES + 1], ref[MAX_BYTES];
+    uint64_t checked = 0;
+    for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+        const uint32_t texel = fmts[f] == TR_FORMAT_R8G8_UNORM ? 2 : fmts[f] == TR_FORMAT_R8_UNORM ? 1 : 4;
+        for (uint32_t n = 2; n <= 16; n *= 2)
+            for (uint32_t count = 1; count <= MAX_TEXELS; count++) {
+                for (uint32_t i = 0; i < n; i++)
+                    for (uint32_t b = 0; b < MAX_BYTES; b++) /* the extremes often: they carry */
+                        src[i][b] = (uint8_t)(trt_rand_u32(&rng) % 3 == 0 ? 255 * (trt_rand_u32(&rng) & 1)
+                                                                            : trt_rand_u32(&rng));
+                memset(row, 0xa5, sizeof row);
+                tr__resolve_row(ctx, fmts[f], src[0], sizeof src[0], n, count, row);
+                for (uint32_t x = 0; x < count; x++)
+                    tr__resolve_texel(ctx, fmts[f], src[0] + x * texel, sizeof src[0], n, ref + x * texel);
+                cr_assert_eq(memcmp(row, ref, (size_t)count * texel), 0, "format %d, %u samples, %u texels",
+                             (int)fmts[f], n, count);
+                cr_assert_eq(row[count * texel], 0xa5, "wrote past the row");
+                checked += count;
+            }
+    }
+    cr_assert_eq(checked, 6u * 4u * (MAX_TEXELS * (MAX_TEXELS + 1) / 2));
+    tr_context_destroy(ctx);
+}
+
 Test(raster, blend_block_kernel_equals_reference)
 {
     tr_context *ctx = trt_context(1);
@@ -232,6 +267,67 @@ Test(raster, coverage_kernel_equals_reference)
     }
     cr_expect_gt(partial, blocks / 20, "too few partly covered blocks: %llu", (unsigned long long)partial);
     free(t);
+}
+
+/* The multisampled path's coverage of a block for every sample at once
+ * (samples_mask) against tr__walk_block_coverage sample by sample: a small
+ * triangle moved to each of 4 sample positions (as raster_triangle_ms
+ * moves it), a random sample mask and box, every kernel table. */
+Test(raster, samples_mask_kernel_equals_block_coverage)
+{
+    trt_rng rng = {1618};
+    enum { N = 4 };
+    static const int32_t pos16[N][2] = {{6, 2}, {14, 6}, {2, 10}, {10, 14}}; /* Vulkan's standard 4x */
+    tr__tri *tris[N];
+    for (int s = 0; s < N; s++) {
+        tris[s] = calloc(1, sizeof(tr__tri) + 64);
+        cr_assert_not_null(tris[s]);
+    }
+    uint64_t partial = 0, blocks = 0;
+    for (int iter = 0; iter < 60000; iter++) {
+        const double span = iter % 3 == 0 ? 6 : iter % 3 == 1 ? 40 : 400000;
+        int64_t X[3], Y[3];
+        for (int k = 0; k < 3; k++) {
+            X[k] = (int64_t)(trt_rand_range(&rng, -span, span) * 256);
+            Y[k] = (int64_t)(trt_rand_range(&rng, -span, span) * 256);
+        }
+        const unsigned bias = trt_rand_u32(&rng);
+        for (int s = 0; s < N; s++) {
+            int64_t MX[3], MY[3]; /* the sample's position moved onto the pixel centre */
+            for (int k = 0; k < 3; k++) {
+                MX[k] = X[k] - (pos16[s][0] * 16 - 128);
+                MY[k] = Y[k] - (pos16[s][1] * 16 - 128);
+            }
+            make_edges(tris[s], MX, MY, bias);
+        }
+        const int v = (int)(trt_rand_u32(&rng) % 3);
+        const int32_t bx = (int32_t)((X[v] >> 8) & ~7) + ((int32_t)(trt_rand_u32(&rng) % 3) - 1) * 8;
+        const int32_t by = (int32_t)((Y[v] >> 8) & ~7) + ((int32_t)(trt_rand_u32(&rng) % 3) - 1) * 8;
+        int32_t r[4] = {bx + (int32_t)(trt_rand_u32(&rng) % 10) - 1, by + (int32_t)(trt_rand_u32(&rng) % 10) - 1,
+                        bx + (int32_t)(trt_rand_u32(&rng) % 12), by + (int32_t)(trt_rand_u32(&rng) % 12)};
+        if (iter % 2)
+            r[0] = r[1] = -100000, r[2] = r[3] = 100000;
+        const uint32_t keep = iter % 4 ? 0xfu : trt_rand_u32(&rng);
+        uint64_t ref[N];
+        for (int s = 0; s < N; s++)
+            ref[s] = (keep >> s) & 1u ? tr__walk_block_coverage(tris[s], bx, by, r, walk_k(0)) : 0;
+        for (int k = 0; k < (avx2_here() ? 3 : 2); k++) {
+            uint64_t got[N];
+            walk_k(k)->samples_mask((const tr__tri *const *)tris, N, keep, bx, by, r, got);
+            for (int s = 0; s < N; s++)
+                if (got[s] != ref[s])
+                    cr_assert_fail("iteration %d, kernels %d, sample %d: block (%d,%d): mask %016llx, reference "
+                                   "%016llx",
+                                   iter, k, s, bx, by, (unsigned long long)got[s], (unsigned long long)ref[s]);
+        }
+        for (int s = 0; s < N; s++) {
+            blocks++;
+            partial += ref[s] != 0 && ref[s] != ~0ull;
+        }
+    }
+    cr_expect_gt(partial, blocks / 20, "too few partly covered blocks: %llu", (unsigned long long)partial);
+    for (int s = 0; s < N; s++)
+        free(tris[s]);
 }
 
 /* A pass clearing one colour and one depth attachment. */
