@@ -130,6 +130,99 @@ static bool depth_block8(const tr__tri *t, float depth_min, float depth_max, flo
 }
 #undef DEPTH_ROW
 
+/* A quad's four depth texels (rows pitch texels apart) in tr__lanes
+ * order, and back. */
+static inline simde__m128 load_quad_texels(const float *p, uint32_t pitch)
+{
+    return simde_mm_loadh_pi(simde_mm_loadl_pi(simde_mm_setzero_ps(), (const simde__m64 *)(const void *)p),
+                             (const simde__m64 *)(const void *)(p + pitch));
+}
+
+static inline void store_quad_texels(float *p, uint32_t pitch, simde__m128 v)
+{
+    simde_mm_storel_pi((simde__m64 *)(void *)p, v);
+    simde_mm_storeh_pi((simde__m64 *)(void *)(p + pitch), v);
+}
+
+/* tr__kernels.depth_lanes (raster_internal.h): lanes_setup8's depths of
+ * two quads at a time, only for pairs with a live lane, each pair's depth
+ * texels gathered, compared and written back as depth_quads_op does. */
+#define DEPTH_PAIRS(CMP)                                                                                            \
+    do {                                                                                                            \
+        for (uint32_t j = 0; j < ln->nq; j += 2) {                                                                  \
+            const uint32_t k = j + 1 < ln->nq ? j + 1 : j;                                                          \
+            const uint32_t qm = (uint32_t)(live >> (4 * j)) & (k != j ? 0xffu : 0xfu);                              \
+            if (!qm)                                                                                                \
+                continue;                                                                                           \
+            const int32_t x0 = (int32_t)((int64_t)ln->qx[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);          \
+            const int32_t y0 = (int32_t)((int64_t)ln->qy[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);          \
+            const int32_t x1 = (int32_t)((int64_t)ln->qx[k] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);          \
+            const int32_t y1 = (int32_t)((int64_t)ln->qy[k] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);          \
+            const v8f dx = simde_mm256_cvtepi32_ps(                                                                 \
+                simde_mm256_add_epi32(simde_mm256_setr_epi32(x0, x0, x0, x0, x1, x1, x1, x1), sx));                 \
+            const v8f dy = simde_mm256_cvtepi32_ps(                                                                 \
+                simde_mm256_add_epi32(simde_mm256_setr_epi32(y0, y0, y0, y0, y1, y1, y1, y1), sy));                 \
+            const v8f l1 = simde_mm256_add_ps(simde_mm256_mul_ps(l1a, dx), simde_mm256_mul_ps(l1b, dy));            \
+            const v8f l2 = simde_mm256_add_ps(simde_mm256_mul_ps(l2a, dx), simde_mm256_mul_ps(l2b, dy));            \
+            const v8f z = clamp_depth8(                                                                             \
+                simde_mm256_add_ps(simde_mm256_add_ps(a0, simde_mm256_mul_ps(l1, a1)), simde_mm256_mul_ps(l2, a2)), \
+                lo, hi);                                                                                            \
+            float *p = dbuf + (size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0]);           \
+            float *q = dbuf + (size_t)(ln->qy[k] - origin[1]) * pitch + (size_t)(ln->qx[k] - origin[0]);           \
+            const v8f d = simde_mm256_set_m128(load_quad_texels(q, pitch), load_quad_texels(p, pitch));            \
+            const uint32_t pm = (uint32_t)simde_mm256_movemask_ps(simde_mm256_cmp_ps(z, d, CMP)) & qm;              \
+            fail |= (uint64_t)(qm & ~pm) << (4 * j);                                                                \
+            if (write && pm) {                                                                                      \
+                const v8i sel = simde_mm256_cmpgt_epi32(                                                            \
+                    simde_mm256_and_si256(simde_mm256_set1_epi32((int32_t)pm), lane_bit), simde_mm256_setzero_si256()); \
+                const v8f out = simde_mm256_blendv_ps(d, z, simde_mm256_castsi256_ps(sel));                         \
+                store_quad_texels(p, pitch, simde_mm256_castps256_ps128(out));                                      \
+                if (k != j)                                                                                         \
+                    store_quad_texels(q, pitch, simde_mm256_extractf128_ps(out, 1));                                \
+            }                                                                                                       \
+        }                                                                                                           \
+    } while (0)
+
+static bool depth_lanes8(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
+                         const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
+                         uint64_t *fail_out)
+{
+    if (!ln->nq)
+        return false;
+    /* lanes_setup's vector-path condition, on the first quad */
+    const int64_t dx0 = (int64_t)ln->qx[0] * TR_SUBPIXEL_ONE - t->x0, dy0 = (int64_t)ln->qy[0] * TR_SUBPIXEL_ONE - t->y0;
+    const int64_t lim = (int64_t)1 << 30;
+    if (!(dx0 > -lim && dx0 < lim && dy0 > -lim && dy0 < lim))
+        return false;
+    const float *at = t->attr;
+    const v8f l1a = simde_mm256_set1_ps(t->l1_a), l1b = simde_mm256_set1_ps(t->l1_b);
+    const v8f l2a = simde_mm256_set1_ps(t->l2_a), l2b = simde_mm256_set1_ps(t->l2_b);
+    const v8f a0 = simde_mm256_set1_ps(at[0]), a1 = simde_mm256_set1_ps(at[1]), a2 = simde_mm256_set1_ps(at[2]);
+    const v8f lo = simde_mm256_set1_ps(depth_min), hi = simde_mm256_set1_ps(depth_max);
+    const v8i sx = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1), TR_SUBPIXEL_BITS);
+    const v8i sy = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1), TR_SUBPIXEL_BITS);
+    const v8i lane_bit = simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    uint64_t fail = 0;
+    /* ordered compares, as depth_pass4's; one loop per op (a constant predicate) */
+    switch (op) {
+    case TR_COMPARE_LESS: DEPTH_PAIRS(SIMDE_CMP_LT_OQ); break;
+    case TR_COMPARE_LESS_OR_EQUAL: DEPTH_PAIRS(SIMDE_CMP_LE_OQ); break;
+    case TR_COMPARE_GREATER: DEPTH_PAIRS(SIMDE_CMP_GT_OQ); break;
+    case TR_COMPARE_GREATER_OR_EQUAL: DEPTH_PAIRS(SIMDE_CMP_GE_OQ); break;
+    default: return false;
+    }
+    *fail_out = fail;
+    return true;
+}
+#undef DEPTH_PAIRS
+
+bool tr__depth_lanes_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
+                          const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
+                          uint64_t *fail)
+{
+    return depth_lanes8(t, depth_min, depth_max, dbuf, pitch, origin, ln, live, op, write, fail);
+}
+
 void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what)
 {
     tr__lanes_setup_wide(t, depth_min, depth_max, ln, what, lanes_setup8);
@@ -157,6 +250,15 @@ bool tr__cpu_has_avx2(void)
 void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what)
 {
     tr__lanes_setup_wide(t, depth_min, depth_max, ln, what, NULL);
+}
+
+bool tr__depth_lanes_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
+                          const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
+                          uint64_t *fail)
+{
+    (void)t, (void)depth_min, (void)depth_max, (void)dbuf, (void)pitch, (void)origin, (void)ln, (void)live, (void)op;
+    (void)write, (void)fail;
+    return false;
 }
 
 bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch, int32_t bx,

@@ -321,14 +321,19 @@ typedef struct tr__ds_state {
 
 /* A context's kernels (tr_context.kernels), chosen by tr_context_create
  * from its SIMD level (tr__kernels_for): the walk's (walk_internal.h) and
- * the quad kernels above; depth_block only in the AVX2 table:
+ * the quad kernels above; depth_block and depth_lanes only in the AVX2 table:
  * - depth_block: the early depth test of a whole 8x8 block at (bx, by), its
  *   depth texels at dbuf (rows pitch texels apart), a row at a time: each
  *   lane's depth as lanes_setup computes it, compared (LESS,
  *   LESS_OR_EQUAL, GREATER or GREATER_OR_EQUAL) and written as
  *   depth_quads does; *pass gets the passing lanes in tr__lanes order.
  *   False (nothing done) for another compare or offsets outside the vector
- *   path's range. */
+ *   path's range.
+ * - depth_lanes: lanes_setup(t, TR__LANES_Z) then depth_quads over ln's
+ *   quads in one step, for the lanes of `live` (ln's l1, l2 and z are not
+ *   written; quads without a live lane are skipped): the same failing
+ *   lanes (*fail) and depth buffer.  False (nothing done) where
+ *   depth_block declines. */
 typedef struct tr__kernels {
     const tr__walk_kernels *walk;
     void (*lanes_setup)(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what);
@@ -342,6 +347,9 @@ typedef struct tr__kernels {
                       bool frag_coord, bool depth);
     bool (*depth_block)(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch, int32_t bx,
                         int32_t by, tr_compare_op op, bool write, uint64_t *pass);
+    bool (*depth_lanes)(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
+                        const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
+                        uint64_t *fail);
 } tr__kernels;
 
 /* The table for a SIMD level: AVX2 where the build has it, else the four
@@ -353,6 +361,9 @@ const tr__kernels *tr__kernels_for(tr_simd_level level);
 void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what);
 bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch, int32_t bx,
                           int32_t by, tr_compare_op op, bool write, uint64_t *pass);
+bool tr__depth_lanes_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
+                          const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
+                          uint64_t *fail);
 /* lanes_setup's vector path with an eight-lane `wide` step (the AVX2
  * table's, where the offsets allow vectors). */
 typedef void tr__lanes_setup_wide_fn(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth);

@@ -1013,6 +1013,7 @@ static const tr__kernels kernels_scalar = {
     .depth_stencil_quads = depth_stencil_quads_scalar,
     .fs_inputs = fs_inputs_scalar,
     .depth_block = NULL,
+    .depth_lanes = NULL,
 };
 
 static const tr__kernels kernels_sse = {
@@ -1023,6 +1024,7 @@ static const tr__kernels kernels_sse = {
     .depth_stencil_quads = depth_stencil_quads_sse,
     .fs_inputs = fs_inputs_sse,
     .depth_block = NULL,
+    .depth_lanes = NULL,
 };
 
 /* The four lanes' kernels with the eight-lane ones in place. */
@@ -1034,6 +1036,7 @@ static const tr__kernels kernels_avx2 = {
     .depth_stencil_quads = depth_stencil_quads_sse,
     .fs_inputs = fs_inputs_sse,
     .depth_block = tr__depth_block_avx2,
+    .depth_lanes = tr__depth_lanes_avx2,
 };
 
 const tr__kernels *tr__kernels_for(tr_simd_level level)

@@ -1034,6 +1034,20 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                         any |= pass;
                         continue;
                     }
+                    /* else the sample's depths of the quads with a live
+                     * lane, tested in one step (depth_stencil's depth-only
+                     * case) */
+                    uint64_t fail;
+                    if (block_depth && K->depth_lanes(moved[s], d->depth_min, d->depth_max,
+                                                      (float *)rbs.gmem[p->depth_att], rbs.gmem_pitch, rbs.origin,
+                                                      &lns, m[s], pd->depth_compare, pd->depth_write != 0, &fail)) {
+                        st->fragments_depth_rejected += (uint64_t)tr__popcount64(fail);
+                        m[s] &= ~fail;
+                        if (pd->depth_write)
+                            tr__zblocks_invalidate(&rbs, &lns, m[s]);
+                        any |= m[s];
+                        continue;
+                    }
                     K->lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z);
                     m[s] = depth_stencil(&rbs, t, d, m[s], &lns);
                     any |= m[s];

@@ -666,6 +666,64 @@ Test(raster, whole_block_depth_equals_lanes_then_quads)
 }
 #endif
 
+/* The multisampled path's fused depth step (depth_lanes: a sample's
+ * depths made and tested in one go) against lane set-up then the quad
+ * depth test: the same failing lanes and depth buffer, on random quads,
+ * lanes and buffers with ties and NaNs. */
+Test(raster, fused_lane_depth_equals_lanes_then_quads)
+{
+    if (!tr__cpu_has_avx2())
+        cr_skip_test("this CPU has no AVX2");
+    trt_rng rng = {4242};
+    enum { PITCH = 24, ROWS = 16 };
+    const int32_t origin[2] = {8, 16};
+    static const float pool[] = {0.0f, -0.0f, 0.25f, 0.5f, 0.75f, 1.0f, NAN, INFINITY};
+    static const float ends[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+    static const tr_compare_op ops[] = {TR_COMPARE_LESS, TR_COMPARE_LESS_OR_EQUAL, TR_COMPARE_GREATER,
+                                        TR_COMPARE_GREATER_OR_EQUAL};
+    tr__tri *t = calloc(1, sizeof(tr__tri) + TR_TRI_ATTR_FLOATS(0) * sizeof(float));
+    cr_assert_not_null(t);
+    uint32_t done = 0, odd = 0;
+    uint64_t failed = 0, tested = 0;
+    for (int iter = 0; iter < 40000; iter++) {
+        random_tri(&rng, t, 0);
+        const int32_t bx = origin[0] + 8 * (int32_t)(trt_rand_u32(&rng) % 3);
+        const int32_t by = origin[1] + 8 * (int32_t)(trt_rand_u32(&rng) % 2);
+        tr__lanes a, b;
+        memset(&a, 0, sizeof a);
+        const uint64_t live = random_quads(&rng, bx, by, &a);
+        b = a;
+        float lo = ends[trt_rand_u32(&rng) % 5], hi = ends[trt_rand_u32(&rng) % 5];
+        if (lo > hi) {
+            const float x = lo;
+            lo = hi, hi = x;
+        }
+        float da[PITCH * ROWS], db[PITCH * ROWS];
+        for (int i = 0; i < PITCH * ROWS; i++)
+            da[i] = trt_rand_u32(&rng) % 3 ? pool[trt_rand_u32(&rng) % 8] : (float)trt_rand_range(&rng, 0, 1);
+        memcpy(db, da, sizeof da);
+        const tr_compare_op op = ops[trt_rand_u32(&rng) % 4];
+        const bool write = trt_rand_u32(&rng) & 1;
+        tr__kernels_for(TR_SIMD_SSE)->lanes_setup(t, lo, hi, &a, TR__LANES_Z);
+        const uint64_t fail = ks(true)->depth_quads(da, PITCH, origin, &a, live, op, write);
+        uint64_t got = 0;
+        if (!tr__depth_lanes_avx2(t, lo, hi, db, PITCH, origin, &b, live, op, write, &got))
+            continue; /* offsets beyond the vector path: the caller takes the two steps */
+        done++;
+        odd += b.nq & 1;
+        failed += (uint64_t)tr__popcount64(got);
+        tested += (uint64_t)tr__popcount64(live);
+        cr_assert_eq(got, fail, "iteration %d (compare %d, %u quads): failing lanes %016llx, two steps %016llx", iter,
+                     op, b.nq, (unsigned long long)got, (unsigned long long)fail);
+        EXPECT_SAME(da, db, sizeof da, "depth buffer");
+    }
+    cr_expect_gt(done, 15000, "only %u quad sets took the one-step path", done);
+    cr_expect_gt(odd, done / 8, "only %u of %u quad sets had an odd count", odd, done);
+    cr_expect(failed > tested / 8 && failed < tested * 7 / 8, "%llu of %llu lanes failed", (unsigned long long)failed,
+              (unsigned long long)tested);
+    free(t);
+}
+
 Test(raster, quad_lrz_and_depth_equal_reference)
 {
     trt_rng rng = {777};
