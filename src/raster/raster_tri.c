@@ -371,6 +371,23 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
                 return;
         }
     }
+    /* Any other quads under the same conditions: their depths made and
+     * tested in one step, the lanes' barycentrics and depths unwritten
+     * (nothing after the test reads them). */
+    if (!tested && ss->block_depth && lrz_dir == TR_LRZ_DIRECTION_UNKNOWN) {
+        uint64_t fail;
+        if (rb->ctx->kernels->depth_lanes(t, d->depth_min, d->depth_max, (float *)rb->gmem[p->depth_att],
+                                          rb->gmem_pitch, rb->origin, ln, live, pd->depth_compare,
+                                          pd->depth_write != 0, &fail)) {
+            st->fragments_depth_rejected += (uint64_t)tr__popcount64(fail);
+            live &= ~fail;
+            if (pd->depth_write)
+                tr__zblocks_invalidate(rb, ln, live);
+            tested = true;
+            if (!live)
+                return;
+        }
+    }
     if (!tested)
         rb->ctx->kernels->lanes_setup(t, d->depth_min, d->depth_max, ln,
                                       need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u);
