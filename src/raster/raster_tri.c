@@ -658,12 +658,13 @@ static inline uint32_t sample_y16(const tr__draw *d, uint32_t log2n, uint32_t s)
     return d->flip_y ? 16u - y : y;
 }
 
-/* rb with every attachment's GMEM at sample s's plane. */
-static void sample_planes(const tr__raster_bin *rb, uint32_t s, tr__raster_bin *out)
+/* rb with every attachment's GMEM at sample s's plane: out, a copy of rb
+ * made once (nothing below writes a raster bin's fields), gets the
+ * planes' addresses. */
+static inline void sample_planes(const tr__raster_bin *rb, uint32_t s, tr__raster_bin *out)
 {
-    *out = *rb;
     for (uint32_t i = 0; i < rb->rp->att_count; i++)
-        out->gmem[i] += (size_t)s * rb->rp->plane_texels * rb->rp->att[i].cpp;
+        out->gmem[i] = rb->gmem[i] + (size_t)s * rb->rp->plane_texels * rb->rp->att[i].cpp;
 }
 
 /* Alpha to coverage: a lane with colour output 0's alpha a keeps samples
@@ -736,7 +737,7 @@ static void shade_samples(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
     tr_pass_stats *st = &rb->worker->stats;
     tr_fs_block *fs = rb->worker->fs;
     const uint32_t log2n = (uint32_t)__builtin_ctz(n);
-    tr__raster_bin rbs;
+    tr__raster_bin rbs = *rb; /* (sample_planes) */
     for (uint32_t s = 0; s < n; s++) {
         uint64_t live = m[s];
         if (!live)
@@ -935,7 +936,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
     const bool centroid = (pd->centroid_mask & ~pd->flat_mask) != 0;
     memset(ln.lrz_test, 0, sizeof ln.lrz_test);
     memset(lns.lrz_test, 0, sizeof lns.lrz_test);
-    tr__raster_bin rbs;
+    tr__raster_bin rbs = *rb; /* (sample_planes) */
     uint64_t m[TR_MAX_SAMPLES];
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK)
         for (int32_t bx = r[0] & ~(BLOCK - 1); bx < r[2]; bx += BLOCK) {
