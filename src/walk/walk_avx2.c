@@ -48,9 +48,70 @@ bool tr__walk_partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pym
     *out = bits;
     return true;
 }
+/* tr__walk_partial_coverage_avx2 of up to 4 triangles that differ only in
+ * their edges' c (a multisampled triangle moved to each sample), for
+ * those of `keep` (m[s] = 0 for the others): a and b, and the columns'
+ * steps, made once; each sample's rows stepped together.  The same
+ * integers per sample, so the same bits; false (nothing done) for more
+ * than 4, edges beyond the range, or edges that differ in a or b. */
+bool tr__walk_samples_coverage_avx2(const tr__tri *const t[], uint32_t n, uint32_t keep, int64_t pxmin,
+                                    int64_t pymin, uint32_t ly0, uint32_t ly1, uint64_t m[])
+{
+    enum { MAX = 4 };
+    if (n > MAX)
+        return false;
+    const int64_t lim = (int64_t)1 << 26, big = (int64_t)1 << 30;
+    const tr__tri *t0 = t[0];
+    v8i cols[3], step_y[3], row[MAX][3];
+    const v8i col = simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int k = 0; k < 3; k++) {
+        const int64_t a = t0->edge_a[k], b = t0->edge_b[k];
+        if (a > lim || a < -lim || b > lim || b < -lim)
+            return false;
+        cols[k] = simde_mm256_mullo_epi32(col, simde_mm256_set1_epi32((int32_t)a));
+        step_y[k] = simde_mm256_set1_epi32((int32_t)b);
+    }
+    const int64_t py = pymin + (int64_t)ly0 * TR_SUBPIXEL_ONE;
+    for (uint32_t s = 0; s < n; s++) {
+        m[s] = 0;
+        for (int k = 0; k < 3; k++) {
+            const int64_t a = t[s]->edge_a[k], b = t[s]->edge_b[k];
+            if (a != t0->edge_a[k] || b != t0->edge_b[k])
+                return false;
+            int64_t e = t[s]->edge_c[k] + a * pxmin + b * py;
+            e >>= TR_SUBPIXEL_BITS; /* floor(E0 / 256): arithmetic shift (checked in walk_coverage.c) */
+            e = e > big ? big : e < -big ? -big : e;
+            row[s][k] = simde_mm256_add_epi32(simde_mm256_set1_epi32((int32_t)e), cols[k]);
+        }
+    }
+    const v8i neg1 = simde_mm256_set1_epi32(-1);
+    for (uint32_t r = ly0; r < ly1; r++) {
+        const uint32_t shift = 16 * (r >> 1) + 2 * (r & 1);
+        for (uint32_t s = 0; s < n; s++) {
+            const v8i in = simde_mm256_and_si256(simde_mm256_and_si256(simde_mm256_cmpgt_epi32(row[s][0], neg1),
+                                                                       simde_mm256_cmpgt_epi32(row[s][1], neg1)),
+                                                 simde_mm256_cmpgt_epi32(row[s][2], neg1));
+            const uint32_t bits = (uint32_t)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(in));
+            m[s] |= (uint64_t)tr__spread_row[bits] << shift;
+            for (int k = 0; k < 3; k++)
+                row[s][k] = simde_mm256_add_epi32(row[s][k], step_y[k]);
+        }
+    }
+    for (uint32_t s = 0; s < n; s++)
+        if (!((keep >> s) & 1u))
+            m[s] = 0;
+    return true;
+}
 #else
 /* No AVX2 kernels in this build: no context reaches TR_SIMD_AVX2; the
  * eight-lane table then declines every block to the four lanes. */
+bool tr__walk_samples_coverage_avx2(const tr__tri *const t[], uint32_t n, uint32_t keep, int64_t pxmin,
+                                    int64_t pymin, uint32_t ly0, uint32_t ly1, uint64_t m[])
+{
+    (void)t, (void)n, (void)keep, (void)pxmin, (void)pymin, (void)ly0, (void)ly1, (void)m;
+    return false;
+}
+
 bool tr__walk_partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
                                     uint64_t *out)
 {

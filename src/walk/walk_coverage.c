@@ -200,6 +200,11 @@ static inline __attribute__((always_inline)) void samples_mask_body(const tr__tr
     const uint64_t cut = crosses(bx, by, r) ? rect_mask(bx, by, r) : ~0ull;
     const int64_t pxmin = (int64_t)bx * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     const int64_t pymin = (int64_t)by * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
+    if (lanes == 8 && tr__walk_samples_coverage_avx2(t, n, keep, pxmin, pymin, l[1], l[3], m)) {
+        for (uint32_t s = 0; s < n; s++)
+            m[s] &= cut;
+        return;
+    }
     for (uint32_t s = 0; s < n; s++)
         m[s] = (keep >> s) & 1u ? partial_body(t[s], pxmin, pymin, l, lanes) & cut : 0;
 }

@@ -50,6 +50,12 @@ extern const tr__walk_kernels tr__walk_kernels_scalar, tr__walk_kernels_sse, tr_
  * (walk_avx2.c). */
 bool tr__walk_partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pymin, uint32_t ly0, uint32_t ly1,
                                     uint64_t *out);
+/* The same for up to 4 triangles that differ only in their edges' c (a
+ * multisampled triangle moved to each sample), those of `keep` (the
+ * others' m[s] = 0); false (nothing done) where a triangle's edges are
+ * beyond the range, or differ in a or b. */
+bool tr__walk_samples_coverage_avx2(const tr__tri *const t[], uint32_t n, uint32_t keep, int64_t pxmin,
+                                    int64_t pymin, uint32_t ly0, uint32_t ly1, uint64_t m[]);
 
 /* Which pixel centres of the 8x8 block at (bx, by) (multiples of 8) the
  * triangle covers, restricted to the rectangle r (x0, y0, x1, y1); bit
