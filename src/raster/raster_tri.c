@@ -391,6 +391,8 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     if (!tested)
         rb->ctx->kernels->lanes_setup(t, d->depth_min, d->depth_max, ln,
                                       need_z ? TR__LANES_Z : smooth ? TR__LANES_BARY : 0u);
+    else
+        ln->zq = false; /* (the lanes hold no depths, quantised or not) */
 
     /* LRZ, per fragment: strictly beyond the block's bound (exact: the same z
      * the depth test would see, quantised for D16 / D24 as the bounds are,
