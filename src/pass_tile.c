@@ -438,6 +438,27 @@ tr_result tr__tile_workers_reserve_lrz(tr_context *ctx, uint32_t threads, const 
     return TR_OK;
 }
 
+/* Tasks per thread the tile pass is cut into.  Every slice of a tile walks
+ * its pipe's whole stream, so slices cost a stream walk each: where a
+ * tile's walk is short (a few large triangles: the fill-bound scenes,
+ * whose tiles differ most in cost), small slices balance the threads for
+ * little; where it is long (many small triangles), two per thread.  A
+ * pass with a density map keeps two: a scaled bin's LRZ is rebuilt per
+ * slice in rendering space, and its statistics count each slice's. */
+#define TR_SLICE_SHORT_WALK 4096u /* stream entries per tile */
+static uint32_t tasks_per_thread(const tr__pass_plan *plan, const tr__recording *rec, const tr__tile_plan *tp)
+{
+    if (plan->fdm)
+        return 2;
+    const tr_bin_layout *l = &plan->layout;
+    const size_t npipes = (size_t)l->pipes_x * l->pipes_y, step = 1 + plan->mask_words;
+    uint64_t walk = 0;
+    for (uint32_t k = 0; k < tp->tile_count; k++)
+        for (uint32_t vs = 0; vs < plan->view_count; vs++)
+            walk += rec->streams[(size_t)vs * npipes + tp->tiles[tp->tile_list[k]].pipe].count / step;
+    return tp->tile_count && walk / tp->tile_count < TR_SLICE_SHORT_WALK ? 8u : 2u;
+}
+
 double tr__tile_pass_render(tr_context *ctx, const tr__pass_plan *plan, const tr__recording *rec,
                             const tr__lrz_pass *lz, const tr__tile_plan *tp, uint32_t threads)
 {
@@ -445,8 +466,10 @@ double tr__tile_pass_render(tr_context *ctx, const tr__pass_plan *plan, const tr
     const int ntiles = (int)tp->tile_count;
     /* With fewer tiles than twice the threads, tiles are cut into slices
      * of block rows so that every thread has work (and some to balance). */
+    const uint32_t per_thread = tasks_per_thread(plan, rec, tp);
     const uint32_t slices = threads > 1 && ntiles > 0
-                                ? TR_MAX(1u, TR_MIN((2 * threads + (uint32_t)ntiles - 1) / (uint32_t)ntiles, l->bin_h / 8))
+                                ? TR_MAX(1u, TR_MIN((per_thread * threads + (uint32_t)ntiles - 1) / (uint32_t)ntiles,
+                                                    l->bin_h / 8))
                                 : 1u;
     const int tasks = ntiles * (int)slices;
     const tr__raster_pass rp = {plan->att,       plan->att_count,   plan->color_att, plan->desc.color_count,
