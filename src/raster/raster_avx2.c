@@ -21,32 +21,65 @@ static inline v8f clamp_depth8(v8f z, v8f lo, v8f hi)
     return simde_mm256_blendv_ps(lo, t, simde_mm256_cmp_ps(z, lo, SIMDE_CMP_GE_OQ));
 }
 
-/* lanes_setup's vector path, 8 lanes at a time (depth: TR__LANES_Z). */
-static void lanes_setup8(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth)
+/* A triangle's barycentric and depth planes and the depth range,
+ * broadcast: lanes_setup's constants. */
+typedef struct planes8 {
+    v8f l1a, l1b, l2a, l2b, a0, a1, a2, lo, hi;
+} planes8;
+
+static inline planes8 planes_of(const tr__tri *t, float depth_min, float depth_max)
 {
     const float *at = t->attr;
-    const v8f l1a = simde_mm256_set1_ps(t->l1_a), l1b = simde_mm256_set1_ps(t->l1_b);
-    const v8f l2a = simde_mm256_set1_ps(t->l2_a), l2b = simde_mm256_set1_ps(t->l2_b);
-    const v8f a0 = simde_mm256_set1_ps(at[0]), a1 = simde_mm256_set1_ps(at[1]), a2 = simde_mm256_set1_ps(at[2]);
-    const v8f lo = simde_mm256_set1_ps(depth_min), hi = simde_mm256_set1_ps(depth_max);
+    return (planes8){simde_mm256_set1_ps(t->l1_a), simde_mm256_set1_ps(t->l1_b), simde_mm256_set1_ps(t->l2_a),
+                     simde_mm256_set1_ps(t->l2_b), simde_mm256_set1_ps(at[0]),   simde_mm256_set1_ps(at[1]),
+                     simde_mm256_set1_ps(at[2]),   simde_mm256_set1_ps(depth_min), simde_mm256_set1_ps(depth_max)};
+}
+
+/* lanes_setup's vector-path condition: offsets from vertex 0 of a block at
+ * (x, y) (a block's or its first quad's corner) within int32's range. */
+static inline bool vector_offsets(const tr__tri *t, int32_t x, int32_t y)
+{
+    const int64_t dx0 = (int64_t)x * TR_SUBPIXEL_ONE - t->x0, dy0 = (int64_t)y * TR_SUBPIXEL_ONE - t->y0;
+    const int64_t lim = (int64_t)1 << 30;
+    return dx0 > -lim && dx0 < lim && dy0 > -lim && dy0 < lim;
+}
+
+/* The barycentrics of quads j (lanes 0-3) and k (4-7) of ln, as
+ * lanes_setup computes them. */
+static inline void pair_bary(const planes8 *P, const tr__tri *t, const tr__lanes *ln, uint32_t j, uint32_t k, v8f *l1,
+                             v8f *l2)
+{
     /* lane offsets of two quads, in subpixels */
     const v8i sx = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1), TR_SUBPIXEL_BITS);
     const v8i sy = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1), TR_SUBPIXEL_BITS);
+    const int32_t x0 = (int32_t)((int64_t)ln->qx[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
+    const int32_t y0 = (int32_t)((int64_t)ln->qy[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
+    const int32_t x1 = (int32_t)((int64_t)ln->qx[k] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
+    const int32_t y1 = (int32_t)((int64_t)ln->qy[k] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
+    const v8f dx = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(simde_mm256_setr_epi32(x0, x0, x0, x0, x1, x1, x1, x1), sx));
+    const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(simde_mm256_setr_epi32(y0, y0, y0, y0, y1, y1, y1, y1), sy));
+    *l1 = simde_mm256_add_ps(simde_mm256_mul_ps(P->l1a, dx), simde_mm256_mul_ps(P->l1b, dy));
+    *l2 = simde_mm256_add_ps(simde_mm256_mul_ps(P->l2a, dx), simde_mm256_mul_ps(P->l2b, dy));
+}
+
+/* The clamped depth at barycentrics l1, l2. */
+static inline v8f plane_z(const planes8 *P, v8f l1, v8f l2)
+{
+    return clamp_depth8(simde_mm256_add_ps(simde_mm256_add_ps(P->a0, simde_mm256_mul_ps(l1, P->a1)),
+                                           simde_mm256_mul_ps(l2, P->a2)),
+                        P->lo, P->hi);
+}
+
+/* lanes_setup's vector path, 8 lanes at a time (depth: TR__LANES_Z). */
+static void lanes_setup8(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth)
+{
+    const planes8 P = planes_of(t, depth_min, depth_max);
     for (uint32_t j = 0; j < ln->nq; j += 2) {
         /* An odd last quad is computed twice and stored once. */
         const uint32_t k = j + 1 < ln->nq ? j + 1 : j;
-        const int32_t x0 = (int32_t)((int64_t)ln->qx[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
-        const int32_t y0 = (int32_t)((int64_t)ln->qy[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
-        const int32_t x1 = (int32_t)((int64_t)ln->qx[k] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);
-        const int32_t y1 = (int32_t)((int64_t)ln->qy[k] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);
-        const v8f dx = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(simde_mm256_setr_epi32(x0, x0, x0, x0, x1, x1, x1, x1), sx));
-        const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(simde_mm256_setr_epi32(y0, y0, y0, y0, y1, y1, y1, y1), sy));
-        const v8f l1 = simde_mm256_add_ps(simde_mm256_mul_ps(l1a, dx), simde_mm256_mul_ps(l1b, dy));
-        const v8f l2 = simde_mm256_add_ps(simde_mm256_mul_ps(l2a, dx), simde_mm256_mul_ps(l2b, dy));
-        v8f z = simde_mm256_setzero_ps();
-        if (depth)
-            z = clamp_depth8(simde_mm256_add_ps(simde_mm256_add_ps(a0, simde_mm256_mul_ps(l1, a1)),
-                                                simde_mm256_mul_ps(l2, a2)), lo, hi);
+        v8f l1, l2;
+        pair_bary(&P, t, ln, j, k, &l1, &l2);
+        const v8f z = depth ? plane_z(&P, l1, l2) : simde_mm256_setzero_ps();
         if (k != j) {
             simde_mm256_storeu_ps(&ln->l1[4 * j], l1);
             simde_mm256_storeu_ps(&ln->l2[4 * j], l2);
@@ -69,10 +102,9 @@ static void lanes_setup8(const tr__tri *t, float depth_min, float depth_max, tr_
 #define DEPTH_ROW(CMP)                                                                                              \
     do {                                                                                                            \
         const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_set1_epi32(ys + (int32_t)(r << TR_SUBPIXEL_BITS)));    \
-        const v8f l1 = simde_mm256_add_ps(xl1, simde_mm256_mul_ps(l1b, dy));                                        \
-        const v8f l2 = simde_mm256_add_ps(xl2, simde_mm256_mul_ps(l2b, dy));                                        \
-        const v8f z = clamp_depth8(simde_mm256_add_ps(simde_mm256_add_ps(a0, simde_mm256_mul_ps(l1, a1)),           \
-                                                      simde_mm256_mul_ps(l2, a2)), lo, hi);                         \
+        const v8f l1 = simde_mm256_add_ps(xl1, simde_mm256_mul_ps(P.l1b, dy));                                      \
+        const v8f l2 = simde_mm256_add_ps(xl2, simde_mm256_mul_ps(P.l2b, dy));                                      \
+        const v8f z = plane_z(&P, l1, l2);                                                                          \
         float *row = dbuf + (size_t)r * pitch;                                                                      \
         const v8f d = simde_mm256_loadu_ps(row);                                                                    \
         const v8f ok = simde_mm256_cmp_ps(z, d, CMP);                                                               \
@@ -87,23 +119,18 @@ static bool depth_block8(const tr__tri *t, float depth_min, float depth_max, flo
                          int32_t bx, int32_t by, tr_compare_op op, bool write, uint64_t *pass)
 {
     /* tr__lanes_setup's int32 offsets (its vector-path condition) */
-    const int64_t dx0 = (int64_t)bx * TR_SUBPIXEL_ONE - t->x0, dy0 = (int64_t)by * TR_SUBPIXEL_ONE - t->y0;
-    const int64_t lim = (int64_t)1 << 30;
-    if (!(dx0 > -lim && dx0 < lim && dy0 > -lim && dy0 < lim))
+    if (!vector_offsets(t, bx, by))
         return false;
     if (op != TR_COMPARE_LESS && op != TR_COMPARE_LESS_OR_EQUAL && op != TR_COMPARE_GREATER &&
         op != TR_COMPARE_GREATER_OR_EQUAL)
         return false;
-    const float *at = t->attr;
-    const v8f l1a = simde_mm256_set1_ps(t->l1_a), l1b = simde_mm256_set1_ps(t->l1_b);
-    const v8f l2a = simde_mm256_set1_ps(t->l2_a), l2b = simde_mm256_set1_ps(t->l2_b);
-    const v8f a0 = simde_mm256_set1_ps(at[0]), a1 = simde_mm256_set1_ps(at[1]), a2 = simde_mm256_set1_ps(at[2]);
-    const v8f lo = simde_mm256_set1_ps(depth_min), hi = simde_mm256_set1_ps(depth_max);
-    const int32_t xs = (int32_t)(dx0 + TR_SUBPIXEL_HALF), ys = (int32_t)(dy0 + TR_SUBPIXEL_HALF);
+    const planes8 P = planes_of(t, depth_min, depth_max);
+    const int32_t xs = (int32_t)((int64_t)bx * TR_SUBPIXEL_ONE - t->x0 + TR_SUBPIXEL_HALF);
+    const int32_t ys = (int32_t)((int64_t)by * TR_SUBPIXEL_ONE - t->y0 + TR_SUBPIXEL_HALF);
     const v8f dx = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(
         simde_mm256_set1_epi32(xs), simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
                                                            TR_SUBPIXEL_BITS)));
-    const v8f xl1 = simde_mm256_mul_ps(l1a, dx), xl2 = simde_mm256_mul_ps(l2a, dx);
+    const v8f xl1 = simde_mm256_mul_ps(P.l1a, dx), xl2 = simde_mm256_mul_ps(P.l2a, dx);
     uint64_t bits = 0;
     /* ordered compares, as depth_pass4's; the predicate must be a constant,
      * so one loop per op */
@@ -154,19 +181,9 @@ static inline void store_quad_texels(float *p, uint32_t pitch, simde__m128 v)
             const uint32_t qm = (uint32_t)(live >> (4 * j)) & (k != j ? 0xffu : 0xfu);                              \
             if (!qm)                                                                                                \
                 continue;                                                                                           \
-            const int32_t x0 = (int32_t)((int64_t)ln->qx[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);          \
-            const int32_t y0 = (int32_t)((int64_t)ln->qy[j] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);          \
-            const int32_t x1 = (int32_t)((int64_t)ln->qx[k] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->x0);          \
-            const int32_t y1 = (int32_t)((int64_t)ln->qy[k] * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF - t->y0);          \
-            const v8f dx = simde_mm256_cvtepi32_ps(                                                                 \
-                simde_mm256_add_epi32(simde_mm256_setr_epi32(x0, x0, x0, x0, x1, x1, x1, x1), sx));                 \
-            const v8f dy = simde_mm256_cvtepi32_ps(                                                                 \
-                simde_mm256_add_epi32(simde_mm256_setr_epi32(y0, y0, y0, y0, y1, y1, y1, y1), sy));                 \
-            const v8f l1 = simde_mm256_add_ps(simde_mm256_mul_ps(l1a, dx), simde_mm256_mul_ps(l1b, dy));            \
-            const v8f l2 = simde_mm256_add_ps(simde_mm256_mul_ps(l2a, dx), simde_mm256_mul_ps(l2b, dy));            \
-            const v8f z = clamp_depth8(                                                                             \
-                simde_mm256_add_ps(simde_mm256_add_ps(a0, simde_mm256_mul_ps(l1, a1)), simde_mm256_mul_ps(l2, a2)), \
-                lo, hi);                                                                                            \
+            v8f l1, l2;                                                                                             \
+            pair_bary(&P, t, ln, j, k, &l1, &l2);                                                                   \
+            const v8f z = plane_z(&P, l1, l2);                                                                      \
             float *p = dbuf + (size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0]);           \
             float *q = dbuf + (size_t)(ln->qy[k] - origin[1]) * pitch + (size_t)(ln->qx[k] - origin[0]);           \
             const v8f d = simde_mm256_set_m128(load_quad_texels(q, pitch), load_quad_texels(p, pitch));            \
@@ -187,20 +204,10 @@ static bool depth_lanes8(const tr__tri *t, float depth_min, float depth_max, flo
                          const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
                          uint64_t *fail_out)
 {
-    if (!ln->nq)
-        return false;
     /* lanes_setup's vector-path condition, on the first quad */
-    const int64_t dx0 = (int64_t)ln->qx[0] * TR_SUBPIXEL_ONE - t->x0, dy0 = (int64_t)ln->qy[0] * TR_SUBPIXEL_ONE - t->y0;
-    const int64_t lim = (int64_t)1 << 30;
-    if (!(dx0 > -lim && dx0 < lim && dy0 > -lim && dy0 < lim))
+    if (!ln->nq || !vector_offsets(t, ln->qx[0], ln->qy[0]))
         return false;
-    const float *at = t->attr;
-    const v8f l1a = simde_mm256_set1_ps(t->l1_a), l1b = simde_mm256_set1_ps(t->l1_b);
-    const v8f l2a = simde_mm256_set1_ps(t->l2_a), l2b = simde_mm256_set1_ps(t->l2_b);
-    const v8f a0 = simde_mm256_set1_ps(at[0]), a1 = simde_mm256_set1_ps(at[1]), a2 = simde_mm256_set1_ps(at[2]);
-    const v8f lo = simde_mm256_set1_ps(depth_min), hi = simde_mm256_set1_ps(depth_max);
-    const v8i sx = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1), TR_SUBPIXEL_BITS);
-    const v8i sy = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 0, 1, 1, 0, 0, 1, 1), TR_SUBPIXEL_BITS);
+    const planes8 P = planes_of(t, depth_min, depth_max);
     const v8i lane_bit = simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     uint64_t fail = 0;
     /* ordered compares, as depth_pass4's; one loop per op (a constant predicate) */

@@ -606,6 +606,37 @@ Test(raster, quad_lane_setup_equals_reference)
     free(t);
 }
 
+/* A random early depth test for the one-step depth kernels' tests: a
+ * depth range with ends the buffer may hold, a buffer (da, copied to db)
+ * of ties, NaNs and infinities, a compare the kernels take, the write on
+ * or off. */
+typedef struct depth_case {
+    float lo, hi;
+    tr_compare_op op;
+    bool write;
+} depth_case;
+
+static depth_case random_depth_case(trt_rng *rng, float *da, float *db, size_t n)
+{
+    static const float pool[] = {0.0f, -0.0f, 0.25f, 0.5f, 0.75f, 1.0f, NAN, INFINITY};
+    static const float ends[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+    static const tr_compare_op ops[] = {TR_COMPARE_LESS, TR_COMPARE_LESS_OR_EQUAL, TR_COMPARE_GREATER,
+                                        TR_COMPARE_GREATER_OR_EQUAL};
+    depth_case c;
+    c.lo = ends[trt_rand_u32(rng) % 5];
+    c.hi = ends[trt_rand_u32(rng) % 5];
+    if (c.lo > c.hi) {
+        const float x = c.lo;
+        c.lo = c.hi, c.hi = x;
+    }
+    for (size_t i = 0; i < n; i++)
+        da[i] = trt_rand_u32(rng) % 3 ? pool[trt_rand_u32(rng) % 8] : (float)trt_rand_range(rng, 0, 1);
+    memcpy(db, da, n * sizeof *da);
+    c.op = ops[trt_rand_u32(rng) % 4];
+    c.write = trt_rand_u32(rng) & 1;
+    return c;
+}
+
 #if TILERAST_AVX2_KERNELS
 /* The whole-block early depth test (raster_avx2.c: depth computed and
  * tested row by row) against its two steps, lane set-up then the quad
@@ -618,10 +649,6 @@ Test(raster, whole_block_depth_equals_lanes_then_quads)
     trt_rng rng = {9090};
     enum { PITCH = 24, ROWS = 16 };
     const int32_t origin[2] = {8, 16};
-    static const float pool[] = {0.0f, -0.0f, 0.25f, 0.5f, 0.75f, 1.0f, NAN, INFINITY};
-    static const float ends[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
-    static const tr_compare_op ops[] = {TR_COMPARE_LESS, TR_COMPARE_LESS_OR_EQUAL, TR_COMPARE_GREATER,
-                                        TR_COMPARE_GREATER_OR_EQUAL};
     tr__tri *t = calloc(1, sizeof(tr__tri) + TR_TRI_ATTR_FLOATS(0) * sizeof(float));
     cr_assert_not_null(t);
     uint32_t done = 0, passed = 0;
@@ -637,17 +664,11 @@ Test(raster, whole_block_depth_equals_lanes_then_quads)
             ln.qx[q] = bx + (int32_t)(q & 3) * 2;
             ln.qy[q] = by + (int32_t)(q >> 2) * 2;
         }
-        float lo = ends[trt_rand_u32(&rng) % 5], hi = ends[trt_rand_u32(&rng) % 5];
-        if (lo > hi) {
-            const float x = lo;
-            lo = hi, hi = x;
-        }
         float da[PITCH * ROWS], db[PITCH * ROWS];
-        for (int i = 0; i < PITCH * ROWS; i++)
-            da[i] = trt_rand_u32(&rng) % 3 ? pool[trt_rand_u32(&rng) % 8] : (float)trt_rand_range(&rng, 0, 1);
-        memcpy(db, da, sizeof da);
-        const tr_compare_op op = ops[trt_rand_u32(&rng) % 4];
-        const bool write = trt_rand_u32(&rng) & 1;
+        const depth_case c = random_depth_case(&rng, da, db, PITCH * ROWS);
+        const float lo = c.lo, hi = c.hi;
+        const tr_compare_op op = c.op;
+        const bool write = c.write;
         tr__kernels_for(TR_SIMD_SSE)->lanes_setup(t, lo, hi, &ln, TR__LANES_Z);
         const uint64_t fail = ks(true)->depth_quads(da, PITCH, origin, &ln, ~0ull, op, write);
         uint64_t pass = 0;
@@ -677,10 +698,6 @@ Test(raster, fused_lane_depth_equals_lanes_then_quads)
     trt_rng rng = {4242};
     enum { PITCH = 24, ROWS = 16 };
     const int32_t origin[2] = {8, 16};
-    static const float pool[] = {0.0f, -0.0f, 0.25f, 0.5f, 0.75f, 1.0f, NAN, INFINITY};
-    static const float ends[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
-    static const tr_compare_op ops[] = {TR_COMPARE_LESS, TR_COMPARE_LESS_OR_EQUAL, TR_COMPARE_GREATER,
-                                        TR_COMPARE_GREATER_OR_EQUAL};
     tr__tri *t = calloc(1, sizeof(tr__tri) + TR_TRI_ATTR_FLOATS(0) * sizeof(float));
     cr_assert_not_null(t);
     uint32_t done = 0, odd = 0;
@@ -693,17 +710,11 @@ Test(raster, fused_lane_depth_equals_lanes_then_quads)
         memset(&a, 0, sizeof a);
         const uint64_t live = random_quads(&rng, bx, by, &a);
         b = a;
-        float lo = ends[trt_rand_u32(&rng) % 5], hi = ends[trt_rand_u32(&rng) % 5];
-        if (lo > hi) {
-            const float x = lo;
-            lo = hi, hi = x;
-        }
         float da[PITCH * ROWS], db[PITCH * ROWS];
-        for (int i = 0; i < PITCH * ROWS; i++)
-            da[i] = trt_rand_u32(&rng) % 3 ? pool[trt_rand_u32(&rng) % 8] : (float)trt_rand_range(&rng, 0, 1);
-        memcpy(db, da, sizeof da);
-        const tr_compare_op op = ops[trt_rand_u32(&rng) % 4];
-        const bool write = trt_rand_u32(&rng) & 1;
+        const depth_case c = random_depth_case(&rng, da, db, PITCH * ROWS);
+        const float lo = c.lo, hi = c.hi;
+        const tr_compare_op op = c.op;
+        const bool write = c.write;
         tr__kernels_for(TR_SIMD_SSE)->lanes_setup(t, lo, hi, &a, TR__LANES_Z);
         const uint64_t fail = ks(true)->depth_quads(da, PITCH, origin, &a, live, op, write);
         uint64_t got = 0;
