@@ -18,6 +18,19 @@
 #define BLOCK 8
 
 /* Depth and stencil tests for the lanes in `live`; returns the survivors. */
+/* After an early depth test (no stencil) that failed `fail` of `live`
+ * (ln's lanes): the rejections counted, the depth blocks of a depth write
+ * invalidated; returns the survivors. */
+static inline uint64_t depth_tested(tr__raster_bin *rb, const tr_pipeline_desc *pd, const tr__lanes *ln,
+                                    uint64_t live, uint64_t fail)
+{
+    rb->worker->stats.fragments_depth_rejected += (uint64_t)tr__popcount64(fail);
+    live &= ~fail;
+    if (pd->depth_write)
+        tr__zblocks_invalidate(rb, ln, live);
+    return live;
+}
+
 /* Depth and stencil are tested before the shader: forced, or the shader
  * can neither discard, write depth or the sample mask nor write memory
  * (then testing first is invisible), or there is no shader. */
@@ -43,12 +56,10 @@ static uint64_t depth_stencil(tr__raster_bin *rb, const tr__tri *t, const tr__dr
     tr_pass_stats *st = &rb->worker->stats;
     if (!stest && rb->ctx->simd != TR_SIMD_SCALAR) {
         /* Depth only: a quad at a time (raster_quad.c). */
-        uint64_t fail = rb->ctx->kernels->depth_quads((float *)rb->gmem[p->depth_att], rb->gmem_pitch, rb->origin,
-                                                      ln, live, pd->depth_compare, pd->depth_write != 0);
-        st->fragments_depth_rejected += (uint64_t)tr__popcount64(fail);
-        if (pd->depth_write)
-            tr__zblocks_invalidate(rb, ln, live & ~fail);
-        return live & ~fail;
+        const uint64_t fail = rb->ctx->kernels->depth_quads((float *)rb->gmem[p->depth_att], rb->gmem_pitch,
+                                                            rb->origin, ln, live, pd->depth_compare,
+                                                            pd->depth_write != 0);
+        return depth_tested(rb, pd, ln, live, fail);
     }
     /* Stencil (and depth): raster_quad.c, the reference under TR_SIMD_SCALAR. */
     tr__ds_state ds;
@@ -362,10 +373,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         uint64_t pass;
         if (rb->ctx->kernels->depth_block(t, d->depth_min, d->depth_max, dbuf, rb->gmem_pitch, ln->qx[0], ln->qy[0],
                                           pd->depth_compare, pd->depth_write != 0, &pass)) {
-            st->fragments_depth_rejected += (uint64_t)tr__popcount64(~pass);
-            if (pd->depth_write)
-                tr__zblocks_invalidate(rb, ln, pass);
-            live = pass;
+            live = depth_tested(rb, pd, ln, live, ~pass);
             tested = true;
             if (!live)
                 return;
@@ -379,10 +387,7 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
         if (rb->ctx->kernels->depth_lanes(t, d->depth_min, d->depth_max, (float *)rb->gmem[p->depth_att],
                                           rb->gmem_pitch, rb->origin, ln, live, pd->depth_compare,
                                           pd->depth_write != 0, &fail)) {
-            st->fragments_depth_rejected += (uint64_t)tr__popcount64(fail);
-            live &= ~fail;
-            if (pd->depth_write)
-                tr__zblocks_invalidate(rb, ln, live);
+            live = depth_tested(rb, pd, ln, live, fail);
             tested = true;
             if (!live)
                 return;
@@ -878,6 +883,44 @@ static uint64_t ms_lrz_rejects(tr__raster_bin *rb, const tr__tri *t, const tr__d
  * depth, stencil and colour are tested and written per covered sample,
  * each in its sample's GMEM plane.  r: the triangle's box in the bin and
  * scissor. */
+/* The early depth and stencil tests of a multisampled block, sample by
+ * sample in its plane (rbs: a copy of rb, sample_planes), of the lanes of
+ * m[] (lns: the block's quads), which keep the survivors; returns their
+ * union.  A sample whose depths only the depth test reads (block_depth)
+ * takes one step: a whole block row by row (`whole`: lns is the whole
+ * block at (bx, by)), else its quads with a live lane. */
+static uint64_t samples_early_tests(tr__raster_bin *rb, tr__raster_bin *rbs, const tr__tri *t,
+                                    const tr__tri *const moved[], const tr__draw *d, uint32_t n, bool block_depth,
+                                    bool whole, int32_t bx, int32_t by, tr__lanes *lns, uint64_t m[])
+{
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const tr__kernels *K = rb->ctx->kernels;
+    const int depth_att = rb->rp->depth_att;
+    uint64_t any = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        if (!m[s])
+            continue;
+        sample_planes(rb, s, rbs);
+        uint64_t pass, fail;
+        if (block_depth && whole && m[s] == ~0ull &&
+            K->depth_block(moved[s], d->depth_min, d->depth_max,
+                           (float *)rbs->gmem[depth_att] + (size_t)(by - rb->origin[1]) * rb->gmem_pitch +
+                               (size_t)(bx - rb->origin[0]),
+                           rb->gmem_pitch, bx, by, pd->depth_compare, pd->depth_write != 0, &pass))
+            m[s] = depth_tested(rbs, pd, lns, m[s], ~pass);
+        else if (block_depth && K->depth_lanes(moved[s], d->depth_min, d->depth_max, (float *)rbs->gmem[depth_att],
+                                               rbs->gmem_pitch, rbs->origin, lns, m[s], pd->depth_compare,
+                                               pd->depth_write != 0, &fail))
+            m[s] = depth_tested(rbs, pd, lns, m[s], fail);
+        else {
+            K->lanes_setup(moved[s], d->depth_min, d->depth_max, lns, TR__LANES_Z);
+            m[s] = depth_stencil(rbs, t, d, m[s], lns);
+        }
+        any |= m[s];
+    }
+    return any;
+}
+
 /* (kept out of tr__raster_triangle, whose single-sample path it would slow) */
 static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
                                                          const int32_t r[4])
@@ -1036,42 +1079,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
             uint64_t cover[TR_MAX_SAMPLES];
             memcpy(cover, m, n * sizeof *m);
             if (early && !per_sample) {
-                any = 0;
-                for (uint32_t s = 0; s < n; s++) {
-                    if (!m[s])
-                        continue;
-                    sample_planes(rb, s, &rbs);
-                    /* a whole block whose depths only the depth test reads:
-                     * one wide step per row, as for single-sampled blocks */
-                    uint64_t pass;
-                    if (block_depth && ln.block && m[s] == ~0ull &&
-                        K->depth_block(moved[s], d->depth_min, d->depth_max,
-                                       (float *)rbs.gmem[p->depth_att] + (size_t)(by - rb->origin[1]) * rb->gmem_pitch +
-                                           (size_t)(bx - rb->origin[0]),
-                                       rb->gmem_pitch, bx, by, pd->depth_compare, pd->depth_write != 0, &pass)) {
-                        st->fragments_depth_rejected += (uint64_t)tr__popcount64(~pass);
-                        m[s] = pass;
-                        any |= pass;
-                        continue;
-                    }
-                    /* else the sample's depths of the quads with a live
-                     * lane, tested in one step (depth_stencil's depth-only
-                     * case) */
-                    uint64_t fail;
-                    if (block_depth && K->depth_lanes(moved[s], d->depth_min, d->depth_max,
-                                                      (float *)rbs.gmem[p->depth_att], rbs.gmem_pitch, rbs.origin,
-                                                      &lns, m[s], pd->depth_compare, pd->depth_write != 0, &fail)) {
-                        st->fragments_depth_rejected += (uint64_t)tr__popcount64(fail);
-                        m[s] &= ~fail;
-                        if (pd->depth_write)
-                            tr__zblocks_invalidate(&rbs, &lns, m[s]);
-                        any |= m[s];
-                        continue;
-                    }
-                    K->lanes_setup(moved[s], d->depth_min, d->depth_max, &lns, TR__LANES_Z);
-                    m[s] = depth_stencil(&rbs, t, d, m[s], &lns);
-                    any |= m[s];
-                }
+                any = samples_early_tests(rb, &rbs, t, moved, d, n, block_depth, ln.block, bx, by, &lns, m);
                 if (!any)
                     continue;
             }
