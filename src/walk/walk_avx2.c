@@ -10,6 +10,29 @@
 
 typedef simde__m256i v8i;
 
+/* An edge's value at a block's first tested centre (px, py), in units of
+ * 256 subpixels: floor(E / 256), clamped to +-2^30 (the sign holds over
+ * the block). */
+static inline __attribute__((always_inline)) int32_t first_centre(int64_t c, int64_t a, int64_t b, int64_t px, int64_t py)
+{
+    const int64_t big = (int64_t)1 << 30;
+    int64_t e = c + a * px + b * py;
+    e >>= TR_SUBPIXEL_BITS; /* floor(E0 / 256): arithmetic shift (checked in walk_coverage.c) */
+    return (int32_t)(e > big ? big : e < -big ? -big : e);
+}
+
+/* A row's 8 centres inside all three edges (values >= 0), spread to the
+ * lane order of its quads (shifted into place by the caller). */
+static inline __attribute__((always_inline)) uint64_t row_inside(const v8i row[3])
+{
+    const v8i neg1 = simde_mm256_set1_epi32(-1);
+    const v8i in = simde_mm256_and_si256(
+        simde_mm256_and_si256(simde_mm256_cmpgt_epi32(row[0], neg1), simde_mm256_cmpgt_epi32(row[1], neg1)),
+        simde_mm256_cmpgt_epi32(row[2], neg1));
+    const uint32_t m = (uint32_t)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(in));
+    return tr__spread_row[m];
+}
+
 /* The pixel centres of rows [ly0, ly1) of a block (its first centre at
  * subpixel (pxmin, pymin)) inside all three edges, a row of 8 per vector,
  * in tr__lanes order: the four-lane kernel's integers and masks (false,
@@ -20,34 +43,28 @@ bool tr__walk_partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pym
     /* As the four-lane kernel (walk_coverage.c): edge values at centres in units of 256
      * subpixels, floor(E0 / 256) + a i + b j, clamped to +-2^30 at the
      * first centre (the sign holds over the block), inside int32. */
-    const int64_t lim = (int64_t)1 << 26, big = (int64_t)1 << 30;
+    const int64_t lim = (int64_t)1 << 26;
     v8i row[3], step_y[3];
     const v8i col = simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (int k = 0; k < 3; k++) {
         const int64_t a = t->edge_a[k], b = t->edge_b[k];
         if (a > lim || a < -lim || b > lim || b < -lim)
             return false;
-        int64_t e = t->edge_c[k] + a * pxmin + b * (pymin + (int64_t)ly0 * TR_SUBPIXEL_ONE);
-        e >>= TR_SUBPIXEL_BITS; /* floor(E0 / 256): arithmetic shift (checked in walk_coverage.c) */
-        e = e > big ? big : e < -big ? -big : e;
-        row[k] = simde_mm256_add_epi32(simde_mm256_set1_epi32((int32_t)e),
+        const int32_t e = first_centre(t->edge_c[k], a, b, pxmin, pymin + (int64_t)ly0 * TR_SUBPIXEL_ONE);
+        row[k] = simde_mm256_add_epi32(simde_mm256_set1_epi32(e),
                                        simde_mm256_mullo_epi32(col, simde_mm256_set1_epi32((int32_t)a)));
         step_y[k] = simde_mm256_set1_epi32((int32_t)b);
     }
-    const v8i neg1 = simde_mm256_set1_epi32(-1);
     uint64_t bits = 0;
     for (uint32_t r = ly0; r < ly1; r++) {
-        const v8i in = simde_mm256_and_si256(simde_mm256_and_si256(simde_mm256_cmpgt_epi32(row[0], neg1),
-                                                                   simde_mm256_cmpgt_epi32(row[1], neg1)),
-                                             simde_mm256_cmpgt_epi32(row[2], neg1));
-        const uint32_t m = (uint32_t)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(in));
-        bits |= (uint64_t)tr__spread_row[m] << (16 * (r >> 1) + 2 * (r & 1));
+        bits |= row_inside(row) << (16 * (r >> 1) + 2 * (r & 1));
         for (int k = 0; k < 3; k++)
             row[k] = simde_mm256_add_epi32(row[k], step_y[k]);
     }
     *out = bits;
     return true;
 }
+
 /* tr__walk_partial_coverage_avx2 of up to 4 triangles that differ only in
  * their edges' c (a multisampled triangle moved to each sample), for
  * those of `keep` (m[s] = 0 for the others): a and b, and the columns'
@@ -60,7 +77,7 @@ bool tr__walk_samples_coverage_avx2(const tr__tri *const t[], uint32_t n, uint32
     enum { MAX = 4 };
     if (n > MAX)
         return false;
-    const int64_t lim = (int64_t)1 << 26, big = (int64_t)1 << 30;
+    const int64_t lim = (int64_t)1 << 26;
     const tr__tri *t0 = t[0];
     v8i cols[3], step_y[3], row[MAX][3];
     const v8i col = simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -78,21 +95,14 @@ bool tr__walk_samples_coverage_avx2(const tr__tri *const t[], uint32_t n, uint32
             const int64_t a = t[s]->edge_a[k], b = t[s]->edge_b[k];
             if (a != t0->edge_a[k] || b != t0->edge_b[k])
                 return false;
-            int64_t e = t[s]->edge_c[k] + a * pxmin + b * py;
-            e >>= TR_SUBPIXEL_BITS; /* floor(E0 / 256): arithmetic shift (checked in walk_coverage.c) */
-            e = e > big ? big : e < -big ? -big : e;
-            row[s][k] = simde_mm256_add_epi32(simde_mm256_set1_epi32((int32_t)e), cols[k]);
+            row[s][k] = simde_mm256_add_epi32(simde_mm256_set1_epi32(first_centre(t[s]->edge_c[k], a, b, pxmin, py)),
+                                              cols[k]);
         }
     }
-    const v8i neg1 = simde_mm256_set1_epi32(-1);
     for (uint32_t r = ly0; r < ly1; r++) {
         const uint32_t shift = 16 * (r >> 1) + 2 * (r & 1);
         for (uint32_t s = 0; s < n; s++) {
-            const v8i in = simde_mm256_and_si256(simde_mm256_and_si256(simde_mm256_cmpgt_epi32(row[s][0], neg1),
-                                                                       simde_mm256_cmpgt_epi32(row[s][1], neg1)),
-                                                 simde_mm256_cmpgt_epi32(row[s][2], neg1));
-            const uint32_t bits = (uint32_t)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(in));
-            m[s] |= (uint64_t)tr__spread_row[bits] << shift;
+            m[s] |= row_inside(row[s]) << shift;
             for (int k = 0; k < 3; k++)
                 row[s][k] = simde_mm256_add_epi32(row[s][k], step_y[k]);
         }

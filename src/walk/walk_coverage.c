@@ -122,14 +122,6 @@ static uint64_t rect_mask(int32_t bx, int32_t by, const int32_t r[4])
     return rm;
 }
 
-/* The coverage of a block that no edge excludes: ~0 when `full` (inside
- * all three edges), else the per-pixel tests on the block's rows inside r;
- * then cut to the rectangle `cut` where the block crosses it.  Pixels of r
- * are tested; callers pass in `cut` a rectangle that holds r's pixels the
- * triangle can cover (r itself, or the bin and scissor when r is that cut
- * with the triangle's bounding box).  lanes: the widest kernel to try, 8
- * (AVX2), 4 or 0 (the scalar reference); each declines edges beyond its
- * range to the next. */
 /* The tested rows [ly0, ly1) and columns [lx0, lx1) of block (bx, by):
  * r's, in the block (pixels outside r are outside the triangle's box or
  * cut afterwards). */
