@@ -410,6 +410,14 @@ tr_result tr_image_read_rgba8(const tr_image *img, const tr_subresource *sub, ui
     return tr__image_read_rgba8(img, sub, out, false);
 }
 
+/* Formats whose channels are all 8-bit UNORM bytes: resolved as integer
+ * averages per byte. */
+static inline bool unorm8_channels(tr_format format)
+{
+    return format == TR_FORMAT_R8G8B8A8_UNORM || format == TR_FORMAT_R8G8_UNORM || format == TR_FORMAT_R8_UNORM ||
+           format == TR_FORMAT_B8G8R8A8_UNORM;
+}
+
 void tr__resolve_texel(const tr_context *ctx, tr_format format, const uint8_t *s0, size_t stride, uint32_t n,
                        uint8_t *out)
 {
@@ -432,8 +440,7 @@ void tr__resolve_texel(const tr_context *ctx, tr_format format, const uint8_t *s
         memcpy(out, &res, 4);
         return;
     }
-    if (format == TR_FORMAT_R8G8B8A8_UNORM || format == TR_FORMAT_R8G8_UNORM || format == TR_FORMAT_R8_UNORM ||
-        format == TR_FORMAT_B8G8R8A8_UNORM) {
+    if (unorm8_channels(format)) {
         const uint32_t bytes = tr__format(format)->texel;
         for (uint32_t c = 0; c < bytes; c++) {
             uint32_t sum = 0;
@@ -486,9 +493,7 @@ static void resolve_unorm8_bytes(const uint8_t *s0, size_t stride, uint32_t n, s
 void tr__resolve_row(const tr_context *ctx, tr_format format, const uint8_t *s0, size_t stride, uint32_t n,
                      uint32_t count, uint8_t *out)
 {
-    if ((format == TR_FORMAT_R8G8B8A8_UNORM || format == TR_FORMAT_R8G8_UNORM || format == TR_FORMAT_R8_UNORM ||
-         format == TR_FORMAT_B8G8R8A8_UNORM) &&
-        n <= 16 && (n & (n - 1)) == 0) {
+    if (unorm8_channels(format) && n <= 16 && (n & (n - 1)) == 0) {
         resolve_unorm8_bytes(s0, stride, n, (size_t)count * tr__format(format)->texel, out);
         return;
     }

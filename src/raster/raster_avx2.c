@@ -200,7 +200,7 @@ static inline void store_quad_texels(float *p, uint32_t pitch, simde__m128 v)
         }                                                                                                           \
     } while (0)
 
-static bool depth_lanes8(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
+static inline __attribute__((always_inline)) bool depth_lanes8(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
                          const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
                          uint64_t *fail_out)
 {
