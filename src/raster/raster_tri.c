@@ -1191,16 +1191,22 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
     bool batch_tests = false;
     shade_state ss;
     shade_begin(rb, d, &ss);
+    /* A box inside one block (most small triangles) needs no walk: the
+     * block's per-pixel tests give what the walk's class would (0 outside
+     * an edge; all of the block inside r and the cut when inside all
+     * three, as the box holds every covered centre). */
+    const bool one_block = (r[2] - 1 - bx0) < BLOCK && ((r[3] - 1) & ~(BLOCK - 1)) == (r[1] & ~(BLOCK - 1));
     tr__block_walk walk;
-    tr__block_walk_begin(t, &walk);
+    if (!one_block)
+        tr__block_walk_begin(t, &walk);
     /* Rows of many blocks find their covered blocks by division
      * (tr__block_walk_ranges), not block by block; with LRZ, the run of
      * whole blocks inside the cut is then tested at once first. */
     const bool ranges = r[2] - bx0 > 4 * BLOCK;
     const int32_t cut_x0 = (cut[0] + BLOCK - 1) & ~(BLOCK - 1), cut_x1 = cut[2] & ~(BLOCK - 1);
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
-        int32_t xs, xe, in[2];
-        if (!tr__block_walk_row_span(t, &walk, bx0, r[2], by, ranges, &xs, &xe, in))
+        int32_t xs = bx0, xe = r[2], in[2] = {0, 0};
+        if (!one_block && !tr__block_walk_row_span(t, &walk, bx0, r[2], by, ranges, &xs, &xe, in))
             continue;
         int32_t span0 = 0, span1 = 0;
         if (lrz != TR_LRZ_DIRECTION_UNKNOWN && by >= cut[1] && by + BLOCK <= cut[3]) {
@@ -1238,7 +1244,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                     continue;
                 }
             }
-            const int cls = tr__block_walk_step(&walk);
+            const int cls = one_block ? 1 : tr__block_walk_step(&walk);
             if (!cls)
                 continue;
             uint64_t m = tr__walk_block_mask(t, bx, by, r, cut, cls == 2, wk);
