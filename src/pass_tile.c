@@ -245,6 +245,7 @@ static bool begin_view(const tile_job *job, tr__worker *w, uint32_t k, uint32_t 
     rb->ctx = job->ctx;
     rb->rp = job->rp;
     rb->worker = w;
+    rb->shade_pipeline = NULL;
     rb->view_slot = vs;
     memcpy(rb->rect, rect, sizeof rect);
     memcpy(rb->fb_rect, rect, sizeof rect);

@@ -163,6 +163,24 @@ typedef struct tr__raster_pass {
  * tr__tri_bytes(varying_count)).  Culls as set-up does. */
 tr__setup_status tr__raster_setup_again(const tr__draw *draw, const tr__tri *src_tri, tr__tri *into);
 
+/* What the fragment path (raster_tri.c's shade_quads) needs of a
+ * triangle's draw and bin view: the same for every triangle of one
+ * pipeline (and depth format) in a bin view; and the triangle's shaded
+ * uniform quad. */
+typedef struct tr__shade_state {
+    uint32_t flags;         /* the pipeline's fs_flags */
+    bool simd;              /* not the scalar reference */
+    bool frag_coord, shader_depth, smooth, early;
+    bool depth;             /* a depth test against an attachment */
+    bool block_depth;       /* whole blocks may take the kernels' depth_block */
+    bool uniform;           /* blocks of more than one quad are uniform */
+    /* The worker's fragment block holds this triangle's uniform quad,
+     * shaded; uni_known/uni_value: quad0_uniform's answer per colour
+     * attachment for it. */
+    bool shaded;
+    uint32_t uni_known, uni_value;
+} tr__shade_state;
+
 /* Everything one worker needs to draw one view of one bin. */
 typedef struct tr__raster_bin {
     tr_context *ctx;
@@ -204,6 +222,12 @@ typedef struct tr__raster_bin {
     int32_t ss_shift[2];          /* a subsampled attachment's full-size store: moved by this from
                                      the framebuffer (its layout rectangle - b_s); 0 without
                                      FDM offsets */
+    /* The fragment path's state of the last pipeline drawn (and depth
+     * format: tr__draw.depth_qmax), reused while the next triangle's are
+     * the same; shade_pipeline NULL (at each bin view's start): none. */
+    const tr_pipeline *shade_pipeline;
+    uint32_t shade_qmax;
+    tr__shade_state shade;
 } tr__raster_bin;
 
 /* Draws one triangle of draw d inside the bin (and d's scissor).  In a bin

@@ -122,23 +122,25 @@ static bool blend_is_dual(const tr_blend_state *bs)
                           bs->src_alpha >= TR_BLEND_SRC1_COLOR || bs->dst_alpha >= TR_BLEND_SRC1_COLOR);
 }
 
-/* What shade_quads needs of a triangle's draw and bin view, worked out
- * once per triangle (shade_begin), and the triangle's shaded uniform quad. */
-typedef struct shade_state {
-    uint32_t flags;         /* the pipeline's fs_flags */
-    bool simd;              /* not the scalar reference */
-    bool frag_coord, shader_depth, smooth, early;
-    bool depth;             /* a depth test against an attachment */
-    bool block_depth;       /* whole blocks may take the kernels' depth_block */
-    bool uniform;           /* blocks of more than one quad are uniform */
-    /* The worker's fragment block holds this triangle's uniform quad,
-     * shaded; uni_known/uni_value: quad0_uniform's answer per colour
-     * attachment for it. */
-    bool shaded;
-    uint32_t uni_known, uni_value;
-} shade_state;
+/* What shade_quads needs of a triangle's draw and bin view
+ * (raster_internal.h), and the triangle's shaded uniform quad. */
+typedef tr__shade_state shade_state;
 
-static void shade_begin(const tr__raster_bin *rb, const tr__draw *d, shade_state *ss)
+static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state *ss);
+
+/* shade_quads' state for a triangle of draw d: its pipeline's part worked
+ * out once per pipeline (and depth format) in a bin view, kept in rb. */
+static void shade_begin(tr__raster_bin *rb, const tr__draw *d, shade_state *ss)
+{
+    if (rb->shade_pipeline != d->pipeline || rb->shade_qmax != d->depth_qmax) {
+        shade_mode(rb, d, &rb->shade);
+        rb->shade_pipeline = d->pipeline;
+        rb->shade_qmax = d->depth_qmax;
+    }
+    *ss = rb->shade;
+}
+
+static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state *ss)
 {
     const tr__raster_pass *p = rb->rp;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
