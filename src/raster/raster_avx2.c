@@ -7,6 +7,8 @@
  * test_kernels.c compares all three bit for bit. */
 #include "raster/raster_internal.h"
 
+#include <math.h>
+
 #if TILERAST_AVX2_KERNELS
 #include <simde/x86/avx2.h>
 
@@ -70,6 +72,21 @@ static inline v8f plane_z(const planes8 *P, v8f l1, v8f l2)
                         P->lo, P->hi);
 }
 
+/* A triangle of one depth: a1 = a2 = 0 with finite barycentric planes
+ * (|l| below 2^96 over the int32 offsets) and a0 not zero.  Then every
+ * lane's plane_z is a0 + (+-0) + (+-0) = a0, and *z gets it clamped
+ * without the barycentrics.  False otherwise: with a0 = 0 the lanes'
+ * signs would pick +0 or -0, with infinite planes NaN. */
+static inline bool flat_depth(const tr__tri *t, const planes8 *P, v8f *z)
+{
+    const float *at = t->attr, lim = 0x1p64f;
+    if (!(at[1] == 0.0f && at[2] == 0.0f && at[0] != 0.0f && fabsf(t->l1_a) <= lim && fabsf(t->l1_b) <= lim &&
+          fabsf(t->l2_a) <= lim && fabsf(t->l2_b) <= lim))
+        return false;
+    *z = clamp_depth8(P->a0, P->lo, P->hi);
+    return true;
+}
+
 /* lanes_setup's vector path, 8 lanes at a time (depth: TR__LANES_Z). */
 static void lanes_setup8(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth)
 {
@@ -101,10 +118,13 @@ static void lanes_setup8(const tr__tri *t, float depth_min, float depth_max, tr_
  * when `write`, written) against the GMEM row; returns the row's pass mask. */
 #define DEPTH_ROW(CMP)                                                                                              \
     do {                                                                                                            \
-        const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_set1_epi32(ys + (int32_t)(r << TR_SUBPIXEL_BITS)));    \
-        const v8f l1 = simde_mm256_add_ps(xl1, simde_mm256_mul_ps(P.l1b, dy));                                      \
-        const v8f l2 = simde_mm256_add_ps(xl2, simde_mm256_mul_ps(P.l2b, dy));                                      \
-        const v8f z = plane_z(&P, l1, l2);                                                                          \
+        v8f z = zc;                                                                                                 \
+        if (!flat) {                                                                                                \
+            const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_set1_epi32(ys + (int32_t)(r << TR_SUBPIXEL_BITS))); \
+            const v8f l1 = simde_mm256_add_ps(xl1, simde_mm256_mul_ps(P.l1b, dy));                                  \
+            const v8f l2 = simde_mm256_add_ps(xl2, simde_mm256_mul_ps(P.l2b, dy));                                  \
+            z = plane_z(&P, l1, l2);                                                                                \
+        }                                                                                                           \
         float *row = dbuf + (size_t)r * pitch;                                                                      \
         const v8f d = simde_mm256_loadu_ps(row);                                                                    \
         const v8f ok = simde_mm256_cmp_ps(z, d, CMP);                                                               \
@@ -131,6 +151,8 @@ static bool depth_block8(const tr__tri *t, float depth_min, float depth_max, flo
         simde_mm256_set1_epi32(xs), simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
                                                            TR_SUBPIXEL_BITS)));
     const v8f xl1 = simde_mm256_mul_ps(P.l1a, dx), xl2 = simde_mm256_mul_ps(P.l2a, dx);
+    v8f zc = simde_mm256_setzero_ps();
+    const bool flat = flat_depth(t, &P, &zc);
     uint64_t bits = 0;
     /* ordered compares, as depth_pass4's; the predicate must be a constant,
      * so one loop per op */
@@ -181,9 +203,12 @@ static inline void store_quad_texels(float *p, uint32_t pitch, simde__m128 v)
             const uint32_t qm = (uint32_t)(live >> (4 * j)) & (k != j ? 0xffu : 0xfu);                              \
             if (!qm)                                                                                                \
                 continue;                                                                                           \
-            v8f l1, l2;                                                                                             \
-            pair_bary(&P, t, ln, j, k, &l1, &l2);                                                                   \
-            const v8f z = plane_z(&P, l1, l2);                                                                      \
+            v8f z = zc;                                                                                             \
+            if (!flat) {                                                                                            \
+                v8f l1, l2;                                                                                         \
+                pair_bary(&P, t, ln, j, k, &l1, &l2);                                                               \
+                z = plane_z(&P, l1, l2);                                                                            \
+            }                                                                                                       \
             float *p = dbuf + (size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0]);           \
             float *q = dbuf + (size_t)(ln->qy[k] - origin[1]) * pitch + (size_t)(ln->qx[k] - origin[0]);           \
             const v8f d = simde_mm256_set_m128(load_quad_texels(q, pitch), load_quad_texels(p, pitch));            \
@@ -208,6 +233,8 @@ static inline __attribute__((always_inline)) bool depth_lanes8(const tr__tri *t,
     if (!ln->nq || !vector_offsets(t, ln->qx[0], ln->qy[0]))
         return false;
     const planes8 P = planes_of(t, depth_min, depth_max);
+    v8f zc = simde_mm256_setzero_ps();
+    const bool flat = flat_depth(t, &P, &zc);
     const v8i lane_bit = simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     uint64_t fail = 0;
     /* ordered compares, as depth_pass4's; one loop per op (a constant predicate) */

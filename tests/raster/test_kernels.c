@@ -552,6 +552,21 @@ static void random_tri(trt_rng *r, tr__tri *t, uint32_t varyings)
         t->attr[i] = random_float(r, -2, 2);
 }
 
+/* Makes t a triangle of one depth (z1 - z0 = z2 - z0 = 0, either sign of
+ * zero), which the depth kernels take without barycentrics: a depth of
+ * zero (either sign), a NaN, an infinity, one of the buffer's values (a
+ * tie) or one outside the depth range; sometimes with barycentric planes
+ * large enough that a lane's barycentric overflows. */
+static void one_depth(trt_rng *r, tr__tri *t)
+{
+    static const float z0[] = {0.0f, -0.0f, NAN, INFINITY, -INFINITY, 0.25f, 0.5f, 0.75f, 1.0f, 1.5f, -0.5f};
+    t->attr[1] = trt_rand_u32(r) & 1 ? 0.0f : -0.0f;
+    t->attr[2] = trt_rand_u32(r) & 1 ? 0.0f : -0.0f;
+    t->attr[0] = trt_rand_u32(r) % 3 ? z0[trt_rand_u32(r) % 11] : random_float(r, -2, 2);
+    if (trt_rand_u32(r) % 8 == 0)
+        t->l1_a = trt_rand_u32(r) & 1 ? 1e30f : 0x1p64f;
+}
+
 #define EXPECT_SAME(a, b, n, what)                                                                                 \
     cr_assert_eq(memcmp((a), (b), (n)), 0, "iteration %d: %s differs", iter, what)
 
@@ -654,6 +669,8 @@ Test(raster, whole_block_depth_equals_lanes_then_quads)
     uint32_t done = 0, passed = 0;
     for (int iter = 0; iter < 40000; iter++) {
         random_tri(&rng, t, 0);
+        if (iter % 3 == 0)
+            one_depth(&rng, t);
         const int32_t bx = origin[0] + 8 * (int32_t)(trt_rand_u32(&rng) % 3);
         const int32_t by = origin[1] + 8 * (int32_t)(trt_rand_u32(&rng) % 2);
         tr__lanes ln;
@@ -704,6 +721,8 @@ Test(raster, fused_lane_depth_equals_lanes_then_quads)
     uint64_t failed = 0, tested = 0;
     for (int iter = 0; iter < 40000; iter++) {
         random_tri(&rng, t, 0);
+        if (iter % 3 == 0)
+            one_depth(&rng, t);
         const int32_t bx = origin[0] + 8 * (int32_t)(trt_rand_u32(&rng) % 3);
         const int32_t by = origin[1] + 8 * (int32_t)(trt_rand_u32(&rng) % 2);
         tr__lanes a, b;
