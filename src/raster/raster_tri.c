@@ -126,20 +126,8 @@ static bool blend_is_dual(const tr_blend_state *bs)
  * (raster_internal.h), and the triangle's shaded uniform quad. */
 typedef tr__shade_state shade_state;
 
-static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state *ss);
-
-/* shade_quads' state for a triangle of draw d: its pipeline's part worked
- * out once per pipeline (and depth format) in a bin view, kept in rb. */
-static void shade_begin(tr__raster_bin *rb, const tr__draw *d, shade_state *ss)
-{
-    if (rb->shade_pipeline != d->pipeline || rb->shade_qmax != d->depth_qmax) {
-        shade_mode(rb, d, &rb->shade);
-        rb->shade_pipeline = d->pipeline;
-        rb->shade_qmax = d->depth_qmax;
-    }
-    *ss = rb->shade;
-}
-
+/* shade_quads' state for draw d's pipeline (and depth format) in rb's bin
+ * view, with no uniform quad shaded yet. */
 static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state *ss)
 {
     const tr__raster_pass *p = rb->rp;
@@ -163,6 +151,18 @@ static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state 
                   !(flags & (TR_FS_SIDE_EFFECTS | TR_FS_READS_SAMPLE_MASK));
     ss->shaded = false;
     ss->uni_known = ss->uni_value = 0;
+}
+
+/* shade_quads' state for a triangle of draw d: shade_mode worked out once
+ * per pipeline (and depth format) in a bin view, kept in rb. */
+static void shade_begin(tr__raster_bin *rb, const tr__draw *d, shade_state *ss)
+{
+    if (rb->shade_pipeline != d->pipeline || rb->shade_qmax != d->depth_qmax) {
+        shade_mode(rb, d, &rb->shade);
+        rb->shade_pipeline = d->pipeline;
+        rb->shade_qmax = d->depth_qmax;
+    }
+    *ss = rb->shade;
 }
 
 /* Runs the fragment shader for the lanes `live` of ln (their inputs at
