@@ -1119,33 +1119,144 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
         }
 }
 
-void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d)
+/* ---- tr__raster_triangle's steps ------------------------------------------------------------------ */
+
+/* A row's run of whole blocks [bx, span1) under LRZ (direction lrz): is
+ * the triangle's depth over all of them beyond the farthest bound among
+ * them?  Then every block test would reject.  The plane is made only
+ * where the viewport's depth range does not already pass that bound. */
+static inline __attribute__((always_inline)) bool run_beyond_bound(const tr__tri *t, const tr__draw *d,
+                                                                   tr_lrz_direction lrz, const tr__lrz_row *lrow,
+                                                                   int32_t bx, int32_t by, int32_t span1,
+                                                                   const int32_t region[4], tr__lrz_plane_t *plane,
+                                                                   bool *have)
 {
-    /* A clear's rectangle (its box) is in framebuffer space: in a scaled
-     * bin view it covers every coarse fragment it touches. */
-    const int32_t *box = t->bbox;
-    int32_t scaled_box[4];
-    if (d->clear_atts && rb->fdm) {
-        tr__fdm_rect(rb->fdm, t->bbox, scaled_box);
-        box = scaled_box;
+    const bool less = lrz == TR_LRZ_DIRECTION_LESS;
+    const float far = tr__lrz_row_far(lrow, bx, span1, less);
+    if (!(less ? d->depth_max > far : d->depth_min < far))
+        return false;
+    plane_once(t, d, region, plane, have);
+    const int32_t span[4] = {bx, by, span1, by + BLOCK};
+    double lo, hi;
+    tr__lrz_plane_region_range(plane, span, &lo, &hi);
+    return plane->finite && (less ? lo > (double)far : hi < (double)far);
+}
+
+/* LRZ's class of block (bx, by) against its bound: -1 every fragment
+ * fails, 0 every one passes, 1 they are tested one by one.  Depths are
+ * clamped to [depth_min, depth_max]: when that whole range passes, the
+ * answer is 0 without the plane. */
+static inline __attribute__((always_inline)) int lrz_block_class(const tr__tri *t, const tr__draw *d,
+                                                                 tr_lrz_direction lrz, float bound, int32_t bx,
+                                                                 int32_t by, const int32_t region[4],
+                                                                 tr__lrz_plane_t *plane, bool *have)
+{
+    if (lrz == TR_LRZ_DIRECTION_LESS ? d->depth_max <= bound : d->depth_min >= bound)
+        return 0;
+    plane_once(t, d, region, plane, have);
+    return tr__lrz_block_classify(plane, bx, by, bound, lrz);
+}
+
+/* The depth test per block against GMEM (direction gdir, UNKNOWN: none),
+ * for a block inside the bin with coverage m: does every fragment the
+ * triangle can make there lie beyond every stored depth, so that all
+ * would fail as depth_stencil would find one by one?  Blocks of few
+ * fragments are left to the fragments unless the plane exists already. */
+static inline __attribute__((always_inline)) bool gmem_block_beyond(tr__raster_bin *rb, const tr__tri *t,
+                                                                    const tr__draw *d, tr_lrz_direction gdir,
+                                                                    int32_t bx, int32_t by, uint64_t m,
+                                                                    const int32_t region[4], tr__lrz_plane_t *plane,
+                                                                    bool *have)
+{
+    if (gdir == TR_LRZ_DIRECTION_UNKNOWN || !rb->zblocks || bx < rb->rect[0] || by < rb->rect[1] ||
+        bx + BLOCK > rb->rect[2] || by + BLOCK > rb->rect[3] || !(*have || tr__popcount64(m) >= GMEM_BLOCK_MIN))
+        return false;
+    plane_once(t, d, region, plane, have);
+    double zmin, zmax;
+    tr__lrz_plane_block_range(plane, bx, by, &zmin, &zmax);
+    return gmem_block_rejects(rb, bx, by, gdir, zmin, zmax);
+}
+
+/* An empty batch, and a whole block's lanes without LRZ tests (bound 0). */
+static inline void lanes_begin(tr__lanes *batch, tr__lanes *whole)
+{
+    batch->nq = 0;
+    batch->block = false;
+    whole->nq = 16;
+    whole->block = true;
+    for (uint32_t q = 0; q < 16; q++) {
+        whole->lrz_test[q] = false;
+        whole->lrz_bound[q] = 0.0f;
     }
-    int32_t r[4] = {TR_MAX(box[0], rb->rect[0]), TR_MAX(box[1], rb->rect[1]), TR_MIN(box[2], rb->rect[2]),
-                    TR_MIN(box[3], rb->rect[3])};
-    if (r[0] >= r[2] || r[1] >= r[3])
-        return;
-    if (d->clear_atts) {
-        clear_rect(rb, d, r);
-        return;
+}
+
+/* The lanes of the whole block (bx, by) in `whole`, with LRZ's test and
+ * bound for all its quads (loops the compiler turns into a few vector
+ * stores; the LRZ fields only when they change from *test, *bound). */
+static inline __attribute__((always_inline)) void whole_block_lanes(tr__lanes *whole, int32_t bx, int32_t by,
+                                                                    bool lane_test, float bound, bool *test,
+                                                                    float *last_bound)
+{
+    for (uint32_t q = 0; q < 16; q++) {
+        whole->qx[q] = bx + quad_dx[q];
+        whole->qy[q] = by + quad_dy[q];
     }
-    if (rb->rp->samples > 1) {
-        /* the scissor too: with a density map set-up cut the box only to
-         * the widened bin_scissor (the single-sampled path cuts it below) */
-        const int32_t rs[4] = {TR_MAX(r[0], d->scissor[0]), TR_MAX(r[1], d->scissor[1]), TR_MIN(r[2], d->scissor[2]),
-                               TR_MIN(r[3], d->scissor[3])};
-        if (rs[0] < rs[2] && rs[1] < rs[3])
-            raster_triangle_ms(rb, t, d, rs);
-        return;
+    if (lane_test != *test || memcmp(&bound, last_bound, sizeof bound)) {
+        for (uint32_t q = 0; q < 16; q++) {
+            whole->lrz_test[q] = lane_test;
+            whole->lrz_bound[q] = bound;
+        }
+        *test = lane_test;
+        *last_bound = bound;
     }
+}
+
+/* Bit 4q of the result: quad q of a block's mask m has coverage. */
+static inline uint64_t covered_quads(uint64_t m)
+{
+    const uint64_t any = m | (m >> 1);
+    return (any | (any >> 2)) & 0x1111111111111111ull;
+}
+
+/* Appends block (bx, by)'s covered quads (`any`, covered_quads(m)) to the
+ * batch with LRZ's test and bound; returns their live lanes at their
+ * places in the batch. */
+static inline __attribute__((always_inline)) uint64_t batch_add(tr__lanes *batch, int32_t bx, int32_t by, uint64_t m,
+                                                                uint64_t any, bool lane_test, float bound)
+{
+    uint64_t live = 0;
+    for (; any; any &= any - 1) {
+        const uint32_t q = (uint32_t)__builtin_ctzll(any) >> 2, j = batch->nq++;
+        batch->qx[j] = bx + (int32_t)(q & 3) * 2;
+        batch->qy[j] = by + (int32_t)(q >> 2) * 2;
+        batch->lrz_test[j] = lane_test;
+        batch->lrz_bound[j] = bound;
+        live |= ((m >> (4 * q)) & 0xfu) << (4 * j);
+    }
+    return live;
+}
+
+/* The rectangle a single-sampled triangle's blocks are cut to: the bin and
+ * the scissor (the bounding box holds every pixel the triangle covers),
+ * and a Bresenham line's box, whose ends are its box's. */
+static void triangle_cut(const tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, int32_t cut[4])
+{
+    cut[0] = TR_MAX(rb->rect[0], d->scissor[0]);
+    cut[1] = TR_MAX(rb->rect[1], d->scissor[1]);
+    cut[2] = TR_MIN(rb->rect[2], d->scissor[2]);
+    cut[3] = TR_MIN(rb->rect[3], d->scissor[3]);
+    if (t->flags & TR__TRI_BOX_CLIP) {
+        cut[0] = TR_MAX(cut[0], t->bbox[0]);
+        cut[1] = TR_MAX(cut[1], t->bbox[1]);
+        cut[2] = TR_MIN(cut[2], t->bbox[2]);
+        cut[3] = TR_MIN(cut[3], t->bbox[3]);
+    }
+}
+
+/* tr__raster_triangle single-sampled, over r (the box cut to the bin):
+ * block by block along the walk, with LRZ's and GMEM's block tests. */
+static void raster_triangle_ss(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, const int32_t r[4])
+{
     tr_lrz_direction lrz = rb->lrz && tr__lrz_tests(rb->lrz_pass, d) ? (tr_lrz_direction)d->lrz_test_dir
                                                                      : TR_LRZ_DIRECTION_UNKNOWN;
     tr_pass_stats *st = &rb->worker->stats;
@@ -1163,32 +1274,17 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
     const tr_lrz_direction gdir = gmem_block_direction(rb, d);
     uint64_t gmem_rejected = 0;
     const int32_t bx0 = r[0] & ~(BLOCK - 1);
-    /* The bounding box (r's other half) holds every pixel the triangle
-     * covers: blocks are cut only where they cross the bin or scissor. */
-    int32_t cut[4] = {TR_MAX(rb->rect[0], d->scissor[0]), TR_MAX(rb->rect[1], d->scissor[1]),
-                      TR_MIN(rb->rect[2], d->scissor[2]), TR_MIN(rb->rect[3], d->scissor[3])};
-    if (t->flags & TR__TRI_BOX_CLIP) { /* a Bresenham line's ends are its box's */
-        cut[0] = TR_MAX(cut[0], t->bbox[0]);
-        cut[1] = TR_MAX(cut[1], t->bbox[1]);
-        cut[2] = TR_MIN(cut[2], t->bbox[2]);
-        cut[3] = TR_MIN(cut[3], t->bbox[3]);
-    }
+    int32_t cut[4];
+    triangle_cut(rb, t, d, cut);
     /* Covered quads of partly covered blocks are gathered into one batch
      * (up to 16 quads, from any blocks of this triangle) before shading, so
      * that a small triangle straddling blocks is shaded in one go; a whole
      * block is shaded alone, in order (the whole-block kernels).  A pixel's
      * result does not depend on which lanes it shares a batch with. */
     tr__lanes batch, whole;
-    batch.nq = 0;
-    batch.block = false;
-    whole.nq = 16;
-    whole.block = true;
+    lanes_begin(&batch, &whole);
     bool whole_test = false;
     float whole_bound = 0.0f;
-    for (uint32_t q = 0; q < 16; q++) {
-        whole.lrz_test[q] = whole_test;
-        whole.lrz_bound[q] = whole_bound;
-    }
     uint64_t batch_live = 0, rasterized = 0;
     bool batch_tests = false;
     shade_state ss;
@@ -1224,17 +1320,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                  * over all of them lie beyond the farthest bound among
                  * them, every block test would reject, and they are counted
                  * so at once.  Else the blocks go one by one. */
-                bool all = reject_all;
-                if (!all && (lrz == TR_LRZ_DIRECTION_LESS ? d->depth_max > tr__lrz_row_far(&lrow, bx, span1, true)
-                                                          : d->depth_min < tr__lrz_row_far(&lrow, bx, span1, false))) {
-                    plane_once(t, d, region, &plane, &have_plane);
-                    const int32_t span[4] = {bx, by, span1, by + BLOCK};
-                    const float far = tr__lrz_row_far(&lrow, bx, span1, lrz == TR_LRZ_DIRECTION_LESS);
-                    double lo, hi;
-                    tr__lrz_plane_region_range(&plane, span, &lo, &hi);
-                    all = plane.finite && (lrz == TR_LRZ_DIRECTION_LESS ? lo > (double)far : hi < (double)far);
-                }
-                if (all) {
+                if (reject_all || run_beyond_bound(t, d, lrz, &lrow, bx, by, span1, region, &plane, &have_plane)) {
                     const uint64_t k = (uint64_t)(span1 - bx) / BLOCK;
                     tested += k;
                     rejected += k;
@@ -1271,11 +1357,7 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                 tested++;
                 /* Depths are clamped to [depth_min, depth_max]: when that
                  * whole range passes, tr__lrz_block_classify would say 0. */
-                int c = 0;
-                if (lrz == TR_LRZ_DIRECTION_LESS ? !(d->depth_max <= bound) : !(d->depth_min >= bound)) {
-                    plane_once(t, d, region, &plane, &have_plane);
-                    c = tr__lrz_block_classify(&plane, bx, by, bound, lrz);
-                }
+                const int c = lrz_block_class(t, d, lrz, bound, bx, by, region, &plane, &have_plane);
                 if (c < 0) {
                     uint32_t n = tr__popcount64(m);
                     rejected++;
@@ -1285,58 +1367,26 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
                 }
                 lane_test = c > 0;
             }
-            if (gdir != TR_LRZ_DIRECTION_UNKNOWN && !lane_test && rb->zblocks && bx >= rb->rect[0] && by >= rb->rect[1] &&
-                bx + BLOCK <= rb->rect[2] && by + BLOCK <= rb->rect[3] &&
-                (have_plane || tr__popcount64(m) >= GMEM_BLOCK_MIN)) {
-                /* Every fragment the triangle can produce in the block lies
-                 * beyond every stored depth: all fail the depth test, as
-                 * depth_stencil would find one by one. */
-                plane_once(t, d, region, &plane, &have_plane);
-                double zmin, zmax;
-                tr__lrz_plane_block_range(&plane, bx, by, &zmin, &zmax);
-                if (gmem_block_rejects(rb, bx, by, gdir, zmin, zmax)) {
-                    const uint64_t n = (uint64_t)tr__popcount64(m);
-                    rasterized += n;
-                    gmem_rejected += n;
-                    continue;
-                }
+            if (!lane_test && gmem_block_beyond(rb, t, d, gdir, bx, by, m, region, &plane, &have_plane)) {
+                const uint64_t n = (uint64_t)tr__popcount64(m);
+                rasterized += n;
+                gmem_rejected += n;
+                continue;
             }
             rasterized += tr__popcount64(m);
             if (m == ~0ull) {
-                /* (loops the compiler turns into a few vector stores; the
-                 * LRZ fields only when they change) */
-                for (uint32_t q = 0; q < 16; q++) {
-                    whole.qx[q] = bx + quad_dx[q];
-                    whole.qy[q] = by + quad_dy[q];
-                }
-                if (lane_test != whole_test || memcmp(&bound, &whole_bound, sizeof bound)) {
-                    for (uint32_t q = 0; q < 16; q++) {
-                        whole.lrz_test[q] = lane_test;
-                        whole.lrz_bound[q] = bound;
-                    }
-                    whole_test = lane_test;
-                    whole_bound = bound;
-                }
+                whole_block_lanes(&whole, bx, by, lane_test, bound, &whole_test, &whole_bound);
                 shade_quads(rb, t, d, &whole, ~0ull, lane_test ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &ss);
                 continue;
             }
-            /* bit 4q of `any`: quad q has coverage */
-            uint64_t any = m | (m >> 1);
-            any = (any | (any >> 2)) & 0x1111111111111111ull;
+            const uint64_t any = covered_quads(m);
             if (batch.nq + tr__popcount64(any) > 16) {
                 shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &ss);
                 batch.nq = 0;
                 batch_live = 0;
                 batch_tests = false;
             }
-            for (; any; any &= any - 1) {
-                uint32_t q = (uint32_t)__builtin_ctzll(any) >> 2, j = batch.nq++;
-                batch.qx[j] = bx + (int32_t)(q & 3) * 2;
-                batch.qy[j] = by + (int32_t)(q >> 2) * 2;
-                batch.lrz_test[j] = lane_test;
-                batch.lrz_bound[j] = bound;
-                batch_live |= ((m >> (4 * q)) & 0xfu) << (4 * j);
-            }
+            batch_live |= batch_add(&batch, bx, by, m, any, lane_test, bound);
             batch_tests |= lane_test;
         }
     }
@@ -1348,4 +1398,34 @@ void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d
     st->lrz_blocks_rejected += rejected;
     st->fragments_rasterized += rejected_frags;
     st->fragments_lrz_rejected += rejected_frags;
+}
+
+void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d)
+{
+    /* A clear's rectangle (its box) is in framebuffer space: in a scaled
+     * bin view it covers every coarse fragment it touches. */
+    const int32_t *box = t->bbox;
+    int32_t scaled_box[4];
+    if (d->clear_atts && rb->fdm) {
+        tr__fdm_rect(rb->fdm, t->bbox, scaled_box);
+        box = scaled_box;
+    }
+    int32_t r[4] = {TR_MAX(box[0], rb->rect[0]), TR_MAX(box[1], rb->rect[1]), TR_MIN(box[2], rb->rect[2]),
+                    TR_MIN(box[3], rb->rect[3])};
+    if (r[0] >= r[2] || r[1] >= r[3])
+        return;
+    if (d->clear_atts) {
+        clear_rect(rb, d, r);
+        return;
+    }
+    if (rb->rp->samples > 1) {
+        /* the scissor too: with a density map set-up cut the box only to
+         * the widened bin_scissor (the single-sampled path cuts it below) */
+        const int32_t rs[4] = {TR_MAX(r[0], d->scissor[0]), TR_MAX(r[1], d->scissor[1]), TR_MIN(r[2], d->scissor[2]),
+                               TR_MIN(r[3], d->scissor[3])};
+        if (rs[0] < rs[2] && rs[1] < rs[3])
+            raster_triangle_ms(rb, t, d, rs);
+        return;
+    }
+    raster_triangle_ss(rb, t, d, r);
 }
