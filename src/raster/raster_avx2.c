@@ -257,6 +257,151 @@ bool tr__depth_lanes_avx2(const tr__tri *t, float depth_min, float depth_max, fl
     return depth_lanes8(t, depth_min, depth_max, dbuf, pitch, origin, ln, live, op, write, fail);
 }
 
+/* ---- the small-triangle path's window (raster_tri.c) ------------------------------------------ */
+
+/* The lanes of an 8-bit row mask (bit c: lane c), as a select. */
+static inline v8i row_select(uint32_t bits)
+{
+    const v8i lane_bit = simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return simde_mm256_cmpgt_epi32(simde_mm256_and_si256(simde_mm256_set1_epi32((int32_t)bits), lane_bit),
+                                   simde_mm256_setzero_si256());
+}
+
+/* GMEM texel (x, y) of a buffer whose texel (0, 0) is at origin, as an
+ * address (it may lie before the buffer for a block that starts left of
+ * the bin: only its pixels inside are read). */
+static inline uintptr_t texel_at(const void *base, size_t cpp, uint32_t pitch, const int32_t origin[2], int32_t x,
+                                 int32_t y)
+{
+    return (uintptr_t)base + (uintptr_t)(((intptr_t)(y - origin[1]) * (intptr_t)pitch + (x - origin[0])) *
+                                         (intptr_t)cpp);
+}
+
+/* The ordered compare of depth_pass4 for op (a constant once inlined). */
+static inline __attribute__((always_inline)) v8f depth_cmp8(tr_compare_op op, v8f z, v8f d)
+{
+    switch (op) {
+    case TR_COMPARE_LESS: return simde_mm256_cmp_ps(z, d, SIMDE_CMP_LT_OQ);
+    case TR_COMPARE_LESS_OR_EQUAL: return simde_mm256_cmp_ps(z, d, SIMDE_CMP_LE_OQ);
+    case TR_COMPARE_GREATER: return simde_mm256_cmp_ps(z, d, SIMDE_CMP_GT_OQ);
+    default: return simde_mm256_cmp_ps(z, d, SIMDE_CMP_GE_OQ);
+    }
+}
+
+/* tr__window_depth_avx2 for one compare op and depth kind (flat: one
+ * depth, zc), block by block, a row of 8 per vector: depth as
+ * depth_block8's rows make it, the LRZ test where the block has one, the
+ * depth test and write where there is a depth buffer. */
+static inline __attribute__((always_inline)) void window_depth_body(const tr__tri *t, const planes8 *P, bool flat,
+                                                                    v8f zc, const tr__window_tests *wt,
+                                                                    tr__window *w, uint64_t lrz_rejected[4],
+                                                                    tr_compare_op op)
+{
+    const bool test = wt->dbuf != NULL, less = wt->lrz_dir == TR_LRZ_DIRECTION_LESS;
+    const v8i cols = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), TR_SUBPIXEL_BITS);
+    const size_t pitch = wt->pitch;
+    for (uint32_t k = 0; k < 4; k++) {
+        lrz_rejected[k] = 0;
+        uint64_t m = w->m[k];
+        if (!m)
+            continue;
+        const int32_t bx = tr__window_bx(w, k), by = tr__window_by(w, k);
+        const bool lrz = (wt->lrz_test >> k) & 1, inside = (wt->inside >> k) & 1;
+        const v8f bound = simde_mm256_set1_ps(wt->lrz_bound[k]);
+        const int32_t xs = (int32_t)((int64_t)bx * TR_SUBPIXEL_ONE - t->x0 + TR_SUBPIXEL_HALF);
+        const int32_t ys = (int32_t)((int64_t)by * TR_SUBPIXEL_ONE - t->y0 + TR_SUBPIXEL_HALF);
+        const v8f dx = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(simde_mm256_set1_epi32(xs), cols));
+        const v8f xl1 = simde_mm256_mul_ps(P->l1a, dx), xl2 = simde_mm256_mul_ps(P->l2a, dx);
+        float *row0 = test ? (float *)(void *)texel_at(wt->dbuf, 4, wt->pitch, wt->origin, bx, by) : NULL;
+        uint64_t out_m = 0, rej = 0;
+        /* the first and last rows with pixels */
+        const uint32_t r0 = (uint32_t)__builtin_ctzll(m) >> 3, r1 = (63u - (uint32_t)__builtin_clzll(m)) >> 3;
+        for (uint32_t r = r0; r <= r1; r++) {
+            uint32_t bits = (uint32_t)(m >> (8 * r)) & 0xffu;
+            if (!bits)
+                continue;
+            v8f z = zc;
+            if (!flat) {
+                const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_set1_epi32(ys + (int32_t)(r << TR_SUBPIXEL_BITS)));
+                z = plane_z(P, simde_mm256_add_ps(xl1, simde_mm256_mul_ps(P->l1b, dy)),
+                            simde_mm256_add_ps(xl2, simde_mm256_mul_ps(P->l2b, dy)));
+            }
+            if (lrz) {
+                const v8f beyond = less ? simde_mm256_cmp_ps(z, bound, SIMDE_CMP_GT_OQ)
+                                        : simde_mm256_cmp_ps(z, bound, SIMDE_CMP_LT_OQ);
+                const uint32_t out = (uint32_t)simde_mm256_movemask_ps(beyond) & bits;
+                rej |= (uint64_t)out << (8 * r);
+                bits &= ~out;
+            }
+            if (test && bits) {
+                float *row = row0 + r * pitch;
+                if (inside) {
+                    const v8f d = simde_mm256_loadu_ps(row);
+                    const v8f ok = depth_cmp8(op, z, d);
+                    bits &= (uint32_t)simde_mm256_movemask_ps(ok);
+                    if (wt->write && bits)
+                        simde_mm256_storeu_ps(row, simde_mm256_blendv_ps(
+                                                       d, z, simde_mm256_castsi256_ps(row_select(bits))));
+                } else {
+                    const v8i sel = row_select(bits);
+                    const v8f d = simde_mm256_maskload_ps(row, sel);
+                    bits &= (uint32_t)simde_mm256_movemask_ps(depth_cmp8(op, z, d));
+                    if (wt->write && bits)
+                        simde_mm256_maskstore_ps(row, row_select(bits), z);
+                }
+            }
+            out_m |= (uint64_t)bits << (8 * r);
+        }
+        w->m[k] = out_m;
+        lrz_rejected[k] = rej;
+    }
+}
+
+void tr__window_depth_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
+                           tr__window *w, uint64_t lrz_rejected[4])
+{
+    const planes8 P = planes_of(t, depth_min, depth_max);
+    v8f zc = simde_mm256_setzero_ps();
+    const bool flat = flat_depth(t, &P, &zc);
+    /* one body per op and depth kind (constants once inlined) */
+#define WINDOW_OP(OP)                                                                                               \
+    (flat ? window_depth_body(t, &P, true, zc, wt, w, lrz_rejected, OP)                                            \
+          : window_depth_body(t, &P, false, zc, wt, w, lrz_rejected, OP))
+    switch (wt->op) {
+    case TR_COMPARE_LESS: WINDOW_OP(TR_COMPARE_LESS); break;
+    case TR_COMPARE_LESS_OR_EQUAL: WINDOW_OP(TR_COMPARE_LESS_OR_EQUAL); break;
+    case TR_COMPARE_GREATER: WINDOW_OP(TR_COMPARE_GREATER); break;
+    default: WINDOW_OP(TR_COMPARE_GREATER_OR_EQUAL); break;
+    }
+#undef WINDOW_OP
+}
+
+void tr__window_fill_avx2(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
+                          const tr__window *w, uint32_t texel)
+{
+    const v8i px = simde_mm256_set1_epi32((int32_t)texel);
+    for (uint32_t k = 0; k < 4; k++) {
+        if (!w->m[k])
+            continue;
+        const int32_t bx = tr__window_bx(w, k), by = tr__window_by(w, k);
+        const bool in = (inside >> k) & 1;
+        for (uint32_t r = 0; r < 8; r++) {
+            const uint32_t bits = (uint32_t)(w->m[k] >> (8 * r)) & 0xffu;
+            if (!bits)
+                continue;
+            int32_t *row = (int32_t *)(void *)texel_at(gmem, 4, pitch, origin, bx, by + (int32_t)r);
+            if (in && bits == 0xffu)
+                simde_mm256_storeu_si256((void *)row, px);
+            else if (in)
+                simde_mm256_storeu_si256((void *)row,
+                                         simde_mm256_blendv_epi8(simde_mm256_loadu_si256((const void *)row), px,
+                                                                 row_select(bits)));
+            else
+                simde_mm256_maskstore_epi32(row, row_select(bits), px);
+        }
+    }
+}
+
 void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what)
 {
     tr__lanes_setup_wide(t, depth_min, depth_max, ln, what, lanes_setup8);
@@ -301,5 +446,19 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
     (void)t, (void)depth_min, (void)depth_max, (void)dbuf, (void)pitch, (void)bx, (void)by, (void)op, (void)write;
     (void)pass;
     return false;
+}
+
+/* Never called: the small-triangle path needs the walk's window_mask,
+ * which this build's AVX2 walk table lacks. */
+void tr__window_depth_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
+                           tr__window *w, uint64_t lrz_rejected[4])
+{
+    (void)t, (void)depth_min, (void)depth_max, (void)wt, (void)w, (void)lrz_rejected;
+}
+
+void tr__window_fill_avx2(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
+                          const tr__window *w, uint32_t texel)
+{
+    (void)gmem, (void)pitch, (void)origin, (void)inside, (void)w, (void)texel;
 }
 #endif

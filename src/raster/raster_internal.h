@@ -174,6 +174,7 @@ typedef struct tr__shade_state {
     bool depth;             /* a depth test against an attachment */
     bool block_depth;       /* whole blocks may take the kernels' depth_block */
     bool uniform;           /* blocks of more than one quad are uniform */
+    bool window;            /* small triangles may take the window path (raster_tri.c) */
     /* The worker's fragment block holds this triangle's uniform quad,
      * shaded; uni_known/uni_value: quad0_uniform's answer per colour
      * attachment for it. */
@@ -343,6 +344,32 @@ typedef struct tr__ds_state {
     uint8_t ref;
 } tr__ds_state;
 
+/* The early tests of a window's pixels (the small-triangle path of
+ * raster_tri.c, tr__window): LRZ's per-fragment test of the blocks of
+ * lrz_test, then the depth test. */
+typedef struct tr__window_tests {
+    float *dbuf;               /* the depth attachment's GMEM, texel (0, 0) at `origin`; NULL: no depth test */
+    uint32_t pitch;            /* texels per GMEM row */
+    int32_t origin[2];
+    tr_compare_op op;          /* LESS, LESS_OR_EQUAL, GREATER or GREATER_OR_EQUAL */
+    bool write;
+    uint32_t inside;           /* bit k: block k's columns lie inside the bin (whole rows may be read and
+                                  written back; else only its pixels are touched) */
+    uint32_t lrz_test;         /* bit k: block k's pixels are first tested against lrz_bound[k] */
+    float lrz_bound[4];
+    tr_lrz_direction lrz_dir;
+} tr__window_tests;
+
+/* tr__kernels.window_depth's condition: every pixel offset from vertex 0
+ * over the window at (x, y) lies inside int32, as lanes_setup's vector
+ * path needs (the same test, at the window's corner). */
+static inline bool tr__window_offsets_ok(const tr__tri *t, int32_t x, int32_t y)
+{
+    const int64_t dx0 = (int64_t)x * TR_SUBPIXEL_ONE - t->x0, dy0 = (int64_t)y * TR_SUBPIXEL_ONE - t->y0;
+    const int64_t lim = (int64_t)1 << 30;
+    return dx0 > -lim && dx0 < lim && dy0 > -lim && dy0 < lim;
+}
+
 /* A context's kernels (tr_context.kernels), chosen by tr_context_create
  * from its SIMD level (tr__kernels_for): the walk's (walk_internal.h) and
  * the quad kernels above; depth_block and depth_lanes only in the AVX2 table:
@@ -357,7 +384,18 @@ typedef struct tr__ds_state {
  *   quads in one step, for the lanes of `live` (ln's l1, l2 and z are not
  *   written; quads without a live lane are skipped): the same failing
  *   lanes (*fail) and depth buffer.  False (nothing done) where
- *   depth_block declines. */
+ *   depth_block declines.
+ * - window_depth (with window_fill, and the walk's window_mask, the
+ *   small-triangle path of raster_tri.c): the early tests of the pixels
+ *   w->m[] of a window (tr__window, walk_internal.h), each pixel's depth
+ *   as lanes_setup computes it; first, in the blocks of wt->lrz_test, the
+ *   pixels strictly beyond their block's bound (lanes_lrz_reject's test)
+ *   go to lrz_rejected[] (0 elsewhere); then, with wt->dbuf, the depth
+ *   test and write of depth_quads.  w->m[] keeps the survivors.  Only
+ *   where tr__window_offsets_ok holds for the window.
+ * - window_fill: the 4-byte texel `texel` written to the pixels w->m[]
+ *   of an attachment of 4 bytes per texel (GMEM texel (0, 0) at origin,
+ *   rows pitch texels apart; `inside` as tr__window_tests'). */
 typedef struct tr__kernels {
     const tr__walk_kernels *walk;
     void (*lanes_setup)(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what);
@@ -374,6 +412,10 @@ typedef struct tr__kernels {
     bool (*depth_lanes)(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
                         const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
                         uint64_t *fail);
+    void (*window_depth)(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
+                         tr__window *w, uint64_t lrz_rejected[4]);
+    void (*window_fill)(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
+                        const tr__window *w, uint32_t texel);
 } tr__kernels;
 
 /* The table for a SIMD level: AVX2 where the build has it, else the four
@@ -388,11 +430,20 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
 bool tr__depth_lanes_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
                           const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
                           uint64_t *fail);
+void tr__window_depth_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
+                           tr__window *w, uint64_t lrz_rejected[4]);
+void tr__window_fill_avx2(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
+                          const tr__window *w, uint32_t texel);
 /* lanes_setup's vector path with an eight-lane `wide` step (the AVX2
  * table's, where the offsets allow vectors). */
 typedef void tr__lanes_setup_wide_fn(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth);
 void tr__lanes_setup_wide(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what,
                           tr__lanes_setup_wide_fn *wide);
+
+/* Lane 0 of colour output att of fs as an RGBA8 UNORM texel (little
+ * endian: R in the low byte), clamped and encoded as tr__blend_quads
+ * writes it. */
+uint32_t tr__rgba8_texel(const tr_fs_block *fs, uint32_t att);
 
 bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
                      uint32_t att, uint64_t live, bool uniform, const tr__lanes *ln, const int32_t origin[2],

@@ -883,6 +883,14 @@ static void blend_lanes(const tr_blend_state *bs, uint32_t n, v4f (*s)[16], v4f 
     }
 }
 
+uint32_t tr__rgba8_texel(const tr_fs_block *fs, uint32_t att)
+{
+    v4f c[4];
+    for (int ch = 0; ch < 4; ch++)
+        c[ch] = clamp01_4(simde_mm_set1_ps(fs->color[att][ch][0]));
+    return (uint32_t)simde_mm_cvtsi128_si32(pack_rgba8(c[0], c[1], c[2], c[3]));
+}
+
 bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
                      uint32_t att, uint64_t live, bool uniform, const tr__lanes *ln, const int32_t origin[2],
                      uint32_t pitch, const float constants[4], tr__blend_lut *lut, uint8_t *gmem)
@@ -900,10 +908,7 @@ bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state 
     const v4i chans = channel_bytes(wm);
     if (uniform && !bs->enable) {
         /* One colour written everywhere: encoded once. */
-        v4f c[4];
-        for (int ch = 0; ch < 4; ch++)
-            c[ch] = clamp01_4(simde_mm_set1_ps(fs->color[att][ch][0]));
-        const v4i px = pack_rgba8(c[0], c[1], c[2], c[3]);
+        const v4i px = simde_mm_set1_epi32((int32_t)tr__rgba8_texel(fs, att));
         if (live == ~0ull && ln->block && wm == 0xfu) {
             uint8_t *p = gmem + quad_texel(ln, 0, origin, pitch) * 4;
             for (uint32_t y = 0; y < 8; y++, p += row) {
@@ -1037,6 +1042,8 @@ static const tr__kernels kernels_avx2 = {
     .fs_inputs = fs_inputs_sse,
     .depth_block = tr__depth_block_avx2,
     .depth_lanes = tr__depth_lanes_avx2,
+    .window_depth = tr__window_depth_avx2,
+    .window_fill = tr__window_fill_avx2,
 };
 
 const tr__kernels *tr__kernels_for(tr_simd_level level)

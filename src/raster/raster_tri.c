@@ -91,6 +91,24 @@ static void uniform_inputs(const tr__tri *t, uint32_t varying_count, tr_fs_block
         }
 }
 
+/* The fragment block's fields of triangle t of draw d in rb's view, for
+ * `count` lanes of which `live` are covered. */
+static inline void fs_begin(const tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, tr_fs_block *fs,
+                            uint32_t count, uint64_t live)
+{
+    fs->count = count;
+    fs->live = live;
+    fs->view_index = rb->rp->view_ids[rb->view_slot];
+    fs->frag_size_x = rb->frag_w;
+    fs->frag_size_y = rb->frag_h;
+    fs->primitive_id = t->primitive;
+    fs->front_facing = t->front_facing;
+    fs->uniforms = d->uniforms;
+    fs->textures = d->textures;
+    fs->feedback_maps = d->feedback_maps;
+    fs->discard = 0;
+}
+
 /* Are lanes 0-3 of colour output a (and of output 1, `dual`) all alike?
  * Bits, not values. */
 static bool quad0_uniform(const tr_fs_block *fs, uint32_t a, bool dual)
@@ -126,6 +144,36 @@ static bool blend_is_dual(const tr_blend_state *bs)
  * (raster_internal.h), and the triangle's shaded uniform quad. */
 typedef tr__shade_state shade_state;
 
+/* May draw d's small triangles take the window path (raster_window) in
+ * rb's bin view?  A uniform shader (ss, made up to `uniform`) with early
+ * tests, no discard or sample mask, depth alone tested as block_depth
+ * tests it (or nothing), every colour attachment it writes RGBA8 UNORM
+ * without blending and with all four channels, at full scale, one sample
+ * per pixel, with the AVX2 kernels. */
+static bool window_mode(const tr__raster_bin *rb, const tr__draw *d, const shade_state *ss)
+{
+    const tr__raster_pass *p = rb->rp;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const tr__kernels *K = rb->ctx->kernels;
+    if (!ss->uniform || !K->walk->window_mask || !K->window_depth || !K->window_fill || !pd->fragment_shader ||
+        !ss->early || (ss->flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_SAMPLE_MASK)) ||
+        (pd->stencil_test && p->stencil_att >= 0) || rb->fdm || p->samples != 1)
+        return false;
+    if (ss->depth && !(ss->block_depth && (pd->depth_compare == TR_COMPARE_LESS ||
+                                           pd->depth_compare == TR_COMPARE_LESS_OR_EQUAL ||
+                                           pd->depth_compare == TR_COMPARE_GREATER ||
+                                           pd->depth_compare == TR_COMPARE_GREATER_OR_EQUAL)))
+        return false;
+    for (uint32_t a = 0; a < p->color_count; a++) {
+        const uint32_t wm = pd->blend[a].write_mask & 0xfu;
+        if (p->color_att[a] < 0 || !wm)
+            continue;
+        if (wm != 0xfu || pd->blend[a].enable || p->att[p->color_att[a]].format != TR_FORMAT_R8G8B8A8_UNORM)
+            return false;
+    }
+    return true;
+}
+
 /* shade_quads' state for draw d's pipeline (and depth format) in rb's bin
  * view, with no uniform quad shaded yet. */
 static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state *ss)
@@ -149,6 +197,7 @@ static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state 
     /* (gl_SampleMaskIn differs between lanes whose other inputs do not) */
     ss->uniform = ss->simd && !ss->smooth && !ss->frag_coord && !ss->shader_depth &&
                   !(flags & (TR_FS_SIDE_EFFECTS | TR_FS_READS_SAMPLE_MASK));
+    ss->window = window_mode(rb, d, ss);
     ss->shaded = false;
     ss->uni_known = ss->uni_value = 0;
 }
@@ -183,7 +232,6 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
                                                                  int32_t sample_index, const float *frag_offset,
                                                                  const uint64_t *cover, uint32_t n)
 {
-    const tr__raster_pass *p = rb->rp;
     const uint32_t nq = ln->nq;
     const uint32_t flags = ss->flags;
     const bool frag_coord = ss->frag_coord, shader_depth = ss->shader_depth;
@@ -206,17 +254,7 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
         goto shaded;
 
     /* Fragment shader inputs. */
-    fs->count = uniform ? 4u : 4 * nq;
-    fs->live = uniform ? 0xfu : live;
-    fs->view_index = p->view_ids[rb->view_slot];
-    fs->frag_size_x = rb->frag_w;
-    fs->frag_size_y = rb->frag_h;
-    fs->primitive_id = t->primitive;
-    fs->front_facing = t->front_facing;
-    fs->uniforms = d->uniforms;
-    fs->textures = d->textures;
-    fs->feedback_maps = d->feedback_maps;
-    fs->discard = 0;
+    fs_begin(rb, t, d, fs, uniform ? 4u : 4 * nq, uniform ? 0xfu : live);
     if (uniform)
         uniform_inputs(t, pd->varying_count, fs);
     else
@@ -1253,6 +1291,132 @@ static void triangle_cut(const tr__raster_bin *rb, const tr__tri *t, const tr__d
     }
 }
 
+/* The window path: a single-sampled triangle whose box r (cut to the
+ * bin) lies in a window of 2 x 2 blocks, of a pipeline shade_mode found
+ * fit (shade_state.window), drawn row by row: the window's coverage, then
+ * per block LRZ's block test as the walk makes it (below), then the LRZ
+ * per-fragment and depth tests of every row, the shader once (a uniform
+ * quad), its colour written to each attachment's rows.  The same pixels,
+ * bits and statistics as the block walk: a pixel's result depends on
+ * neither its quad's batch nor the order of a triangle's blocks, and the
+ * GMEM block test the walk makes for blocks of many pixels only spares
+ * per-pixel tests that would all fail.  false, nothing done, where a
+ * kernel declines (edges or offsets beyond their range): then the walk
+ * draws it. */
+static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, const int32_t r[4],
+                          const int32_t cut[4], tr_lrz_direction lrz, const shade_state *ss)
+{
+    const tr__raster_pass *p = rb->rp;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const tr__kernels *K = rb->ctx->kernels;
+    tr__window w;
+    w.x = r[0] & ~(BLOCK - 1);
+    w.y = r[1] & ~(BLOCK - 1);
+    if (r[2] - w.x > 2 * BLOCK || r[3] - w.y > 2 * BLOCK || !tr__window_offsets_ok(t, w.x, w.y))
+        return false;
+    const int32_t x0 = TR_MAX(r[0], cut[0]), x1 = TR_MIN(r[2], cut[2]);
+    const int32_t y0 = TR_MAX(r[1], cut[1]), y1 = TR_MIN(r[3], cut[3]);
+    w.l[0] = (uint32_t)TR_MIN(TR_MAX(x0 - w.x, 0), 2 * BLOCK);
+    w.l[1] = (uint32_t)TR_MIN(TR_MAX(y0 - w.y, 0), 2 * BLOCK);
+    w.l[2] = (uint32_t)TR_MAX(TR_MIN(x1 - w.x, 2 * BLOCK), (int32_t)w.l[0]);
+    w.l[3] = (uint32_t)TR_MAX(TR_MIN(y1 - w.y, 2 * BLOCK), (int32_t)w.l[1]);
+    if (!K->walk->window_mask(t, &w))
+        return false;
+    if (!(w.m[0] | w.m[1] | w.m[2] | w.m[3]))
+        return true;
+
+    /* LRZ, per block, as the walk tests it. */
+    tr_pass_stats *st = &rb->worker->stats;
+    tr__window_tests wt = {.dbuf = ss->depth ? (float *)rb->gmem[p->depth_att] : NULL,
+                           .pitch = rb->gmem_pitch,
+                           .origin = {rb->origin[0], rb->origin[1]},
+                           .op = pd->depth_compare,
+                           .write = pd->depth_write != 0,
+                           .lrz_dir = lrz};
+    uint64_t rasterized = 0, tested = 0, rejected = 0, rejected_frags = 0;
+    tr__lrz_plane_t plane = {0};
+    bool have_plane = false;
+    const int32_t region[4] = {w.x, w.y, r[2] + BLOCK, r[3] + BLOCK};
+    const bool reject_all = beyond_far_bound(rb, t, d, lrz, r, region, false, &plane, &have_plane);
+    tr__lrz_row lrow = {0};
+    for (uint32_t k = 0; k < 4; k++) {
+        const int32_t bx = tr__window_bx(&w, k), by = tr__window_by(&w, k);
+        wt.inside |= (uint32_t)(bx >= rb->rect[0] && bx + BLOCK <= rb->rect[2]) << k;
+        if (!w.m[k])
+            continue;
+        const uint32_t n = (uint32_t)tr__popcount64(w.m[k]);
+        if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
+            tr__lrz_row_at(rb->lrz_pass, rb->lrz_view, by, &lrow);
+        if (reject_all) {
+            tested++;
+            rejected++;
+            rejected_frags += n;
+            tr__lrz_row_rejected(&lrow, bx, n);
+            w.m[k] = 0;
+            continue;
+        }
+        if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
+            const float bound = tr__lrz_row_bound(&lrow, bx);
+            tested++;
+            const int c = lrz_block_class(t, d, lrz, bound, bx, by, region, &plane, &have_plane);
+            if (c < 0) {
+                rejected++;
+                rejected_frags += n;
+                tr__lrz_row_rejected(&lrow, bx, n);
+                w.m[k] = 0;
+                continue;
+            }
+            if (c > 0) {
+                wt.lrz_test |= 1u << k;
+                wt.lrz_bound[k] = bound;
+            }
+        }
+        rasterized += n;
+    }
+    st->fragments_rasterized += rasterized + rejected_frags;
+    st->fragments_lrz_rejected += rejected_frags;
+    st->lrz_blocks_tested += tested;
+    st->lrz_blocks_rejected += rejected;
+
+    /* The per-fragment tests, then the shader and the colour. */
+    if (wt.dbuf || wt.lrz_test) {
+        uint64_t lrz_rej[4];
+        K->window_depth(t, d->depth_min, d->depth_max, &wt, &w, lrz_rej);
+        uint64_t lrz_n = 0;
+        for (uint32_t k = 0; k < 4; k++) {
+            const uint32_t n = (uint32_t)tr__popcount64(lrz_rej[k]);
+            if (n)
+                tr__lrz_count_rejected(rb->lrz_pass, rb->lrz_view, tr__window_bx(&w, k), tr__window_by(&w, k), n);
+            lrz_n += n;
+        }
+        st->fragments_lrz_rejected += lrz_n;
+        rasterized -= lrz_n;
+    }
+    uint64_t live = 0;
+    for (uint32_t k = 0; k < 4; k++) {
+        live += (uint64_t)tr__popcount64(w.m[k]);
+        if (wt.dbuf && wt.write && w.m[k] && rb->zblocks)
+            rb->zvalid[zblock_index(rb, tr__window_bx(&w, k), tr__window_by(&w, k))] = 0;
+    }
+    if (wt.dbuf)
+        st->fragments_depth_rejected += rasterized - live;
+    if (!live)
+        return true;
+    st->fragments_shaded += live;
+    st->fragments_written += live;
+    tr_fs_block *fs = rb->worker->fs;
+    fs_begin(rb, t, d, fs, 4, 0xfu);
+    uniform_inputs(t, pd->varying_count, fs);
+    fs->sample_index = -1;
+    tr__shade_fragments(d->pipeline, d->spv, fs);
+    for (uint32_t a = 0; a < p->color_count; a++) {
+        const int ai = p->color_att[a];
+        if (ai >= 0 && (pd->blend[a].write_mask & 0xfu))
+            K->window_fill(rb->gmem[ai], rb->gmem_pitch, rb->origin, wt.inside, &w, tr__rgba8_texel(fs, a));
+    }
+    return true;
+}
+
 /* tr__raster_triangle single-sampled, over r (the box cut to the bin):
  * block by block along the walk, with LRZ's and GMEM's block tests. */
 static void raster_triangle_ss(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, const int32_t r[4])
@@ -1289,6 +1453,8 @@ static void raster_triangle_ss(tr__raster_bin *rb, const tr__tri *t, const tr__d
     bool batch_tests = false;
     shade_state ss;
     shade_begin(rb, d, &ss);
+    if (ss.window && raster_window(rb, t, d, r, cut, lrz, &ss))
+        return;
     /* A box inside one block (most small triangles) needs no walk: the
      * block's per-pixel tests give what the walk's class would (0 outside
      * an edge; all of the block inside r and the cut when inside all

@@ -232,4 +232,5 @@ TR__STAMP(8)
 
 const tr__walk_kernels tr__walk_kernels_scalar = {.block_mask = block_mask_0, .samples_mask = samples_mask_0};
 const tr__walk_kernels tr__walk_kernels_sse = {.block_mask = block_mask_4, .samples_mask = samples_mask_4};
-const tr__walk_kernels tr__walk_kernels_avx2 = {.block_mask = block_mask_8, .samples_mask = samples_mask_8};
+const tr__walk_kernels tr__walk_kernels_avx2 = {.block_mask = block_mask_8, .samples_mask = samples_mask_8,
+                                                .window_mask = tr__walk_window_mask_avx2};

@@ -31,11 +31,38 @@
  * - samples_mask: m[s] = tr__walk_block_coverage(t[s], bx, by, r) for the
  *   n triangles t[] (a multisampled triangle moved to each sample), 0 for
  *   those whose bit of `keep` is clear. */
+/* A window of up to 2 x 2 8x8 blocks at (x, y) (multiples of 8), the unit
+ * of the small-triangle path (raster_tri.c): its pixels are those of
+ * columns [l[0], l[2]) and rows [l[1], l[3]) (0..16, from its top-left),
+ * and its masks are per block, row-major (bit 8 * row + column: unlike
+ * tr__lanes' quad order), blocks (x, y), (x + 8, y), (x, y + 8) and
+ * (x + 8, y + 8); a block outside l has mask 0. */
+typedef struct tr__window {
+    int32_t x, y;
+    uint32_t l[4];
+    uint64_t m[4];
+} tr__window;
+
+/* Window block k's top-left pixel. */
+static inline int32_t tr__window_bx(const tr__window *w, uint32_t k)
+{
+    return w->x + (int32_t)(k & 1) * 8;
+}
+static inline int32_t tr__window_by(const tr__window *w, uint32_t k)
+{
+    return w->y + (int32_t)(k >> 1) * 8;
+}
+
 typedef struct tr__walk_kernels {
     uint64_t (*block_mask)(const tr__tri *t, int32_t bx, int32_t by, const int32_t r[4], const int32_t cut[4],
                            bool full);
     void (*samples_mask)(const tr__tri *const t[], uint32_t n, uint32_t keep, int32_t bx, int32_t by,
                          const int32_t r[4], uint64_t m[]);
+    /* window_mask (AVX2 table only, NULL elsewhere): w->m[] = the pixel
+     * centres of w's pixels (w->l) that t covers: in each block, what
+     * tr__walk_block_coverage gives cut to l, in row-major order.  false
+     * (nothing done) for edges beyond its range (|a|, |b| > 2^25). */
+    bool (*window_mask)(const tr__tri *t, tr__window *w);
 } tr__walk_kernels;
 
 /* The tables: the scalar reference, four lanes, eight lanes (in a build
@@ -54,6 +81,9 @@ bool tr__walk_partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pym
  * multisampled triangle moved to each sample), those of `keep` (the
  * others' m[s] = 0); false (nothing done) where a triangle's edges are
  * beyond the range, or differ in a or b. */
+/* tr__walk_kernels.window_mask's AVX2 body (false in a build without
+ * AVX2 kernels). */
+bool tr__walk_window_mask_avx2(const tr__tri *t, tr__window *w);
 bool tr__walk_samples_coverage_avx2(const tr__tri *const t[], uint32_t n, uint32_t keep, int64_t pxmin,
                                     int64_t pymin, uint32_t ly0, uint32_t ly1, uint64_t m[]);
 
