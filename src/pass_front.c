@@ -55,6 +55,8 @@ struct tr__front_slot {
     uint32_t stop;            /* the first primitive of the chunk phase A left undone */
     float *vtx;               /* shaded vertices, clip and flat scratch */
     size_t vtx_cap;
+    tr__vwin *vwin;           /* the shaded vertices placed in the window (front_draw.placed) */
+    size_t vwin_cap;
     bool oom;
 };
 typedef struct tr__front_slot tr__front_slot;
@@ -65,6 +67,7 @@ struct tr__front {
     uint32_t slot_count;
     float *vtx;                /* vertex scratch: the shaded vertex a fan's primitives share */
     size_t vtx_cap;
+    tr__vwin first_win;        /* that vertex placed (front_draw.placed) */
 };
 
 void tr__front_reset(tr__front *f)
@@ -95,6 +98,7 @@ void tr__front_free(tr_context *ctx, tr__front *f)
     tr__free(ctx, f->vtx);
     for (uint32_t w = 0; w < f->slot_count; w++) {
         tr__free(ctx, f->slots[w].vtx);
+        tr__free(ctx, f->slots[w].vwin);
         tr__free(ctx, f->slots[w].bins);
         tr__free(ctx, f->slots[w].sorted);
     }
@@ -205,6 +209,32 @@ static int setup_triangle(tr_context *ctx, tr__arena *arena, const tr__draw *d, 
     if (made == 0)
         sc->culled++;
     return made;
+}
+
+/* setup_triangle for a triangle whose vertices clipping leaves alone
+ * (tr__vwin.inside), set up from their window positions w[] (front_draw.placed):
+ * the same triangle and counts. */
+static int setup_placed(tr_context *ctx, tr__arena *arena, const tr__draw *d, uint32_t draw_index,
+                        const float *v[3], const tr__vwin *w[3], uint32_t instance, uint32_t prim, uint16_t view,
+                        tr__tri **out, setup_counts *sc)
+{
+    sc->in++;
+    const float *win[3] = {w[0]->win, w[1]->win, w[2]->win};
+    const int32_t *sub[3] = {w[0]->sub, w[1]->sub, w[2]->sub};
+    tr__tri *t;
+    const tr__setup_status s =
+        tr__raster_setup_placed(ctx, arena, d, draw_index, v, win, sub, d->pipeline->desc.flat_mask, &t);
+    if (s == TR__SETUP_OOM)
+        return -1;
+    if (s == TR__SETUP_CULLED) {
+        sc->culled++;
+        return 0;
+    }
+    t->instance = instance;
+    t->primitive = prim;
+    t->view = view;
+    out[0] = t;
+    return 1;
 }
 
 /* setup_triangle for a line or a point: culls points outside the view
@@ -463,6 +493,12 @@ typedef struct front_draw {
     uint32_t draw_index;
     tr__vertex_source src;   /* its instance and view set */
     const float *first_vtx;  /* fans: stream position 0 */
+    const tr__vwin *first_win; /* its placement (with `placed`) */
+    /* Triangles of a draw without a density map: the shaded vertices are
+     * placed in the window as they are shaded (tr__vwin), and a triangle
+     * clipping leaves alone is set up from there (setup_placed). */
+    bool placed;
+    tr__vertex_place place;
     uint32_t inst, view_slot;
     uint16_t view;
     float gb_x, gb_y;
@@ -493,7 +529,8 @@ static uint32_t front_chunk(tr_context *ctx, const front_draw *fc, tr__front_slo
     float *flatbuf = clipbuf + (size_t)(2 * TR_CLIP_MAX_VERTS) * stride;
     if (shade) {
         tr_vs_batch batch;
-        tr__vertex_shade(d->pipeline, &fc->src, d->uniforms, d->spv, lo, hi, chunk, &batch);
+        tr__vertex_shade(d->pipeline, &fc->src, d->uniforms, d->spv, lo, hi, chunk, &batch,
+                         fc->placed ? &fc->place : NULL, sl->vwin);
     }
     sl->count = 0;
     sl->bins_used = 0;
@@ -507,14 +544,23 @@ static uint32_t front_chunk(tr_context *ctx, const front_draw *fc, tr__front_slo
         uint32_t pos[3];
         prim_positions(pd->topology, prim, pos);
         const float *v[3];
-        for (int k = 0; k < 3; k++)
-            v[k] = pos[k] == 0 && pd->topology == TR_TOPOLOGY_TRIANGLE_FAN ? fc->first_vtx
-                                                                             : chunk + (size_t)(pos[k] - lo) * stride;
-        int made = prim_verts(pd->topology) == 3
-                       ? setup_triangle(ctx, &sl->arena, d, fc->draw_index, v, fc->inst, prim, fc->view, fc->gb_x,
-                                        fc->gb_y, clipbuf, flatbuf, sl->tris + sl->count, &sl->counts)
-                       : setup_line_or_point(ctx, &sl->arena, d, fc->draw_index, v, fc->inst, prim, fc->view,
-                                             fc->gb_x, fc->gb_y, clipbuf, flatbuf, sl->tris + sl->count, &sl->counts);
+        const tr__vwin *w[3] = {NULL, NULL, NULL};
+        for (int k = 0; k < 3; k++) {
+            const bool first = pos[k] == 0 && pd->topology == TR_TOPOLOGY_TRIANGLE_FAN;
+            v[k] = first ? fc->first_vtx : chunk + (size_t)(pos[k] - lo) * stride;
+            if (fc->placed)
+                w[k] = first ? fc->first_win : sl->vwin + (pos[k] - lo);
+        }
+        int made;
+        if (fc->placed && (w[0]->inside & w[1]->inside & w[2]->inside))
+            made = setup_placed(ctx, &sl->arena, d, fc->draw_index, v, w, fc->inst, prim, fc->view,
+                                sl->tris + sl->count, &sl->counts);
+        else if (prim_verts(pd->topology) == 3)
+            made = setup_triangle(ctx, &sl->arena, d, fc->draw_index, v, fc->inst, prim, fc->view, fc->gb_x, fc->gb_y,
+                                  clipbuf, flatbuf, sl->tris + sl->count, &sl->counts);
+        else
+            made = setup_line_or_point(ctx, &sl->arena, d, fc->draw_index, v, fc->inst, prim, fc->view, fc->gb_x,
+                                       fc->gb_y, clipbuf, flatbuf, sl->tris + sl->count, &sl->counts);
         if (made < 0) {
             sl->oom = true; /* cannot happen: the room was checked */
             return prim;
@@ -589,8 +635,19 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
     /* Room for four pipes' entries per triangle; a triangle that touches
      * more (or finds the room gone) is classified again while binning. */
     const size_t bins_need = (size_t)TR_FRONT_CHUNK * 4 * (1 + p->plan.mask_words);
+    /* Triangles of a draw without a density map are placed as they are
+     * shaded (front_draw.placed); at every SIMD level but the scalar
+     * reference, which sets every triangle up from its shaded vertices
+     * (the equality tests compare the two). */
+    const bool placeable = prim_verts(pd->topology) == 3 && !d->fdm;
+    const bool placed = placeable && ctx->simd != TR_SIMD_SCALAR;
+    const tr__vertex_place place = {&d->viewport, gb_x, gb_y, ctx->simd >= TR_SIMD_AVX2 && tr__cpu_has_avx2_fma()};
+    /* (the reference gets the room too: the pass's memory statistics
+     * must not depend on the SIMD level) */
+    const size_t vwin_need = placeable ? (size_t)(3 * TR_FRONT_CHUNK + 2) : 0;
     for (uint32_t w = 0; w < wave; w++)
         if (!tr__grow(ctx, (void **)&p->front->slots[w].vtx, &p->front->slots[w].vtx_cap, vtx_need, sizeof(float)) ||
+            !tr__grow(ctx, (void **)&p->front->slots[w].vwin, &p->front->slots[w].vwin_cap, vwin_need, sizeof(tr__vwin)) ||
             !tr__grow(ctx, (void **)&p->front->slots[w].bins, &p->front->slots[w].bins_cap, bins_need, sizeof(uint32_t)) ||
             (threads > 1 && !tr__grow(ctx, (void **)&p->front->slots[w].sorted, &p->front->slots[w].sorted_cap,
                                       p->front->slots[w].bins_cap, sizeof(uint32_t)))) /* room for all of bins */
@@ -603,9 +660,11 @@ tr_result tr__front_draw(tr_context *ctx, const char *fn, uint32_t draw_index, c
             src.view_index = p->plan.view_ids[vs];
             if (pd->topology == TR_TOPOLOGY_TRIANGLE_FAN) {
                 tr_vs_batch batch;
-                tr__vertex_shade(pl, &src, d->uniforms, d->spv, 0, 1, first_vtx, &batch);
+                tr__vertex_shade(pl, &src, d->uniforms, d->spv, 0, 1, first_vtx, &batch, placed ? &place : NULL,
+                                 &p->front->first_win);
             }
             const front_draw fc = {.p = p, .d = d, .draw_index = draw_index, .src = src, .first_vtx = first_vtx,
+                                   .first_win = &p->front->first_win, .placed = placed, .place = place,
                                    .inst = inst, .view_slot = vs, .view = (uint16_t)p->plan.view_ids[vs],
                                    .gb_x = gb_x, .gb_y = gb_y, .stride = stride,
                                    .piece_room = TR_FRONT_PIECES * tri_bytes, .slot_room = slot_room};

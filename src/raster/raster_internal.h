@@ -25,6 +25,17 @@ typedef enum tr__setup_status { TR__SETUP_OK, TR__SETUP_CULLED, TR__SETUP_OOM } 
 tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,
                                   const float *const v[3], const double *const exact_pos[3], tr__tri **out);
 
+/* tr__raster_setup of a triangle of a draw without a density map
+ * (tr__draw.fdm 0, win_offset 0) whose vertices clipping leaves alone,
+ * from their window positions (tr__vwin, vertex_internal.h: win[i],
+ * tr__vertex_window's x, y, z, 1/w; sub[i], x and y on the subpixel grid,
+ * within twice the guard band): the same triangle.  flat: the pipeline's
+ * flat varyings, which v[1] and v[2] hold their own values of (the
+ * provoking vertex v[0]'s are used). */
+tr__setup_status tr__raster_setup_placed(tr_context *ctx, tr__arena *arena, const tr__draw *draw,
+                                         uint32_t draw_index, const float *const v[3], const float *const win[3],
+                                         const int32_t *const sub[3], uint32_t flat, tr__tri **out);
+
 /* Sets up a line (two shaded vertices, flat varyings already the first's)
  * or a point (one vertex, its size in pixels already clamped) as the
  * pipeline's rules say (pipeline.h, "lines and points"): one or two

@@ -10,22 +10,6 @@
 #include "raster/raster_internal.h"
 #include "vertex/vertex_internal.h"
 
-/* Round to the nearest 1/256, ties to even (as llvmpipe's lrintf), without
- * depending on the floating-point environment. */
-static inline int64_t snap(double w)
-{
-    double v = w * TR_SUBPIXEL_ONE; /* exact: a power-of-two scale */
-    /* floor(v) without libm: |v| < 2^31 (the guard band), so the
-     * truncation is exact and one step corrects it for negative v. */
-    int64_t i = (int64_t)v;
-    i -= (double)i > v;
-    /* Without branches: the fraction is data, and a mispredicted branch per
-     * coordinate cost more than the rest of the snap. */
-    double r = v - (double)i;
-    i += (r > 0.5) | ((r == 0.5) & (int)(i & 1));
-    return i;
-}
-
 /* A vertex's window position (x, y snapped to 1/256 into *X, *Y, in image
  * rows; z and 1/w in win[2], win[3]).  false when it lies outside the
  * guard band, which only float overflow in extreme inputs can make:
@@ -45,8 +29,8 @@ static inline __attribute__((always_inline)) bool snap_vertex(const tr__draw *dr
         win[1] += (double)draw->win_offset[1];
     if (!(fabs(win[0]) <= 2.0 * TR_GUARD_BAND) || !(fabs(win[1]) <= 2.0 * TR_GUARD_BAND))
         return false;
-    *X = (int32_t)snap(win[0]);
-    *Y = (int32_t)snap(win[1]);
+    *X = (int32_t)tr__snap_subpixel(win[0]);
+    *Y = (int32_t)tr__snap_subpixel(win[1]);
     /* GL's lower-left origin: window y was computed bottom-up; the snapped
      * value turns into image rows exactly */
     if (draw->flip_sub)
@@ -60,22 +44,22 @@ bool tr__raster_snap_vertex(const tr__draw *draw, const float *v, const double *
     return snap_vertex(draw, v, exact_pos, win, X, Y);
 }
 
-/* The body of both set-up entry points.  into: write the triangle there
- * (the tile pass's scratch); else allocate it from arena, with room for
- * its source vertices when the draw keeps them.  conservative: the front
- * end of a pass with a density map (record.h: keep what a scaled bin may
- * need, and the source vertices). */
+/* The body of the set-up entry points, from the vertices' snapped
+ * positions X, Y and their window z and 1/w (zq[i]).  into: write the
+ * triangle there (the tile pass's scratch); else allocate it from arena,
+ * with room for its source vertices when the draw keeps them.
+ * conservative: the front end of a pass with a density map (record.h:
+ * keep what a scaled bin may need, and the source vertices).  flat: the
+ * varyings (bit k: varying k) whose planes are the provoking vertex's
+ * (v[0]) value in all three corners, v[1] and v[2] holding their own (0:
+ * the vertices hold the provoking values already). */
 static inline __attribute__((always_inline)) tr__setup_status
-setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, uint32_t draw_index,
-      const float *const v[3], const double *const exact_pos[3], bool conservative, tr__tri **out)
+setup_snapped(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, uint32_t draw_index,
+              const float *const v[3], const double *const exact_pos[3], const int32_t X[3], const int32_t Y[3],
+              const float zq[3][2], uint32_t flat, bool conservative, tr__tri **out)
 {
     const tr_pipeline_desc *pd = &draw->pipeline->desc;
     const uint32_t nv = pd->varying_count;
-    double win[3][4];
-    int32_t X[3], Y[3];
-    for (int i = 0; i < 3; i++)
-        if (!snap_vertex(draw, v[i], exact_pos[i], win[i], &X[i], &Y[i]))
-            return TR__SETUP_CULLED;
     uint8_t flags = 0;
     int64_t area = (int64_t)(X[1] - X[0]) * (Y[2] - Y[0]) - (int64_t)(X[2] - X[0]) * (Y[1] - Y[0]);
     /* Vulkan: a = -area/2 in framebuffer coordinates; a > 0 is counter-clockwise.
@@ -155,9 +139,8 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
     t->flags = flags;
 
     float *at = t->attr;
-    /* z and 1/w are floats (exactly representable in win[]). */
-    const float z0 = (float)win[o[0]][2], z1 = (float)win[o[1]][2], z2 = (float)win[o[2]][2];
-    const float q0 = (float)win[o[0]][3], q1 = (float)win[o[1]][3], q2 = (float)win[o[2]][3];
+    const float z0 = zq[o[0]][0], z1 = zq[o[1]][0], z2 = zq[o[2]][0];
+    const float q0 = zq[o[0]][1], q1 = zq[o[1]][1], q2 = zq[o[2]][1];
     at[0] = z0;
     at[1] = z1 - z0;
     at[2] = z2 - z0;
@@ -166,12 +149,17 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
     at[5] = q2 - q0;
     at[6] = q1;
     at[7] = q2;
-    const float *s0 = v[o[0]] + 4, *s1 = v[o[1]] + 4, *s2 = v[o[2]] + 4;
-    for (uint32_t c = 0; c < 4 * nv; c++) {
-        float *p = at + 8 + 3 * c;
-        p[0] = s0[c];
-        p[1] = s1[c] - s0[c];
-        p[2] = s2[c] - s0[c];
+    for (uint32_t k = 0; k < nv; k++) {
+        /* a flat varying's corners all hold the provoking vertex's value */
+        const bool f = (flat >> k) & 1;
+        const float *s0 = (f ? v[0] : v[o[0]]) + 4 + 4 * k, *s1 = (f ? v[0] : v[o[1]]) + 4 + 4 * k,
+                    *s2 = (f ? v[0] : v[o[2]]) + 4 + 4 * k;
+        for (uint32_t c = 0; c < 4; c++) {
+            float *p = at + 8 + 3 * (4 * k + c);
+            p[0] = s0[c];
+            p[1] = s1[c] - s0[c];
+            p[2] = s2[c] - s0[c];
+        }
     }
     if (conservative) {
         /* The vertices as received, for setting up again per scaled bin. */
@@ -186,6 +174,41 @@ setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, ui
     }
     *out = t;
     return TR__SETUP_OK;
+}
+
+/* setup_snapped from the shaded vertices (each placed by snap_vertex). */
+static inline __attribute__((always_inline)) tr__setup_status
+setup(tr_context *ctx, tr__arena *arena, tr__tri *into, const tr__draw *draw, uint32_t draw_index,
+      const float *const v[3], const double *const exact_pos[3], bool conservative, tr__tri **out)
+{
+    double win[4];
+    int32_t X[3], Y[3];
+    float zq[3][2];
+    for (int i = 0; i < 3; i++) {
+        if (!snap_vertex(draw, v[i], exact_pos[i], win, &X[i], &Y[i]))
+            return TR__SETUP_CULLED;
+        /* z and 1/w are floats (exactly representable in win[]) */
+        zq[i][0] = (float)win[2];
+        zq[i][1] = (float)win[3];
+    }
+    return setup_snapped(ctx, arena, into, draw, draw_index, v, exact_pos, X, Y, zq, 0, conservative, out);
+}
+
+tr__setup_status tr__raster_setup_placed(tr_context *ctx, tr__arena *arena, const tr__draw *draw,
+                                         uint32_t draw_index, const float *const v[3], const float *const win[3],
+                                         const int32_t *const sub[3], uint32_t flat, tr__tri **out)
+{
+    int32_t X[3], Y[3];
+    float zq[3][2];
+    for (int i = 0; i < 3; i++) {
+        /* snap_vertex's steps after tr__vertex_window, with win_offset 0 */
+        X[i] = sub[i][0];
+        Y[i] = draw->flip_sub ? draw->flip_sub - sub[i][1] : sub[i][1];
+        zq[i][0] = win[i][2];
+        zq[i][1] = win[i][3];
+    }
+    static const double *const none[3] = {NULL, NULL, NULL};
+    return setup_snapped(ctx, arena, NULL, draw, draw_index, v, none, X, Y, zq, flat, false, out);
 }
 
 tr__setup_status tr__raster_setup(tr_context *ctx, tr__arena *arena, const tr__draw *draw, uint32_t draw_index,

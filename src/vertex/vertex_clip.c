@@ -45,10 +45,6 @@ static inline uint32_t outcode(const float *f, double gb_x, double gb_y)
     return c;
 }
 
-bool tr__vertex_nonfinite(const float *v)
-{
-    return !isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]) || !isfinite(v[3]);
-}
 
 void tr__vertex_guard_band(const tr_viewport *vp, float *gb_x, float *gb_y)
 {
@@ -233,6 +229,22 @@ void tr__vertex_window(const tr_viewport *vp, const float *clip, double win[4])
     win[1] = fmaf(vp->height * 0.5f, yd, vp->y + vp->height * 0.5f);
     win[2] = vp->min_depth + (vp->max_depth - vp->min_depth) * zd;
     win[3] = iw;
+}
+
+void tr__vertex_place_lanes(const tr__vertex_place *place, const tr_vs_batch *b, uint32_t n, tr__vwin *out)
+{
+    const double gb_x = place->gb_x, gb_y = place->gb_y;
+    for (uint32_t l = 0; l < n; l++) {
+        const float clip[4] = {b->position[0][l], b->position[1][l], b->position[2][l], b->position[3][l]};
+        double win[4];
+        tr__vertex_window(place->vp, clip, win);
+        for (int c = 0; c < 4; c++)
+            out[l].win[c] = (float)win[c]; /* (floats already) */
+        const bool band = fabs(win[0]) <= 2.0 * TR_GUARD_BAND && fabs(win[1]) <= 2.0 * TR_GUARD_BAND;
+        out[l].sub[0] = band ? (int32_t)tr__snap_subpixel(win[0]) : 0;
+        out[l].sub[1] = band ? (int32_t)tr__snap_subpixel(win[1]) : 0;
+        out[l].inside = band && !tr__vertex_nonfinite(clip) && outcode(clip, gb_x, gb_y) == 0;
+    }
 }
 
 void tr__vertex_window_exact(const tr_viewport *vp, const double *clip, double win[4])

@@ -7,7 +7,10 @@
 #ifndef TILERAST_VERTEX_INTERNAL_H
 #define TILERAST_VERTEX_INTERNAL_H
 
+#include <math.h>
+
 #include "record.h"
+#include "walk/walk_internal.h"
 
 /* Window coordinates are kept within +-TR_GUARD_BAND pixels so that edge
  * functions in 1/256 pixel stay far inside 64-bit integers (|coord| < 2^28,
@@ -85,15 +88,49 @@ static inline uint32_t tr__vertex_stride(const tr_pipeline_desc *pd)
     return 4 + 4 * pd->varying_count + (pd->topology == TR_TOPOLOGY_POINT_LIST);
 }
 
-/* Shades stream positions [begin, end) into out (tr__vertex_stride floats per vertex). */
+/* A shaded vertex placed in the window, as set-up places it: x, y, z and
+ * 1/w (tr__vertex_window's floats), x and y on the subpixel grid
+ * (tr__snap_subpixel), and whether set-up may take it from here: its
+ * position finite and inside every plane tr__vertex_clip clips against
+ * (a triangle of three such vertices is its own polygon), its window x, y
+ * within twice the guard band (set-up's check). */
+typedef struct tr__vwin {
+    float win[4];
+    int32_t sub[2];
+    uint32_t inside;
+} tr__vwin;
+
+/* How a draw's vertices are placed (tr__vertex_shade's `place`): its
+ * viewport and guard band; `vector`: with the AVX2 and FMA kernel (the
+ * same floats: vertex_avx2.c). */
+typedef struct tr__vertex_place {
+    const tr_viewport *vp;
+    float gb_x, gb_y;
+    bool vector;
+} tr__vertex_place;
+
+/* Shades stream positions [begin, end) into out (tr__vertex_stride floats
+ * per vertex), and with `place` (else NULL) each one's tr__vwin into win. */
 void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const void *uniforms,
-                      struct tr__spv_draw *spv, uint32_t begin, uint32_t end, float *out, tr_vs_batch *b);
+                      struct tr__spv_draw *spv, uint32_t begin, uint32_t end, float *out, tr_vs_batch *b,
+                      const tr__vertex_place *place, tr__vwin *win);
+
+/* tr__vwin of lanes [0, n) of a shaded batch (b->position), one by one
+ * (tr__vertex_window and the clip planes), and its AVX2 and FMA twin (in a
+ * build without AVX2 kernels, the scalar one). */
+void tr__vertex_place_lanes(const tr__vertex_place *place, const tr_vs_batch *b, uint32_t n, tr__vwin *out);
+void tr__vertex_place_lanes_avx2(const tr__vertex_place *place, const tr_vs_batch *b, uint32_t n, tr__vwin *out);
+/* Whether this CPU runs tr__vertex_place_lanes_avx2 (AVX2 and FMA). */
+bool tr__cpu_has_avx2_fma(void);
 
 /* Guard-band factors for a viewport: |x| <= gb_x * w keeps the window x in band. */
 void tr__vertex_guard_band(const tr_viewport *vp, float *gb_x, float *gb_y);
 
 /* Is any position component not finite? */
-bool tr__vertex_nonfinite(const float *v);
+static inline bool tr__vertex_nonfinite(const float *v)
+{
+    return !isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]) || !isfinite(v[3]);
+}
 
 /* The vertices of a clipped polygon.  Attributes are floats (stride per
  * vertex); positions made by clipping are also kept in double (exact[i]

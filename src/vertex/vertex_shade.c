@@ -65,7 +65,8 @@ static void fetch_attributes(const tr__fetch *f, const tr__vertex_source *src, u
 }
 
 void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const void *uniforms,
-                      struct tr__spv_draw *spv, uint32_t begin, uint32_t end, float *out, tr_vs_batch *b)
+                      struct tr__spv_draw *spv, uint32_t begin, uint32_t end, float *out, tr_vs_batch *b,
+                      const tr__vertex_place *place, tr__vwin *win)
 {
     const uint32_t nv = p->desc.varying_count;
     const uint32_t stride = tr__vertex_stride(&p->desc);
@@ -89,6 +90,12 @@ void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const 
         for (uint32_t l = 0; l < TR_VS_LANES; l++)
             b->point_size[l] = 1.0f;
         tr__shade_vertices(p, spv, b);
+        if (place) {
+            if (place->vector)
+                tr__vertex_place_lanes_avx2(place, b, n, win + (base - begin));
+            else
+                tr__vertex_place_lanes(place, b, n, win + (base - begin));
+        }
         for (uint32_t l = 0; l < n; l++) {
             float *o = out + (size_t)(base - begin + l) * stride;
             for (uint32_t c = 0; c < 4; c++)

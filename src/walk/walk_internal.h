@@ -17,6 +17,21 @@
 #define TR_SUBPIXEL_ONE (1 << TR_SUBPIXEL_BITS)
 #define TR_SUBPIXEL_HALF (TR_SUBPIXEL_ONE / 2)
 
+/* A window coordinate w (pixels) on the subpixel grid: round(w * 256),
+ * ties to even (as llvmpipe's lrintf), without depending on the
+ * floating-point environment.  |w| < 2^23 (the guard band keeps it far
+ * inside), so the truncation is exact and one step corrects it for
+ * negative values; branch-free, as the fraction is data. */
+static inline int64_t tr__snap_subpixel(double w)
+{
+    const double v = w * TR_SUBPIXEL_ONE; /* exact: a power-of-two scale */
+    int64_t i = (int64_t)v;
+    i -= (double)i > v;
+    const double r = v - (double)i;
+    i += (r > 0.5) | ((r == 0.5) & (int)(i & 1));
+    return i;
+}
+
 /* An 8-bit row mask of a block (bit c: column c) spread to the lane order
  * of a row of quads (lane 4 (c / 2) + (c & 1)): bits 0-1, 4-5, 8-9, 12-13;
  * an odd row's lanes are 2 higher. */
