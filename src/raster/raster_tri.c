@@ -1291,6 +1291,26 @@ static void triangle_cut(const tr__raster_bin *rb, const tr__tri *t, const tr__d
     }
 }
 
+/* The window (walk_internal.h) of a box r (cut to the bin) that lies in
+ * 2 x 2 blocks, its pixels those of r inside `cut` (in tr__lanes' quad
+ * order: `quads`); false when r reaches further. */
+static inline bool window_of(const tr__tri *t, const int32_t r[4], const int32_t cut[4], bool quads, tr__window *w)
+{
+    (void)t;
+    w->x = r[0] & ~(BLOCK - 1);
+    w->y = r[1] & ~(BLOCK - 1);
+    if (r[2] - w->x > 2 * BLOCK || r[3] - w->y > 2 * BLOCK)
+        return false;
+    const int32_t x0 = TR_MAX(r[0], cut[0]), x1 = TR_MIN(r[2], cut[2]);
+    const int32_t y0 = TR_MAX(r[1], cut[1]), y1 = TR_MIN(r[3], cut[3]);
+    w->l[0] = (uint32_t)TR_MIN(TR_MAX(x0 - w->x, 0), 2 * BLOCK);
+    w->l[1] = (uint32_t)TR_MIN(TR_MAX(y0 - w->y, 0), 2 * BLOCK);
+    w->l[2] = (uint32_t)TR_MAX(TR_MIN(x1 - w->x, 2 * BLOCK), (int32_t)w->l[0]);
+    w->l[3] = (uint32_t)TR_MAX(TR_MIN(y1 - w->y, 2 * BLOCK), (int32_t)w->l[1]);
+    w->quads = quads;
+    return true;
+}
+
 /* The window path: a single-sampled triangle whose box r (cut to the
  * bin) lies in a window of 2 x 2 blocks, of a pipeline shade_mode found
  * fit (shade_state.window), drawn row by row: the window's coverage, then
@@ -1310,17 +1330,7 @@ static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     const tr__kernels *K = rb->ctx->kernels;
     tr__window w;
-    w.x = r[0] & ~(BLOCK - 1);
-    w.y = r[1] & ~(BLOCK - 1);
-    if (r[2] - w.x > 2 * BLOCK || r[3] - w.y > 2 * BLOCK || !tr__window_offsets_ok(t, w.x, w.y))
-        return false;
-    const int32_t x0 = TR_MAX(r[0], cut[0]), x1 = TR_MIN(r[2], cut[2]);
-    const int32_t y0 = TR_MAX(r[1], cut[1]), y1 = TR_MIN(r[3], cut[3]);
-    w.l[0] = (uint32_t)TR_MIN(TR_MAX(x0 - w.x, 0), 2 * BLOCK);
-    w.l[1] = (uint32_t)TR_MIN(TR_MAX(y0 - w.y, 0), 2 * BLOCK);
-    w.l[2] = (uint32_t)TR_MAX(TR_MIN(x1 - w.x, 2 * BLOCK), (int32_t)w.l[0]);
-    w.l[3] = (uint32_t)TR_MAX(TR_MIN(y1 - w.y, 2 * BLOCK), (int32_t)w.l[1]);
-    if (!K->walk->window_mask(t, &w))
+    if (!window_of(t, r, cut, false, &w) || !tr__window_offsets_ok(t, w.x, w.y) || !K->walk->window_mask(t, &w))
         return false;
     if (!(w.m[0] | w.m[1] | w.m[2] | w.m[3]))
         return true;
@@ -1417,153 +1427,204 @@ static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
     return true;
 }
 
+/* What the single-sampled path keeps while it draws one triangle's
+ * blocks (ss_block): the LRZ and GMEM block tests' state and the
+ * statistics it sums. */
+typedef struct ss_walk {
+    tr_lrz_direction lrz;         /* the LRZ test's direction; UNKNOWN: none */
+    tr_lrz_direction gdir;        /* the GMEM block test's (gmem_block_direction) */
+    bool reject_all;              /* the whole triangle lies beyond the bin's farthest bound */
+    int32_t region[4];            /* where the depth plane is made for (plane_once) */
+    uint64_t tested, rejected, rejected_frags, gmem_rejected, rasterized;
+    /* the batch of partly covered blocks' quads (shade_quads) */
+    uint64_t batch_live;
+    bool batch_tests;
+    bool whole_test;              /* whole's LRZ fields (whole_block_lanes) */
+    float whole_bound;
+} ss_walk;
+
+/* One covered block (bx, by) of a single-sampled triangle, its coverage m
+ * (tr__lanes order, not 0): LRZ's block test (lrow: its row), GMEM's,
+ * then a whole block shaded alone or the covered quads into the batch.
+ * Covered quads of partly covered blocks are gathered into one batch (up
+ * to 16 quads, from any blocks of this triangle) before shading, so that
+ * a small triangle straddling blocks is shaded in one go; a whole block
+ * is shaded alone, in order (the whole-block kernels).  A pixel's result
+ * does not depend on which lanes it shares a batch with. */
+static inline __attribute__((always_inline)) void ss_block(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
+                                                           ss_walk *w, tr__lrz_row *lrow, int32_t bx, int32_t by,
+                                                           uint64_t m, tr__lrz_plane_t *plane, bool *have_plane,
+                                                           tr__lanes *batch, tr__lanes *whole, shade_state *ss)
+{
+    const tr_lrz_direction lrz = w->lrz;
+    float bound = 0.0f;
+    bool lane_test = false;
+    if (w->reject_all) {
+        const uint32_t n = m == ~0ull ? 64u : tr__popcount64(m);
+        w->tested++;
+        w->rejected++;
+        w->rejected_frags += n;
+        tr__lrz_row_rejected(lrow, bx, n);
+        return;
+    }
+    if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
+        /* LRZ, per block: the triangle's whole depth range in the block
+         * against the bound, before any per-pixel work; the fragments are
+         * tested one by one only when the range straddles the bound. */
+        bound = tr__lrz_row_bound(lrow, bx);
+        w->tested++;
+        /* Depths are clamped to [depth_min, depth_max]: when that whole
+         * range passes, tr__lrz_block_classify would say 0. */
+        const int c = lrz_block_class(t, d, lrz, bound, bx, by, w->region, plane, have_plane);
+        if (c < 0) {
+            uint32_t n = tr__popcount64(m);
+            w->rejected++;
+            w->rejected_frags += n;
+            tr__lrz_row_rejected(lrow, bx, n);
+            return;
+        }
+        lane_test = c > 0;
+    }
+    if (!lane_test && gmem_block_beyond(rb, t, d, w->gdir, bx, by, m, w->region, plane, have_plane)) {
+        const uint64_t n = (uint64_t)tr__popcount64(m);
+        w->rasterized += n;
+        w->gmem_rejected += n;
+        return;
+    }
+    w->rasterized += tr__popcount64(m);
+    if (m == ~0ull) {
+        whole_block_lanes(whole, bx, by, lane_test, bound, &w->whole_test, &w->whole_bound);
+        shade_quads(rb, t, d, whole, ~0ull, lane_test ? lrz : TR_LRZ_DIRECTION_UNKNOWN, ss);
+        return;
+    }
+    const uint64_t any = covered_quads(m);
+    if (batch->nq + tr__popcount64(any) > 16) {
+        shade_quads(rb, t, d, batch, w->batch_live, w->batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, ss);
+        batch->nq = 0;
+        w->batch_live = 0;
+        w->batch_tests = false;
+    }
+    w->batch_live |= batch_add(batch, bx, by, m, any, lane_test, bound);
+    w->batch_tests |= lane_test;
+}
+
+/* The blocks of a single-sampled triangle whose box r lies in a window
+ * (walk_internal.h): their coverage at once (window_mask, in tr__lanes
+ * order), each covered one drawn by ss_block, in the walk's order.  false
+ * (nothing done) where the kernel declines. */
+static inline __attribute__((always_inline)) bool ss_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
+                                                            const int32_t r[4], const int32_t cut[4], ss_walk *w,
+                                                            tr__lrz_plane_t *plane, bool *have_plane,
+                                                            tr__lanes *batch, tr__lanes *whole, shade_state *ss)
+{
+    tr__window win;
+    if (!window_of(t, r, cut, true, &win) || !rb->ctx->kernels->walk->window_mask(t, &win))
+        return false;
+    tr__lrz_row lrow = {0};
+    for (uint32_t k = 0; k < 4; k++) {
+        if (!win.m[k])
+            continue;
+        const int32_t bx = tr__window_bx(&win, k), by = tr__window_by(&win, k);
+        if (w->lrz != TR_LRZ_DIRECTION_UNKNOWN && (k == 0 || k == 2 || !win.m[k - 1]))
+            tr__lrz_row_at(rb->lrz_pass, rb->lrz_view, by, &lrow);
+        ss_block(rb, t, d, w, &lrow, bx, by, win.m[k], plane, have_plane, batch, whole, ss);
+    }
+    return true;
+}
+
 /* tr__raster_triangle single-sampled, over r (the box cut to the bin):
- * block by block along the walk, with LRZ's and GMEM's block tests. */
+ * block by block along the walk (or, for a box in a window, its blocks at
+ * once), with LRZ's and GMEM's block tests. */
 static void raster_triangle_ss(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, const int32_t r[4])
 {
-    tr_lrz_direction lrz = rb->lrz && tr__lrz_tests(rb->lrz_pass, d) ? (tr_lrz_direction)d->lrz_test_dir
-                                                                     : TR_LRZ_DIRECTION_UNKNOWN;
+    ss_walk w = {0};
+    w.lrz = rb->lrz && tr__lrz_tests(rb->lrz_pass, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
+    const tr_lrz_direction lrz = w.lrz;
+    int32_t cut[4];
+    triangle_cut(rb, t, d, cut);
+    shade_state ss;
+    shade_begin(rb, d, &ss);
+    if (ss.window && raster_window(rb, t, d, r, cut, lrz, &ss))
+        return;
     tr_pass_stats *st = &rb->worker->stats;
     /* The depth plane for the LRZ block test, made on first use: blocks
      * whose bound passes every depth of the viewport's range need none. */
     tr__lrz_plane_t plane = {0}; /* its address never escapes: stays in registers */
     bool have_plane = false;
     const int32_t region[4] = {r[0] & ~(BLOCK - 1), r[1] & ~(BLOCK - 1), r[2] + BLOCK, r[3] + BLOCK};
-    uint64_t tested = 0, rejected = 0, rejected_frags = 0;
+    memcpy(w.region, region, sizeof region);
     /* The whole triangle beyond the bin's farthest bound. */
-    const bool reject_all = beyond_far_bound(rb, t, d, lrz, r, region, false, &plane, &have_plane);
+    w.reject_all = beyond_far_bound(rb, t, d, lrz, r, region, false, &plane, &have_plane);
     const tr__walk_kernels *wk = rb->ctx->kernels->walk;
     /* The depth test per block against GMEM (gmem_block_direction); blocks
      * inside the bin only, so that every texel read is the bin's. */
-    const tr_lrz_direction gdir = gmem_block_direction(rb, d);
-    uint64_t gmem_rejected = 0;
+    w.gdir = gmem_block_direction(rb, d);
     const int32_t bx0 = r[0] & ~(BLOCK - 1);
-    int32_t cut[4];
-    triangle_cut(rb, t, d, cut);
-    /* Covered quads of partly covered blocks are gathered into one batch
-     * (up to 16 quads, from any blocks of this triangle) before shading, so
-     * that a small triangle straddling blocks is shaded in one go; a whole
-     * block is shaded alone, in order (the whole-block kernels).  A pixel's
-     * result does not depend on which lanes it shares a batch with. */
     tr__lanes batch, whole;
     lanes_begin(&batch, &whole);
-    bool whole_test = false;
-    float whole_bound = 0.0f;
-    uint64_t batch_live = 0, rasterized = 0;
-    bool batch_tests = false;
-    shade_state ss;
-    shade_begin(rb, d, &ss);
-    if (ss.window && raster_window(rb, t, d, r, cut, lrz, &ss))
-        return;
-    /* A box inside one block (most small triangles) needs no walk: the
-     * block's per-pixel tests give what the walk's class would (0 outside
-     * an edge; all of the block inside r and the cut when inside all
-     * three, as the box holds every covered centre). */
-    const bool one_block = (r[2] - 1 - bx0) < BLOCK && ((r[3] - 1) & ~(BLOCK - 1)) == (r[1] & ~(BLOCK - 1));
-    tr__block_walk walk;
-    if (!one_block)
-        tr__block_walk_begin(t, &walk);
-    /* Rows of many blocks find their covered blocks by division
-     * (tr__block_walk_ranges), not block by block; with LRZ, the run of
-     * whole blocks inside the cut is then tested at once first. */
-    const bool ranges = r[2] - bx0 > 4 * BLOCK;
-    const int32_t cut_x0 = (cut[0] + BLOCK - 1) & ~(BLOCK - 1), cut_x1 = cut[2] & ~(BLOCK - 1);
-    for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
-        int32_t xs = bx0, xe = r[2], in[2] = {0, 0};
-        if (!one_block && !tr__block_walk_row_span(t, &walk, bx0, r[2], by, ranges, &xs, &xe, in))
-            continue;
-        int32_t span0 = 0, span1 = 0;
-        if (lrz != TR_LRZ_DIRECTION_UNKNOWN && by >= cut[1] && by + BLOCK <= cut[3]) {
-            span0 = TR_MAX(in[0], cut_x0);
-            span1 = TR_MIN(in[1], cut_x1);
-        }
-        tr__lrz_row lrow = {0};
-        if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
-            tr__lrz_row_at(rb->lrz_pass, rb->lrz_view, by, &lrow);
-        for (int32_t bx = xs; bx < xe; bx += BLOCK) {
-            if (bx == span0 && span1 - span0 >= 2 * BLOCK) {
-                /* Whole blocks [span0, span1): when the triangle's depths
-                 * over all of them lie beyond the farthest bound among
-                 * them, every block test would reject, and they are counted
-                 * so at once.  Else the blocks go one by one. */
-                if (reject_all || run_beyond_bound(t, d, lrz, &lrow, bx, by, span1, region, &plane, &have_plane)) {
-                    const uint64_t k = (uint64_t)(span1 - bx) / BLOCK;
-                    tested += k;
-                    rejected += k;
-                    rejected_frags += 64 * k;
-                    for (int32_t x = bx; x < span1; x += BLOCK)
-                        tr__lrz_row_rejected(&lrow, x, 64);
-                    tr__block_walk_advance(&walk, (int64_t)k);
-                    bx = span1 - BLOCK;
-                    continue;
+    if (!(wk->window_mask && ss_window(rb, t, d, r, cut, &w, &plane, &have_plane, &batch, &whole, &ss))) {
+        /* A box inside one block needs no walk: the block's per-pixel
+         * tests give what the walk's class would (0 outside an edge; all
+         * of the block inside r and the cut when inside all three, as the
+         * box holds every covered centre). */
+        const bool one_block = (r[2] - 1 - bx0) < BLOCK && ((r[3] - 1) & ~(BLOCK - 1)) == (r[1] & ~(BLOCK - 1));
+        tr__block_walk walk;
+        if (!one_block)
+            tr__block_walk_begin(t, &walk);
+        /* Rows of many blocks find their covered blocks by division
+         * (tr__block_walk_ranges), not block by block; with LRZ, the run
+         * of whole blocks inside the cut is then tested at once first. */
+        const bool ranges = r[2] - bx0 > 4 * BLOCK;
+        const int32_t cut_x0 = (cut[0] + BLOCK - 1) & ~(BLOCK - 1), cut_x1 = cut[2] & ~(BLOCK - 1);
+        for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK) {
+            int32_t xs = bx0, xe = r[2], in[2] = {0, 0};
+            if (!one_block && !tr__block_walk_row_span(t, &walk, bx0, r[2], by, ranges, &xs, &xe, in))
+                continue;
+            int32_t span0 = 0, span1 = 0;
+            if (lrz != TR_LRZ_DIRECTION_UNKNOWN && by >= cut[1] && by + BLOCK <= cut[3]) {
+                span0 = TR_MAX(in[0], cut_x0);
+                span1 = TR_MIN(in[1], cut_x1);
+            }
+            tr__lrz_row lrow = {0};
+            if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
+                tr__lrz_row_at(rb->lrz_pass, rb->lrz_view, by, &lrow);
+            for (int32_t bx = xs; bx < xe; bx += BLOCK) {
+                if (bx == span0 && span1 - span0 >= 2 * BLOCK) {
+                    /* Whole blocks [span0, span1): when the triangle's
+                     * depths over all of them lie beyond the farthest bound
+                     * among them, every block test would reject, and they
+                     * are counted so at once.  Else the blocks go one by
+                     * one. */
+                    if (w.reject_all ||
+                        run_beyond_bound(t, d, lrz, &lrow, bx, by, span1, region, &plane, &have_plane)) {
+                        const uint64_t k = (uint64_t)(span1 - bx) / BLOCK;
+                        w.tested += k;
+                        w.rejected += k;
+                        w.rejected_frags += 64 * k;
+                        for (int32_t x = bx; x < span1; x += BLOCK)
+                            tr__lrz_row_rejected(&lrow, x, 64);
+                        tr__block_walk_advance(&walk, (int64_t)k);
+                        bx = span1 - BLOCK;
+                        continue;
+                    }
                 }
-            }
-            const int cls = one_block ? 1 : tr__block_walk_step(&walk);
-            if (!cls)
-                continue;
-            uint64_t m = tr__walk_block_mask(t, bx, by, r, cut, cls == 2, wk);
-            if (!m)
-                continue;
-            float bound = 0.0f;
-            bool lane_test = false;
-            if (reject_all) {
-                const uint32_t n = m == ~0ull ? 64u : tr__popcount64(m);
-                tested++;
-                rejected++;
-                rejected_frags += n;
-                tr__lrz_row_rejected(&lrow, bx, n);
-                continue;
-            }
-            if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
-                /* LRZ, per block: the triangle's whole depth range in the
-                 * block against the bound, before any per-pixel work; the
-                 * fragments are tested one by one only when the range
-                 * straddles the bound. */
-                bound = tr__lrz_row_bound(&lrow, bx);
-                tested++;
-                /* Depths are clamped to [depth_min, depth_max]: when that
-                 * whole range passes, tr__lrz_block_classify would say 0. */
-                const int c = lrz_block_class(t, d, lrz, bound, bx, by, region, &plane, &have_plane);
-                if (c < 0) {
-                    uint32_t n = tr__popcount64(m);
-                    rejected++;
-                    rejected_frags += n;
-                    tr__lrz_row_rejected(&lrow, bx, n);
+                const int cls = one_block ? 1 : tr__block_walk_step(&walk);
+                if (!cls)
                     continue;
-                }
-                lane_test = c > 0;
+                const uint64_t m = tr__walk_block_mask(t, bx, by, r, cut, cls == 2, wk);
+                if (m)
+                    ss_block(rb, t, d, &w, &lrow, bx, by, m, &plane, &have_plane, &batch, &whole, &ss);
             }
-            if (!lane_test && gmem_block_beyond(rb, t, d, gdir, bx, by, m, region, &plane, &have_plane)) {
-                const uint64_t n = (uint64_t)tr__popcount64(m);
-                rasterized += n;
-                gmem_rejected += n;
-                continue;
-            }
-            rasterized += tr__popcount64(m);
-            if (m == ~0ull) {
-                whole_block_lanes(&whole, bx, by, lane_test, bound, &whole_test, &whole_bound);
-                shade_quads(rb, t, d, &whole, ~0ull, lane_test ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &ss);
-                continue;
-            }
-            const uint64_t any = covered_quads(m);
-            if (batch.nq + tr__popcount64(any) > 16) {
-                shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &ss);
-                batch.nq = 0;
-                batch_live = 0;
-                batch_tests = false;
-            }
-            batch_live |= batch_add(&batch, bx, by, m, any, lane_test, bound);
-            batch_tests |= lane_test;
         }
     }
     if (batch.nq)
-        shade_quads(rb, t, d, &batch, batch_live, batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &ss);
-    st->fragments_rasterized += rasterized;
-    st->fragments_depth_rejected += gmem_rejected;
-    st->lrz_blocks_tested += tested;
-    st->lrz_blocks_rejected += rejected;
-    st->fragments_rasterized += rejected_frags;
-    st->fragments_lrz_rejected += rejected_frags;
+        shade_quads(rb, t, d, &batch, w.batch_live, w.batch_tests ? lrz : TR_LRZ_DIRECTION_UNKNOWN, &ss);
+    st->fragments_rasterized += w.rasterized;
+    st->fragments_depth_rejected += w.gmem_rejected;
+    st->lrz_blocks_tested += w.tested;
+    st->lrz_blocks_rejected += w.rejected;
+    st->fragments_rasterized += w.rejected_frags;
+    st->fragments_lrz_rejected += w.rejected_frags;
 }
 
 void tr__raster_triangle(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d)

@@ -112,9 +112,16 @@ bool tr__walk_window_mask_avx2(const tr__tri *t, tr__window *w)
         if (do_right)
             bits |= row_bits(right) << 8;
         bits &= cols;
-        const uint32_t blk = (y >> 3) * 2, shift = 8 * (y & 7);
-        w->m[blk] |= (uint64_t)(bits & 0xffu) << shift;
-        w->m[blk + 1] |= (uint64_t)(bits >> 8) << shift;
+        const uint32_t blk = (y >> 3) * 2;
+        if (w->quads) {
+            const uint32_t shift = 16 * ((y & 7) >> 1) + 2 * (y & 1);
+            w->m[blk] |= (uint64_t)tr__spread_row[bits & 0xffu] << shift;
+            w->m[blk + 1] |= (uint64_t)tr__spread_row[bits >> 8] << shift;
+        } else {
+            const uint32_t shift = 8 * (y & 7);
+            w->m[blk] |= (uint64_t)(bits & 0xffu) << shift;
+            w->m[blk + 1] |= (uint64_t)(bits >> 8) << shift;
+        }
         for (int k = 0; k < 3; k++) {
             left[k] = simde_mm256_add_epi32(left[k], step_y[k]);
             right[k] = simde_mm256_add_epi32(right[k], step_y[k]);

@@ -56,6 +56,7 @@ typedef struct tr__window {
     int32_t x, y;
     uint32_t l[4];
     uint64_t m[4];
+    bool quads;         /* window_mask gives the masks in tr__lanes' quad order instead */
 } tr__window;
 
 /* Window block k's top-left pixel. */
@@ -75,8 +76,9 @@ typedef struct tr__walk_kernels {
                          const int32_t r[4], uint64_t m[]);
     /* window_mask (AVX2 table only, NULL elsewhere): w->m[] = the pixel
      * centres of w's pixels (w->l) that t covers: in each block, what
-     * tr__walk_block_coverage gives cut to l, in row-major order.  false
-     * (nothing done) for edges beyond its range (|a|, |b| > 2^25). */
+     * tr__walk_block_coverage gives cut to l, in row-major order (or with
+     * w->quads, in its own quad order).  false (nothing done) for edges
+     * beyond its range (|a|, |b| > 2^25). */
     bool (*window_mask)(const tr__tri *t, tr__window *w);
 } tr__walk_kernels;
 
