@@ -12,6 +12,8 @@
 #if TILERAST_AVX2_KERNELS
 #include <simde/x86/avx2.h>
 
+#include "walk/walk_avx2.h"
+
 typedef simde__m256 v8f;
 typedef simde__m256i v8i;
 
@@ -288,85 +290,206 @@ static inline __attribute__((always_inline)) v8f depth_cmp8(tr_compare_op op, v8
     }
 }
 
-/* tr__window_depth_avx2 for one compare op and depth kind (flat: one
- * depth, zc), block by block, a row of 8 per vector: depth as
- * depth_block8's rows make it, the LRZ test where the block has one, the
- * depth test and write where there is a depth buffer. */
-static inline __attribute__((always_inline)) void window_depth_body(const tr__tri *t, const planes8 *P, bool flat,
-                                                                    v8f zc, const tr__window_tests *wt,
-                                                                    tr__window *w, uint64_t lrz_rejected[4],
-                                                                    tr_compare_op op)
+/* What window_half does to the pixels of one block (window_raster_body
+ * works them out once per block row). */
+typedef struct window_block {
+    bool reject, lrz, inside;
+    v8f bound;
+} window_block;
+
+static inline window_block window_block_of(const tr__window_tests *wt, uint32_t k)
+{
+    return (window_block){(wt->reject >> k) & 1, (wt->lrz_test >> k) & 1, (wt->inside >> k) & 1,
+                          simde_mm256_set1_ps(wt->lrz_bound[k])};
+}
+
+/* One half of a window row (a block's row r, its pixels cov): the LRZ
+ * test where the block has one, then the depth test and write where
+ * there is a depth buffer; returns the survivors' lanes. */
+static inline __attribute__((always_inline)) uint32_t window_half(const tr__window_tests *wt, const window_block *b,
+                                                                  uint32_t r, v8f cov, v8f z, float *row, bool test,
+                                                                  bool less, tr_compare_op op, uint64_t *rej)
+{
+    v8f live = cov;
+    if (b->lrz) {
+        const v8f beyond = less ? simde_mm256_cmp_ps(z, b->bound, SIMDE_CMP_GT_OQ)
+                                : simde_mm256_cmp_ps(z, b->bound, SIMDE_CMP_LT_OQ);
+        *rej |= (uint64_t)(uint32_t)simde_mm256_movemask_ps(simde_mm256_and_ps(beyond, live)) << (8 * r);
+        live = simde_mm256_andnot_ps(beyond, live);
+    }
+    if (test) {
+        if (b->inside) {
+            const v8f d = simde_mm256_loadu_ps(row);
+            live = simde_mm256_and_ps(live, depth_cmp8(op, z, d));
+            if (wt->write)
+                simde_mm256_storeu_ps(row, simde_mm256_blendv_ps(d, z, live));
+        } else {
+            const v8f d = simde_mm256_maskload_ps(row, simde_mm256_castps_si256(live));
+            live = simde_mm256_and_ps(live, depth_cmp8(op, z, d));
+            if (wt->write)
+                simde_mm256_maskstore_ps(row, simde_mm256_castps_si256(live), z);
+        }
+    }
+    return (uint32_t)simde_mm256_movemask_ps(live);
+}
+
+/* A row's coverage of 8 pixels: the three edges' values >= 0 there (the
+ * sign bit of their OR clear) and the columns of l (cm), as a lane mask
+ * in the sign bits (what movemask, blendv and the masked loads read). */
+static inline __attribute__((always_inline)) v8f cover8(v8i e0, v8i e1, v8i e2, v8f cm)
+{
+    const v8i any_neg = simde_mm256_or_si256(simde_mm256_or_si256(e0, e1), e2);
+    return simde_mm256_andnot_ps(simde_mm256_castsi256_ps(any_neg), cm);
+}
+
+/* The rows [y0, y1) of one block row of a window (its blocks k0 and
+ * k0 + 1; k0 a constant once inlined), 16 pixels each: two vectors, each
+ * the row of one block (only those l reaches, `left` and `right`), the
+ * coverage as lane masks, the depth of the pixels as depth_block8's rows
+ * make it, then window_half for each block not rejected whole.  The edges
+ * are kept in locals (registers), not e. */
+static inline __attribute__((always_inline)) void window_rows(const planes8 *P, bool flat, v8f zc,
+                                                              const tr__window_tests *wt, tr__window_edges *e,
+                                                              uint32_t k0, uint32_t y0, uint32_t y1, bool left,
+                                                              bool right, const v8f colmask[2], const v8f xl1[2],
+                                                              const v8f xl2[2], int32_t ys0, float *row,
+                                                              uint64_t out_m[4], uint32_t cov_n[4], uint64_t rej[4],
+                                                              tr_compare_op op)
 {
     const bool test = wt->dbuf != NULL, less = wt->lrz_dir == TR_LRZ_DIRECTION_LESS;
-    const v8i cols = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), TR_SUBPIXEL_BITS);
     const size_t pitch = wt->pitch;
-    for (uint32_t k = 0; k < 4; k++) {
-        lrz_rejected[k] = 0;
-        uint64_t m = w->m[k];
-        if (!m)
-            continue;
-        const int32_t bx = tr__window_bx(w, k), by = tr__window_by(w, k);
-        const bool lrz = (wt->lrz_test >> k) & 1, inside = (wt->inside >> k) & 1;
-        const v8f bound = simde_mm256_set1_ps(wt->lrz_bound[k]);
-        const int32_t xs = (int32_t)((int64_t)bx * TR_SUBPIXEL_ONE - t->x0 + TR_SUBPIXEL_HALF);
-        const int32_t ys = (int32_t)((int64_t)by * TR_SUBPIXEL_ONE - t->y0 + TR_SUBPIXEL_HALF);
-        const v8f dx = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(simde_mm256_set1_epi32(xs), cols));
-        const v8f xl1 = simde_mm256_mul_ps(P->l1a, dx), xl2 = simde_mm256_mul_ps(P->l2a, dx);
-        float *row0 = test ? (float *)(void *)texel_at(wt->dbuf, 4, wt->pitch, wt->origin, bx, by) : NULL;
-        uint64_t out_m = 0, rej = 0;
-        /* the first and last rows with pixels */
-        const uint32_t r0 = (uint32_t)__builtin_ctzll(m) >> 3, r1 = (63u - (uint32_t)__builtin_clzll(m)) >> 3;
-        for (uint32_t r = r0; r <= r1; r++) {
-            uint32_t bits = (uint32_t)(m >> (8 * r)) & 0xffu;
-            if (!bits)
+    const window_block b0 = window_block_of(wt, k0), b1 = window_block_of(wt, k0 + 1);
+    v8i l0 = e->left[0], l1 = e->left[1], l2 = e->left[2], r0 = e->right[0], r1 = e->right[1], r2 = e->right[2];
+    const v8i s0 = e->step_y[0], s1 = e->step_y[1], s2 = e->step_y[2];
+    const v8f cm0 = colmask[0], cm1 = colmask[1];
+    uint64_t m0 = 0, m1 = 0, j0 = 0, j1 = 0;
+    uint32_t n0 = 0, n1 = 0;
+    if (flat && test && !b0.lrz && !b1.lrz && !b0.reject && !b1.reject && b0.inside && b1.inside) {
+        /* the common case: one depth, tested, every block inside the bin */
+        const bool write = wt->write;
+        for (uint32_t y = y0; y < y1; y++, row += pitch) {
+            const v8f cl = cover8(l0, l1, l2, cm0), cr = cover8(r0, r1, r2, cm1);
+            l0 = simde_mm256_add_epi32(l0, s0), l1 = simde_mm256_add_epi32(l1, s1), l2 = simde_mm256_add_epi32(l2, s2);
+            r0 = simde_mm256_add_epi32(r0, s0), r1 = simde_mm256_add_epi32(r1, s1), r2 = simde_mm256_add_epi32(r2, s2);
+            const uint32_t bl = left ? (uint32_t)simde_mm256_movemask_ps(cl) : 0u;
+            const uint32_t bri = right ? (uint32_t)simde_mm256_movemask_ps(cr) : 0u;
+            const uint32_t sh = 8 * (y & 7);
+            if (bl) {
+                n0 += (uint32_t)__builtin_popcount(bl);
+                const v8f d = simde_mm256_loadu_ps(row);
+                const v8f ok = simde_mm256_and_ps(cl, depth_cmp8(op, zc, d));
+                if (write)
+                    simde_mm256_storeu_ps(row, simde_mm256_blendv_ps(d, zc, ok));
+                m0 |= (uint64_t)(uint32_t)simde_mm256_movemask_ps(ok) << sh;
+            }
+            if (bri) {
+                n1 += (uint32_t)__builtin_popcount(bri);
+                const v8f d = simde_mm256_loadu_ps(row + 8);
+                const v8f ok = simde_mm256_and_ps(cr, depth_cmp8(op, zc, d));
+                if (write)
+                    simde_mm256_storeu_ps(row + 8, simde_mm256_blendv_ps(d, zc, ok));
+                m1 |= (uint64_t)(uint32_t)simde_mm256_movemask_ps(ok) << sh;
+            }
+        }
+    } else {
+        for (uint32_t y = y0; y < y1; y++, row += pitch) {
+            const v8f cl = cover8(l0, l1, l2, cm0), cr = cover8(r0, r1, r2, cm1);
+            l0 = simde_mm256_add_epi32(l0, s0), l1 = simde_mm256_add_epi32(l1, s1), l2 = simde_mm256_add_epi32(l2, s2);
+            r0 = simde_mm256_add_epi32(r0, s0), r1 = simde_mm256_add_epi32(r1, s1), r2 = simde_mm256_add_epi32(r2, s2);
+            const uint32_t bl = left ? (uint32_t)simde_mm256_movemask_ps(cl) : 0u;
+            const uint32_t bri = right ? (uint32_t)simde_mm256_movemask_ps(cr) : 0u;
+            if (!(bl | bri))
                 continue;
-            v8f z = zc;
-            if (!flat) {
-                const v8f dy = simde_mm256_cvtepi32_ps(simde_mm256_set1_epi32(ys + (int32_t)(r << TR_SUBPIXEL_BITS)));
-                z = plane_z(P, simde_mm256_add_ps(xl1, simde_mm256_mul_ps(P->l1b, dy)),
-                            simde_mm256_add_ps(xl2, simde_mm256_mul_ps(P->l2b, dy)));
-            }
-            if (lrz) {
-                const v8f beyond = less ? simde_mm256_cmp_ps(z, bound, SIMDE_CMP_GT_OQ)
-                                        : simde_mm256_cmp_ps(z, bound, SIMDE_CMP_LT_OQ);
-                const uint32_t out = (uint32_t)simde_mm256_movemask_ps(beyond) & bits;
-                rej |= (uint64_t)out << (8 * r);
-                bits &= ~out;
-            }
-            if (test && bits) {
-                float *row = row0 + r * pitch;
-                if (inside) {
-                    const v8f d = simde_mm256_loadu_ps(row);
-                    const v8f ok = depth_cmp8(op, z, d);
-                    bits &= (uint32_t)simde_mm256_movemask_ps(ok);
-                    if (wt->write && bits)
-                        simde_mm256_storeu_ps(row, simde_mm256_blendv_ps(
-                                                       d, z, simde_mm256_castsi256_ps(row_select(bits))));
-                } else {
-                    const v8i sel = row_select(bits);
-                    const v8f d = simde_mm256_maskload_ps(row, sel);
-                    bits &= (uint32_t)simde_mm256_movemask_ps(depth_cmp8(op, z, d));
-                    if (wt->write && bits)
-                        simde_mm256_maskstore_ps(row, row_select(bits), z);
+            const uint32_t r = y & 7;
+            v8f dy = simde_mm256_setzero_ps();
+            if (!flat)
+                dy = simde_mm256_cvtepi32_ps(simde_mm256_set1_epi32(ys0 + (int32_t)(y << TR_SUBPIXEL_BITS)));
+            if (bl) {
+                n0 += (uint32_t)__builtin_popcount(bl);
+                if (!b0.reject) {
+                    const v8f z = flat ? zc : plane_z(P, simde_mm256_add_ps(xl1[0], simde_mm256_mul_ps(P->l1b, dy)),
+                                                      simde_mm256_add_ps(xl2[0], simde_mm256_mul_ps(P->l2b, dy)));
+                    m0 |= (uint64_t)window_half(wt, &b0, r, cl, z, row, test, less, op, &j0) << (8 * r);
                 }
             }
-            out_m |= (uint64_t)bits << (8 * r);
+            if (bri) {
+                n1 += (uint32_t)__builtin_popcount(bri);
+                if (!b1.reject) {
+                    const v8f z = flat ? zc : plane_z(P, simde_mm256_add_ps(xl1[1], simde_mm256_mul_ps(P->l1b, dy)),
+                                                      simde_mm256_add_ps(xl2[1], simde_mm256_mul_ps(P->l2b, dy)));
+                    m1 |= (uint64_t)window_half(wt, &b1, r, cr, z, row + 8, test, less, op, &j1) << (8 * r);
+                }
+            }
         }
-        w->m[k] = out_m;
-        lrz_rejected[k] = rej;
+    }
+    e->left[0] = l0, e->left[1] = l1, e->left[2] = l2, e->right[0] = r0, e->right[1] = r1, e->right[2] = r2;
+    out_m[k0] = m0;
+    out_m[k0 + 1] = m1;
+    cov_n[k0] = n0;
+    cov_n[k0 + 1] = n1;
+    rej[k0] = j0;
+    rej[k0 + 1] = j1;
+}
+
+/* tr__window_raster_avx2 for one compare op and depth kind (flat: one
+ * depth, zc): the window's two block rows (window_rows). */
+static inline __attribute__((always_inline)) void window_raster_body(const tr__tri *t, const planes8 *P, bool flat,
+                                                                     v8f zc, const tr__window_tests *wt,
+                                                                     tr__window *w, tr__window_edges *e,
+                                                                     uint32_t covered[4], uint32_t lrz_rejected[4],
+                                                                     tr_compare_op op)
+{
+    const v8i cols = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), TR_SUBPIXEL_BITS);
+    const uint32_t y0 = w->l[1], y1 = w->l[3];
+    const bool left = w->l[0] < 8, right = w->l[2] > 8;
+    const v8f colmask[2] = {simde_mm256_castsi256_ps(row_select(e->cols & 0xffu)),
+                            simde_mm256_castsi256_ps(row_select(e->cols >> 8))};
+    /* the barycentrics' x parts of each block column; y0's offset */
+    v8f xl1[2], xl2[2];
+    for (uint32_t c = 0; c < 2; c++) {
+        const int32_t xs = (int32_t)((int64_t)(w->x + 8 * (int32_t)c) * TR_SUBPIXEL_ONE - t->x0 + TR_SUBPIXEL_HALF);
+        const v8f dx = simde_mm256_cvtepi32_ps(simde_mm256_add_epi32(simde_mm256_set1_epi32(xs), cols));
+        xl1[c] = simde_mm256_mul_ps(P->l1a, dx);
+        xl2[c] = simde_mm256_mul_ps(P->l2a, dx);
+    }
+    const int32_t ys0 = (int32_t)((int64_t)w->y * TR_SUBPIXEL_ONE - t->y0 + TR_SUBPIXEL_HALF);
+    float *row = wt->dbuf ? (float *)(void *)texel_at(wt->dbuf, 4, wt->pitch, wt->origin, w->x, w->y + (int32_t)y0)
+                          : NULL;
+    uint64_t out_m[4] = {0, 0, 0, 0}, rej[4] = {0, 0, 0, 0};
+    uint32_t cov_n[4] = {0, 0, 0, 0};
+    const uint32_t mid = y0 < 8 ? (y1 < 8 ? y1 : 8) : y0;
+    if (y0 < mid)
+        window_rows(P, flat, zc, wt, e, 0, y0, mid, left, right, colmask, xl1, xl2, ys0, row, out_m, cov_n, rej, op);
+    if (mid < y1)
+        window_rows(P, flat, zc, wt, e, 2, mid, y1, left, right, colmask, xl1, xl2, ys0,
+                    row ? row + (size_t)(mid - y0) * wt->pitch : NULL, out_m, cov_n, rej, op);
+    for (uint32_t k = 0; k < 4; k++) {
+        w->m[k] = out_m[k];
+        covered[k] = cov_n[k];
+        lrz_rejected[k] = (uint32_t)__builtin_popcountll(rej[k]);
     }
 }
 
-void tr__window_depth_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
-                           tr__window *w, uint64_t lrz_rejected[4])
+bool tr__window_raster_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
+                            tr__window *w, uint32_t covered[4], uint32_t lrz_rejected[4])
 {
+    tr__window_edges e;
+    if (!tr__window_edges_begin(t, w, &e))
+        return false;
+    if (w->l[0] >= w->l[2] || w->l[1] >= w->l[3]) {
+        for (uint32_t k = 0; k < 4; k++) {
+            covered[k] = lrz_rejected[k] = 0;
+            w->m[k] = 0;
+        }
+        return true;
+    }
     const planes8 P = planes_of(t, depth_min, depth_max);
     v8f zc = simde_mm256_setzero_ps();
     const bool flat = flat_depth(t, &P, &zc);
     /* one body per op and depth kind (constants once inlined) */
 #define WINDOW_OP(OP)                                                                                               \
-    (flat ? window_depth_body(t, &P, true, zc, wt, w, lrz_rejected, OP)                                            \
-          : window_depth_body(t, &P, false, zc, wt, w, lrz_rejected, OP))
+    (flat ? window_raster_body(t, &P, true, zc, wt, w, &e, covered, lrz_rejected, OP)                              \
+          : window_raster_body(t, &P, false, zc, wt, w, &e, covered, lrz_rejected, OP))
     switch (wt->op) {
     case TR_COMPARE_LESS: WINDOW_OP(TR_COMPARE_LESS); break;
     case TR_COMPARE_LESS_OR_EQUAL: WINDOW_OP(TR_COMPARE_LESS_OR_EQUAL); break;
@@ -374,22 +497,27 @@ void tr__window_depth_avx2(const tr__tri *t, float depth_min, float depth_max, c
     default: WINDOW_OP(TR_COMPARE_GREATER_OR_EQUAL); break;
     }
 #undef WINDOW_OP
+    return true;
 }
 
 void tr__window_fill_avx2(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
                           const tr__window *w, uint32_t texel)
 {
     const v8i px = simde_mm256_set1_epi32((int32_t)texel);
+    const size_t step = pitch;
     for (uint32_t k = 0; k < 4; k++) {
-        if (!w->m[k])
+        uint64_t m = w->m[k];
+        if (!m)
             continue;
         const int32_t bx = tr__window_bx(w, k), by = tr__window_by(w, k);
         const bool in = (inside >> k) & 1;
-        for (uint32_t r = 0; r < 8; r++) {
-            const uint32_t bits = (uint32_t)(w->m[k] >> (8 * r)) & 0xffu;
+        /* from the first row with pixels */
+        const uint32_t r0 = (uint32_t)__builtin_ctzll(m) >> 3;
+        int32_t *row = (int32_t *)(void *)texel_at(gmem, 4, pitch, origin, bx, by + (int32_t)r0);
+        for (m >>= 8 * r0; m; m >>= 8, row += step) {
+            const uint32_t bits = (uint32_t)m & 0xffu;
             if (!bits)
                 continue;
-            int32_t *row = (int32_t *)(void *)texel_at(gmem, 4, pitch, origin, bx, by + (int32_t)r);
             if (in && bits == 0xffu)
                 simde_mm256_storeu_si256((void *)row, px);
             else if (in)
@@ -415,7 +543,7 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
 
 bool tr__cpu_has_avx2(void)
 {
-    return __builtin_cpu_supports("avx2");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
 }
 #else
 /* No AVX2 kernels in this build: tr__cpu_has_avx2 keeps every context
@@ -448,13 +576,14 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
     return false;
 }
 
-/* Never called: the small-triangle path needs the walk's window_mask,
- * which this build's AVX2 walk table lacks. */
-void tr__window_depth_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
-                           tr__window *w, uint64_t lrz_rejected[4])
+bool tr__window_raster_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
+                            tr__window *w, uint32_t covered[4], uint32_t lrz_rejected[4])
 {
-    (void)t, (void)depth_min, (void)depth_max, (void)wt, (void)w, (void)lrz_rejected;
+    (void)t, (void)depth_min, (void)depth_max, (void)wt, (void)w, (void)covered, (void)lrz_rejected;
+    return false;
 }
+
+/* Never called: window_raster declines every window in this build. */
 
 void tr__window_fill_avx2(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
                           const tr__window *w, uint32_t texel)

@@ -366,6 +366,8 @@ typedef struct tr__window_tests {
     bool write;
     uint32_t inside;           /* bit k: block k's columns lie inside the bin (whole rows may be read and
                                   written back; else only its pixels are touched) */
+    uint32_t reject;           /* bit k: block k is rejected whole (LRZ's block test): its pixels
+                                  are counted, not tested */
     uint32_t lrz_test;         /* bit k: block k's pixels are first tested against lrz_bound[k] */
     float lrz_bound[4];
     tr_lrz_direction lrz_dir;
@@ -396,14 +398,17 @@ static inline bool tr__window_offsets_ok(const tr__tri *t, int32_t x, int32_t y)
  *   written; quads without a live lane are skipped): the same failing
  *   lanes (*fail) and depth buffer.  False (nothing done) where
  *   depth_block declines.
- * - window_depth (with window_fill, and the walk's window_mask, the
- *   small-triangle path of raster_tri.c): the early tests of the pixels
- *   w->m[] of a window (tr__window, walk_internal.h), each pixel's depth
- *   as lanes_setup computes it; first, in the blocks of wt->lrz_test, the
- *   pixels strictly beyond their block's bound (lanes_lrz_reject's test)
- *   go to lrz_rejected[] (0 elsewhere); then, with wt->dbuf, the depth
- *   test and write of depth_quads.  w->m[] keeps the survivors.  Only
- *   where tr__window_offsets_ok holds for the window.
+ * - window_raster (with window_fill, the small-triangle path of
+ *   raster_tri.c): the walk's window_mask coverage of window w's pixels
+ *   (tr__window, walk_internal.h: row-major masks), covered[k] the
+ *   covered pixels of block k; then, in one pass over the rows, the early
+ *   tests of those of blocks outside wt->reject, each pixel's depth as
+ *   lanes_setup computes it: first, in the blocks of wt->lrz_test, the
+ *   pixels strictly beyond their block's bound (lanes_lrz_reject's test),
+ *   lrz_rejected[k] of them; then, with wt->dbuf, the depth test and
+ *   write of depth_quads.  w->m[] gets the survivors.  false (nothing
+ *   done) where window_mask declines; only where tr__window_offsets_ok
+ *   holds for the window.
  * - window_fill: the 4-byte texel `texel` written to the pixels w->m[]
  *   of an attachment of 4 bytes per texel (GMEM texel (0, 0) at origin,
  *   rows pitch texels apart; `inside` as tr__window_tests'). */
@@ -423,8 +428,8 @@ typedef struct tr__kernels {
     bool (*depth_lanes)(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
                         const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
                         uint64_t *fail);
-    void (*window_depth)(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
-                         tr__window *w, uint64_t lrz_rejected[4]);
+    bool (*window_raster)(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
+                          tr__window *w, uint32_t covered[4], uint32_t lrz_rejected[4]);
     void (*window_fill)(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
                         const tr__window *w, uint32_t texel);
 } tr__kernels;
@@ -441,8 +446,8 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
 bool tr__depth_lanes_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
                           const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
                           uint64_t *fail);
-void tr__window_depth_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
-                           tr__window *w, uint64_t lrz_rejected[4]);
+bool tr__window_raster_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
+                            tr__window *w, uint32_t covered[4], uint32_t lrz_rejected[4]);
 void tr__window_fill_avx2(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
                           const tr__window *w, uint32_t texel);
 /* lanes_setup's vector path with an eight-lane `wide` step (the AVX2

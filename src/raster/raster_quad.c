@@ -1042,7 +1042,7 @@ static const tr__kernels kernels_avx2 = {
     .fs_inputs = fs_inputs_sse,
     .depth_block = tr__depth_block_avx2,
     .depth_lanes = tr__depth_lanes_avx2,
-    .window_depth = tr__window_depth_avx2,
+    .window_raster = tr__window_raster_avx2,
     .window_fill = tr__window_fill_avx2,
 };
 

@@ -155,7 +155,7 @@ static bool window_mode(const tr__raster_bin *rb, const tr__draw *d, const shade
     const tr__raster_pass *p = rb->rp;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     const tr__kernels *K = rb->ctx->kernels;
-    if (!ss->uniform || !K->walk->window_mask || !K->window_depth || !K->window_fill || !pd->fragment_shader ||
+    if (!ss->uniform || !K->window_raster || !K->window_fill || !pd->fragment_shader ||
         !ss->early || (ss->flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_SAMPLE_MASK)) ||
         (pd->stencil_test && p->stencil_att >= 0) || rb->fdm || p->samples != 1)
         return false;
@@ -1330,88 +1330,87 @@ static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     const tr__kernels *K = rb->ctx->kernels;
     tr__window w;
-    if (!window_of(t, r, cut, false, &w) || !tr__window_offsets_ok(t, w.x, w.y) || !K->walk->window_mask(t, &w))
+    if (!window_of(t, r, cut, false, &w) || !tr__window_offsets_ok(t, w.x, w.y))
         return false;
-    if (!(w.m[0] | w.m[1] | w.m[2] | w.m[3]))
-        return true;
-
-    /* LRZ, per block, as the walk tests it. */
-    tr_pass_stats *st = &rb->worker->stats;
     tr__window_tests wt = {.dbuf = ss->depth ? (float *)rb->gmem[p->depth_att] : NULL,
                            .pitch = rb->gmem_pitch,
                            .origin = {rb->origin[0], rb->origin[1]},
                            .op = pd->depth_compare,
                            .write = pd->depth_write != 0,
                            .lrz_dir = lrz};
-    uint64_t rasterized = 0, tested = 0, rejected = 0, rejected_frags = 0;
+    /* The blocks of the window's pixels, and which of them lie inside the
+     * bin's columns. */
+    const uint32_t cols = (w.l[0] < BLOCK ? 1u : 0u) | (w.l[2] > BLOCK ? 2u : 0u);
+    const uint32_t blocks = (w.l[0] < w.l[2] && w.l[1] < w.l[3])
+                                ? (w.l[1] < BLOCK ? cols : 0u) | (w.l[3] > BLOCK ? cols << 2 : 0u)
+                                : 0u;
+    wt.inside = (w.x >= rb->rect[0] && w.x + BLOCK <= rb->rect[2] ? 5u : 0u) |
+                (w.x + BLOCK >= rb->rect[0] && w.x + 2 * BLOCK <= rb->rect[2] ? 10u : 0u);
+    /* LRZ's block test, as the walk makes it (below, for the blocks the
+     * triangle covers): the whole triangle beyond the bin's farthest
+     * bound, or per block its depth range against the block's bound. */
     tr__lrz_plane_t plane = {0};
     bool have_plane = false;
     const int32_t region[4] = {w.x, w.y, r[2] + BLOCK, r[3] + BLOCK};
-    const bool reject_all = beyond_far_bound(rb, t, d, lrz, r, region, false, &plane, &have_plane);
-    tr__lrz_row lrow = {0};
-    for (uint32_t k = 0; k < 4; k++) {
-        const int32_t bx = tr__window_bx(&w, k), by = tr__window_by(&w, k);
-        wt.inside |= (uint32_t)(bx >= rb->rect[0] && bx + BLOCK <= rb->rect[2]) << k;
-        if (!w.m[k])
-            continue;
-        const uint32_t n = (uint32_t)tr__popcount64(w.m[k]);
-        if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
-            tr__lrz_row_at(rb->lrz_pass, rb->lrz_view, by, &lrow);
-        if (reject_all) {
-            tested++;
-            rejected++;
-            rejected_frags += n;
-            tr__lrz_row_rejected(&lrow, bx, n);
-            w.m[k] = 0;
-            continue;
-        }
-        if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
-            const float bound = tr__lrz_row_bound(&lrow, bx);
-            tested++;
-            const int c = lrz_block_class(t, d, lrz, bound, bx, by, region, &plane, &have_plane);
-            if (c < 0) {
-                rejected++;
-                rejected_frags += n;
-                tr__lrz_row_rejected(&lrow, bx, n);
-                w.m[k] = 0;
-                continue;
-            }
-            if (c > 0) {
-                wt.lrz_test |= 1u << k;
+    tr__lrz_row lrow[2] = {{0}, {0}};
+    if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
+        if (blocks & 3u)
+            tr__lrz_row_at(rb->lrz_pass, rb->lrz_view, w.y, &lrow[0]);
+        if (blocks & 12u)
+            tr__lrz_row_at(rb->lrz_pass, rb->lrz_view, w.y + BLOCK, &lrow[1]);
+        if (beyond_far_bound(rb, t, d, lrz, r, region, false, &plane, &have_plane)) {
+            wt.reject = blocks;
+        } else {
+            for (uint32_t k = 0; k < 4; k++) {
+                if (!((blocks >> k) & 1))
+                    continue;
+                const int32_t bx = tr__window_bx(&w, k), by = tr__window_by(&w, k);
+                const float bound = tr__lrz_row_bound(&lrow[k >> 1], bx);
+                const int c = lrz_block_class(t, d, lrz, bound, bx, by, region, &plane, &have_plane);
+                wt.reject |= (uint32_t)(c < 0) << k;
+                wt.lrz_test |= (uint32_t)(c > 0) << k;
                 wt.lrz_bound[k] = bound;
             }
         }
-        rasterized += n;
+    }
+    uint32_t covered[4], lrz_rej[4];
+    if (!K->window_raster(t, d->depth_min, d->depth_max, &wt, &w, covered, lrz_rej))
+        return false;
+
+    /* The statistics the walk keeps, of the blocks with covered pixels. */
+    tr_pass_stats *st = &rb->worker->stats;
+    uint64_t rasterized = 0, rejected_frags = 0, lrz_n = 0, live = 0;
+    for (uint32_t k = 0; k < 4; k++) {
+        if (!covered[k])
+            continue;
+        const int32_t bx = tr__window_bx(&w, k), by = tr__window_by(&w, k);
+        if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
+            st->lrz_blocks_tested++;
+        if ((wt.reject >> k) & 1) {
+            st->lrz_blocks_rejected++;
+            rejected_frags += covered[k];
+            tr__lrz_row_rejected(&lrow[k >> 1], bx, covered[k]);
+            continue;
+        }
+        rasterized += covered[k];
+        if (lrz_rej[k]) {
+            tr__lrz_count_rejected(rb->lrz_pass, rb->lrz_view, bx, by, lrz_rej[k]);
+            lrz_n += lrz_rej[k];
+        }
+        if (w.m[k]) {
+            live += (uint64_t)tr__popcount64(w.m[k]);
+            if (wt.dbuf && wt.write && rb->zblocks)
+                rb->zvalid[zblock_index(rb, bx, by)] = 0;
+        }
     }
     st->fragments_rasterized += rasterized + rejected_frags;
-    st->fragments_lrz_rejected += rejected_frags;
-    st->lrz_blocks_tested += tested;
-    st->lrz_blocks_rejected += rejected;
-
-    /* The per-fragment tests, then the shader and the colour. */
-    if (wt.dbuf || wt.lrz_test) {
-        uint64_t lrz_rej[4];
-        K->window_depth(t, d->depth_min, d->depth_max, &wt, &w, lrz_rej);
-        uint64_t lrz_n = 0;
-        for (uint32_t k = 0; k < 4; k++) {
-            const uint32_t n = (uint32_t)tr__popcount64(lrz_rej[k]);
-            if (n)
-                tr__lrz_count_rejected(rb->lrz_pass, rb->lrz_view, tr__window_bx(&w, k), tr__window_by(&w, k), n);
-            lrz_n += n;
-        }
-        st->fragments_lrz_rejected += lrz_n;
-        rasterized -= lrz_n;
-    }
-    uint64_t live = 0;
-    for (uint32_t k = 0; k < 4; k++) {
-        live += (uint64_t)tr__popcount64(w.m[k]);
-        if (wt.dbuf && wt.write && w.m[k] && rb->zblocks)
-            rb->zvalid[zblock_index(rb, tr__window_bx(&w, k), tr__window_by(&w, k))] = 0;
-    }
+    st->fragments_lrz_rejected += rejected_frags + lrz_n;
     if (wt.dbuf)
-        st->fragments_depth_rejected += rasterized - live;
+        st->fragments_depth_rejected += rasterized - lrz_n - live;
     if (!live)
         return true;
+
+    /* The shader once (a uniform quad), its colour to every attachment. */
     st->fragments_shaded += live;
     st->fragments_written += live;
     tr_fs_block *fs = rb->worker->fs;

@@ -6,31 +6,17 @@
 #include "walk/walk_internal.h"
 
 #if TILERAST_AVX2_KERNELS
-#include <simde/x86/avx2.h>
+#include "walk/walk_avx2.h"
 
 typedef simde__m256i v8i;
 
-/* An edge's value at a block's first tested centre (px, py), in units of
- * 256 subpixels: floor(E / 256), clamped to +-2^30 (the sign holds over
- * the block). */
-static inline __attribute__((always_inline)) int32_t first_centre(int64_t c, int64_t a, int64_t b, int64_t px, int64_t py)
-{
-    const int64_t big = (int64_t)1 << 30;
-    int64_t e = c + a * px + b * py;
-    e >>= TR_SUBPIXEL_BITS; /* floor(E0 / 256): arithmetic shift (checked in walk_coverage.c) */
-    return (int32_t)(e > big ? big : e < -big ? -big : e);
-}
+#define first_centre tr__walk_first_centre
 
 /* A row's 8 centres inside all three edges (values >= 0), spread to the
  * lane order of its quads (shifted into place by the caller). */
 static inline __attribute__((always_inline)) uint64_t row_inside(const v8i row[3])
 {
-    const v8i neg1 = simde_mm256_set1_epi32(-1);
-    const v8i in = simde_mm256_and_si256(
-        simde_mm256_and_si256(simde_mm256_cmpgt_epi32(row[0], neg1), simde_mm256_cmpgt_epi32(row[1], neg1)),
-        simde_mm256_cmpgt_epi32(row[2], neg1));
-    const uint32_t m = (uint32_t)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(in));
-    return tr__spread_row[m];
+    return tr__spread_row[tr__walk_row_bits(row)];
 }
 
 /* The pixel centres of rows [ly0, ly1) of a block (its first centre at
@@ -65,53 +51,21 @@ bool tr__walk_partial_coverage_avx2(const tr__tri *t, int64_t pxmin, int64_t pym
     return true;
 }
 
-/* The columns of a row's 8 centres inside all three edges (values >= 0):
- * bit c for column c. */
-static inline __attribute__((always_inline)) uint32_t row_bits(const v8i row[3])
-{
-    const v8i neg1 = simde_mm256_set1_epi32(-1);
-    const v8i in = simde_mm256_and_si256(
-        simde_mm256_and_si256(simde_mm256_cmpgt_epi32(row[0], neg1), simde_mm256_cmpgt_epi32(row[1], neg1)),
-        simde_mm256_cmpgt_epi32(row[2], neg1));
-    return (uint32_t)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(in));
-}
-
 /* tr__walk_kernels.window_mask (walk_internal.h): the block kernel's
- * integers over a window of 16 x 16 centres, a row of 8 per vector (the
- * vectors of columns 0-7 and 8-15 only where l reaches them).  With
- * |a|, |b| <= 2^25 the window spans under 30 * 2^25 < 2^30 of each edge:
- * the first centre's value clamped to +-2^30 keeps its sign over the
- * window, and every sum stays inside int32. */
+ * integers over the window's rows (tr__window_edges), a row of 8 per
+ * vector, the vectors of columns 0-7 and 8-15 only where l reaches them. */
 bool tr__walk_window_mask_avx2(const tr__tri *t, tr__window *w)
 {
-    const int64_t lim = (int64_t)1 << 25;
-    const uint32_t x0 = w->l[0], y0 = w->l[1], x1 = w->l[2], y1 = w->l[3];
-    for (int k = 0; k < 3; k++)
-        if (t->edge_a[k] > lim || t->edge_a[k] < -lim || t->edge_b[k] > lim || t->edge_b[k] < -lim)
-            return false;
+    tr__window_edges e;
+    if (!tr__window_edges_begin(t, w, &e))
+        return false;
     w->m[0] = w->m[1] = w->m[2] = w->m[3] = 0;
+    const uint32_t x0 = w->l[0], y0 = w->l[1], x1 = w->l[2], y1 = w->l[3];
     if (x0 >= x1 || y0 >= y1)
         return true;
-    const int64_t px = (int64_t)w->x * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    const int64_t py = (int64_t)(w->y + (int32_t)y0) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
-    const v8i col = simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    v8i left[3], right[3], step_y[3];
-    for (int k = 0; k < 3; k++) {
-        const int32_t a = (int32_t)t->edge_a[k], b = (int32_t)t->edge_b[k];
-        left[k] = simde_mm256_add_epi32(simde_mm256_set1_epi32(first_centre(t->edge_c[k], a, b, px, py)),
-                                        simde_mm256_mullo_epi32(col, simde_mm256_set1_epi32(a)));
-        right[k] = simde_mm256_add_epi32(left[k], simde_mm256_set1_epi32(8 * a));
-        step_y[k] = simde_mm256_set1_epi32(b);
-    }
-    const uint32_t cols = (0xffffu >> (16 - x1)) & (0xffffu << x0);
     const bool do_left = x0 < 8, do_right = x1 > 8;
     for (uint32_t y = y0; y < y1; y++) {
-        uint32_t bits = 0;
-        if (do_left)
-            bits = row_bits(left);
-        if (do_right)
-            bits |= row_bits(right) << 8;
-        bits &= cols;
+        const uint32_t bits = tr__window_edges_row(&e, do_left, do_right);
         const uint32_t blk = (y >> 3) * 2;
         if (w->quads) {
             const uint32_t shift = 16 * ((y & 7) >> 1) + 2 * (y & 1);
@@ -121,10 +75,6 @@ bool tr__walk_window_mask_avx2(const tr__tri *t, tr__window *w)
             const uint32_t shift = 8 * (y & 7);
             w->m[blk] |= (uint64_t)(bits & 0xffu) << shift;
             w->m[blk + 1] |= (uint64_t)(bits >> 8) << shift;
-        }
-        for (int k = 0; k < 3; k++) {
-            left[k] = simde_mm256_add_epi32(left[k], step_y[k]);
-            right[k] = simde_mm256_add_epi32(right[k], step_y[k]);
         }
     }
     return true;

@@ -1,5 +1,6 @@
-/* The small-triangle path's window kernels (raster_tri.c's raster_window:
- * the walk's window_mask, window_depth and window_fill of the AVX2 table)
+/* The small-triangle path's window kernels (raster_tri.c's raster_window
+ * and ss_window: the walk's window_mask, window_raster and window_fill of
+ * the AVX2 table)
  * against the block walk's kernels they stand for, on random inputs: the
  * same pixels, the same depth buffer, the same texels, bit for bit.  (The
  * kernels are internal; the tests see them through src/.) */
@@ -85,6 +86,7 @@ Test(window, mask_equals_block_coverage)
         small_edges(&rng, &t, wx + trt_rand_range(&rng, -4, 20), wy + trt_rand_range(&rng, -4, 20), span);
         tr__window w;
         random_window(&rng, &w, wx, wy);
+        w.quads = iter & 1;
         if (!k->window_mask(&t, &w)) {
             declined++;
             continue;
@@ -93,7 +95,8 @@ Test(window, mask_equals_block_coverage)
         const int32_t r[4] = {wx + (int32_t)w.l[0], wy + (int32_t)w.l[1], wx + (int32_t)w.l[2], wy + (int32_t)w.l[3]};
         for (uint32_t b = 0; b < 4; b++) {
             const int32_t bx = tr__window_bx(&w, b), by = tr__window_by(&w, b);
-            const uint64_t want = r[0] < r[2] && r[1] < r[3] ? quad_to_rows(tr__walk_block_coverage(&t, bx, by, r, ref)) : 0;
+            const uint64_t q = r[0] < r[2] && r[1] < r[3] ? tr__walk_block_coverage(&t, bx, by, r, ref) : 0;
+            const uint64_t want = w.quads ? q : quad_to_rows(q);
             if (w.m[b] != want)
                 cr_assert_fail("iteration %d: window (%d,%d) l %u..%u x %u..%u, block %u: %016llx, reference %016llx",
                                iter, wx, wy, w.l[0], w.l[2], w.l[1], w.l[3], b, (unsigned long long)w.m[b],
@@ -153,18 +156,20 @@ static void lanes_to_window(const tr__window *w, const tr__lanes *ln, uint64_t l
     }
 }
 
-/* window_depth against the walk's steps for the same pixels: the scalar
- * lane set-up, LRZ's per-fragment test and the quad depth test (a window
- * holds up to 64 quads: they go in batches of 16, as shade_quads gets
- * them), on random triangles (one depth among them), depth buffers of
- * ties, NaNs and infinities, every compare the kernel takes, the write on
- * or off, LRZ tests in random blocks, blocks inside and across the bin. */
-Test(window, depth_equals_lanes_lrz_and_quads)
+/* window_raster against the walk's steps for the same pixels: each block's
+ * coverage (tr__walk_block_coverage, the scalar reference), then the
+ * scalar lane set-up, LRZ's per-fragment test and the quad depth test (a
+ * block at a time: at most 16 quads, as shade_quads gets them), on random
+ * triangles (one depth among them), depth buffers of ties, NaNs and
+ * infinities, every compare the kernel takes, the write on or off, LRZ
+ * tests and whole rejections in random blocks, blocks inside and across
+ * the bin. */
+Test(window, raster_equals_coverage_lanes_lrz_and_quads)
 {
     if (!tr__cpu_has_avx2())
         cr_skip_test("this CPU has no AVX2");
     const tr__kernels *ref = tr__kernels_for(TR_SIMD_SCALAR), *k = tr__kernels_for(TR_SIMD_AVX2);
-    cr_assert_not_null(k->window_depth);
+    cr_assert_not_null(k->window_raster);
     trt_rng rng = {5151};
     enum { PITCH = 40, ROWS = 40 };
     const int32_t origin[2] = {-8, 16};
@@ -174,11 +179,11 @@ Test(window, depth_equals_lanes_lrz_and_quads)
     static const float ends[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
     static const tr_compare_op ops[] = {TR_COMPARE_LESS, TR_COMPARE_LESS_OR_EQUAL, TR_COMPARE_GREATER,
                                         TR_COMPARE_GREATER_OR_EQUAL};
-    uint64_t lanes = 0, failed = 0, lrz_out = 0, done = 0;
+    uint64_t lanes = 0, failed = 0, lrz_out = 0, done = 0, declined = 0, rejected = 0;
     for (int iter = 0; iter < 30000; iter++) {
         const int32_t wx = origin[0] + 8 * (int32_t)(trt_rand_u32(&rng) % 3);
         const int32_t wy = origin[1] + 8 * (int32_t)(trt_rand_u32(&rng) % 3);
-        small_edges(&rng, t, wx + 8, wy + 8, 10);
+        small_edges(&rng, t, wx + 8, wy + 8, iter % 50 == 0 ? 300000 : 10);
         /* planes and depths: random, or of one depth */
         t->l1_a = random_float(&rng, -1e-3, 1e-3);
         t->l1_b = random_float(&rng, -1e-3, 1e-3);
@@ -193,7 +198,8 @@ Test(window, depth_equals_lanes_lrz_and_quads)
         }
         tr__window w;
         random_window(&rng, &w, wx, wy);
-        if (!tr__window_offsets_ok(t, wx, wy) || !k->walk->window_mask(t, &w))
+        w.quads = false;
+        if (!tr__window_offsets_ok(t, wx, wy))
             continue;
         float lo = ends[trt_rand_u32(&rng) % 5], hi = ends[trt_rand_u32(&rng) % 5];
         if (lo > hi) {
@@ -210,56 +216,61 @@ Test(window, depth_equals_lanes_lrz_and_quads)
                                .op = ops[trt_rand_u32(&rng) % 4],
                                .write = trt_rand_u32(&rng) & 1,
                                .inside = trt_rand_u32(&rng) & 0xfu,
+                               .reject = trt_rand_u32(&rng) % 4 == 0 ? trt_rand_u32(&rng) & 0xfu : 0,
                                .lrz_test = trt_rand_u32(&rng) % 2 ? trt_rand_u32(&rng) & 0xfu : 0,
                                .lrz_dir = trt_rand_u32(&rng) & 1 ? TR_LRZ_DIRECTION_LESS : TR_LRZ_DIRECTION_GREATER};
         for (uint32_t b = 0; b < 4; b++)
             wt.lrz_bound[b] = ends[trt_rand_u32(&rng) % 5];
-
-        /* the walk's steps, in batches of 16 quads */
-        tr__lanes all;
-        memset(&all, 0, sizeof all);
-        const uint64_t in_m[4] = {w.m[0], w.m[1], w.m[2], w.m[3]};
-        uint64_t want_rej[4] = {0, 0, 0, 0}, want_pass[4] = {0, 0, 0, 0};
-        {
-            tr__lanes quads[4];
-            uint32_t nb = 0;
-            tr__window one = w;
-            /* one block at a time keeps each batch within 16 quads */
-            for (uint32_t b = 0; b < 4; b++) {
+        uint32_t got_cov[4], got_rej[4];
+        tr__window got = w;
+        if (!k->window_raster(t, lo, hi, &wt, &got, got_cov, got_rej)) {
+            declined++;
+            continue;
+        }
+        done++;
+        /* the walk's steps, block by block */
+        const int32_t rr[4] = {wx + (int32_t)w.l[0], wy + (int32_t)w.l[1], wx + (int32_t)w.l[2], wy + (int32_t)w.l[3]};
+        for (uint32_t b = 0; b < 4; b++) {
+            const int32_t bx = tr__window_bx(&w, b), by = tr__window_by(&w, b);
+            const uint64_t cov = rr[0] < rr[2] && rr[1] < rr[3]
+                                     ? quad_to_rows(tr__walk_block_coverage(t, bx, by, rr, ref->walk))
+                                     : 0;
+            cr_assert_eq(got_cov[b], (uint32_t)tr__popcount64(cov), "iteration %d, block %u: %u covered, walk %u",
+                         iter, b, got_cov[b], (uint32_t)tr__popcount64(cov));
+            uint64_t want_pass = 0, want_rej = 0;
+            if (cov && !((wt.reject >> b) & 1)) {
+                tr__window one = w;
                 for (uint32_t c = 0; c < 4; c++)
-                    one.m[c] = c == b ? in_m[b] : 0;
-                memset(&quads[nb], 0, sizeof quads[nb]);
-                uint64_t live = window_quads(&one, &wt, &quads[nb]);
-                if (!live)
-                    continue;
-                tr__lanes *ln = &quads[nb++];
-                ref->lanes_setup(t, lo, hi, ln, TR__LANES_Z);
-                uint64_t rej = wt.lrz_test ? ref->lanes_lrz_reject(ln, live, wt.lrz_dir) : 0;
+                    one.m[c] = c == b ? cov : 0;
+                tr__lanes ln;
+                memset(&ln, 0, sizeof ln);
+                uint64_t live = window_quads(&one, &wt, &ln);
+                ref->lanes_setup(t, lo, hi, &ln, TR__LANES_Z);
+                const uint64_t rej = (wt.lrz_test >> b) & 1 ? ref->lanes_lrz_reject(&ln, live, wt.lrz_dir) : 0;
                 live &= ~rej;
-                uint64_t fail = wt.dbuf ? ref->depth_quads(da, PITCH, origin, ln, live, wt.op, wt.write) : 0;
+                const uint64_t fail = wt.dbuf ? ref->depth_quads(da, PITCH, origin, &ln, live, wt.op, wt.write) : 0;
                 uint64_t m[4];
-                lanes_to_window(&w, ln, rej, m);
-                want_rej[b] = m[b];
-                lanes_to_window(&w, ln, live & ~fail, m);
-                want_pass[b] = m[b];
+                lanes_to_window(&w, &ln, rej, m);
+                want_rej = m[b];
+                lanes_to_window(&w, &ln, live & ~fail, m);
+                want_pass = m[b];
                 lanes += (uint64_t)tr__popcount64(live);
                 failed += (uint64_t)tr__popcount64(fail);
                 lrz_out += (uint64_t)tr__popcount64(rej);
+            } else if (cov) {
+                rejected++;
             }
-        }
-        uint64_t got_rej[4];
-        k->window_depth(t, lo, hi, &wt, &w, got_rej);
-        done++;
-        for (uint32_t b = 0; b < 4; b++) {
-            cr_assert_eq(w.m[b], want_pass[b], "iteration %d (compare %d), block %u: survivors %016llx, walk %016llx",
-                         iter, wt.op, b, (unsigned long long)w.m[b], (unsigned long long)want_pass[b]);
-            cr_assert_eq(got_rej[b], want_rej[b], "iteration %d, block %u: LRZ rejected %016llx, walk %016llx", iter,
-                         b, (unsigned long long)got_rej[b], (unsigned long long)want_rej[b]);
+            cr_assert_eq(got.m[b], want_pass, "iteration %d (compare %d), block %u: survivors %016llx, walk %016llx",
+                         iter, wt.op, b, (unsigned long long)got.m[b], (unsigned long long)want_pass);
+            cr_assert_eq(got_rej[b], (uint32_t)tr__popcount64(want_rej), "iteration %d, block %u: LRZ rejected %u, walk %u",
+                         iter, b, got_rej[b], (uint32_t)tr__popcount64(want_rej));
         }
         if (wt.dbuf)
             cr_assert_eq(memcmp(da, db, sizeof da), 0, "iteration %d: depth buffer differs", iter);
     }
     cr_expect_gt(done, 20000, "only %llu windows tested", (unsigned long long)done);
+    cr_expect_gt(declined, 100, "only %llu windows declined", (unsigned long long)declined);
+    cr_expect_gt(rejected, 1000, "only %llu blocks rejected whole", (unsigned long long)rejected);
     cr_expect(failed > lanes / 8 && failed < lanes * 7 / 8, "%llu of %llu lanes failed", (unsigned long long)failed,
               (unsigned long long)lanes);
     cr_expect_gt(lrz_out, lanes / 50, "only %llu lanes rejected by LRZ", (unsigned long long)lrz_out);
