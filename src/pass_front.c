@@ -328,18 +328,28 @@ tr_result tr__front_unshift_bins(tr_context *ctx, tr__pass *p)
  * not binned.  false on OOM. */
 static bool bin_triangles(tr_context *ctx, tr__pass *p, const tr__front_slot *sl, uint32_t view_slot)
 {
+    /* Room for them all first: the slot's triangles, and each stream the
+     * entries the slot made for it.  A slot with triangles to classify
+     * again here (whose entries did not fit) grows the streams entry by
+     * entry instead: those take room no count foresaw. */
+    if (!tr__grow(ctx, (void **)&p->rec.tris, &p->rec.tri_cap, p->rec.tri_count + sl->count, sizeof(tr__tri *)) ||
+        !tr__grow(ctx, (void **)&p->rec.lrz_cand, &p->rec.lrz_cand_cap, p->rec.tri_count + sl->count, 1))
+        return false;
+    const bool reserved = !sl->deferred;
+    if (reserved && !tr__bin_reserve(ctx, &p->plan, &p->rec, view_slot, sl->pipe_entries))
+        return false;
     const uint32_t *words = sl->bins;
     for (uint32_t i = 0; i < sl->count; i++) {
-        if (!tr__grow(ctx, (void **)&p->rec.tris, &p->rec.tri_cap, p->rec.tri_count + 1, sizeof(tr__tri *)) ||
-            !tr__grow(ctx, (void **)&p->rec.lrz_cand, &p->rec.lrz_cand_cap, p->rec.tri_count + 1, 1))
-            return false;
         p->rec.tris[p->rec.tri_count] = sl->tris[i];
         p->rec.lrz_cand[p->rec.tri_count] = sl->lrz_cand[i];
         int entries;
         if (sl->bin_words[i] == UINT32_MAX) {
             entries = tr__bin_triangle(ctx, &p->plan, &p->rec, sl->tris[i], (uint32_t)p->rec.tri_count, view_slot);
         } else {
-            entries = tr__bin_append(ctx, &p->plan, &p->rec, (uint32_t)p->rec.tri_count, view_slot, words, sl->bin_words[i]);
+            entries = reserved ? tr__bin_append_reserved(&p->plan, &p->rec, (uint32_t)p->rec.tri_count, view_slot,
+                                                         words, sl->bin_words[i])
+                               : tr__bin_append(ctx, &p->plan, &p->rec, (uint32_t)p->rec.tri_count, view_slot, words,
+                                                sl->bin_words[i]);
             words += sl->bin_words[i];
         }
         if (entries < 0)

@@ -397,6 +397,10 @@ static tr_result place_in_gmem(tr_context *ctx, const tr_render_pass_desc *d, tr
     const tr_bin_layout *l = &plan->layout;
     const uint32_t bins_per_pipe = l->pipe_w * l->pipe_h;
     plan->mask_words = (bins_per_pipe + 31) / 32;
+    plan->bin_w_inv = tr__div_small_inv(l->bin_w);
+    plan->bin_h_inv = tr__div_small_inv(l->bin_h);
+    plan->pipe_w_inv = tr__div_small_inv(l->pipe_w);
+    plan->pipe_h_inv = tr__div_small_inv(l->pipe_h);
     if (plan->mask_words > 64)
         return tr__error(ctx, TR_ERROR_LIMIT_EXCEEDED,
                          "%u bins per VSC pipe (%ux%u bins of %ux%u): the GMEM budget is too small for this "

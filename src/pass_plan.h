@@ -25,6 +25,9 @@ typedef struct tr__pass_plan {
     int depth_att, stencil_att;
     tr_bin_layout layout;
     uint32_t mask_words;       /* u32 words of bin bits per visibility stream entry */
+    /* The layout's bin and pipe sizes for tr__div_small (base.h): binning
+     * finds a coordinate's bin without a division */
+    uint64_t bin_w_inv, bin_h_inv, pipe_w_inv, pipe_h_inv;
     size_t tile_bytes;         /* GMEM bytes of one tile (all attachments, all views) */
 
     /* fragment density map (src/fdm) and subsampled attachments (src/subsample) */

@@ -33,6 +33,18 @@ static inline uint32_t tr__popcount64(uint64_t m)
     m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
     return (uint32_t)((m * 0x0101010101010101ull) >> 56);
 }
+/* Division of small numbers by a multiply: tr__div_small(n, tr__div_small_inv(d))
+ * is n / d for 0 <= n < 2^16 and 1 <= d <= 2^16.  inv = ceil(2^32 / d)
+ * exceeds 2^32 / d by e / d with e < d, so n * inv / 2^32 exceeds n / d by
+ * n * e / (d 2^32) < 1 / d: never enough to reach the next integer. */
+static inline uint64_t tr__div_small_inv(uint32_t d)
+{
+    return ((1ull << 32) + d - 1) / d;
+}
+static inline uint32_t tr__div_small(uint32_t n, uint64_t inv)
+{
+    return (uint32_t)(((uint64_t)n * inv) >> 32);
+}
 #define TR_ALIGN(v, a) (((v) + (a) - 1) / (a) * (a))
 #define TR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -86,5 +86,12 @@ int tr__bin_classify(const tr__pass_plan *plan, const tr__recording *rec, const 
                      uint32_t *out, uint32_t cap);
 int tr__bin_append(tr_context *ctx, const tr__pass_plan *plan, tr__recording *rec, uint32_t tri_index,
                    uint32_t view_slot, const uint32_t *words, uint32_t n);
+/* Room in each of the view's streams for entries[pipe] more entries
+ * (false on allocation failure); then tr__bin_append_reserved appends as
+ * tr__bin_append does, without growing a stream, up to that many. */
+bool tr__bin_reserve(tr_context *ctx, const tr__pass_plan *plan, tr__recording *rec, uint32_t view_slot,
+                     const uint32_t *entries);
+int tr__bin_append_reserved(const tr__pass_plan *plan, tr__recording *rec, uint32_t tri_index, uint32_t view_slot,
+                            const uint32_t *words, uint32_t n);
 
 #endif

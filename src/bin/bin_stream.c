@@ -40,14 +40,28 @@ int tr__bin_classify(const tr__pass_plan *plan, const tr__recording *rec, const 
     /* With an FDM offset the view's grid is shifted back by b_o: binning
      * in turnip's shifted space (-b_o .. fb + b_o) */
     const int32_t *bo = rec->bo[view_slot];
-    int32_t bx0 = (t->bbox[0] - l->origin_x + bo[0]) / (int32_t)l->bin_w;
-    int32_t by0 = (t->bbox[1] - l->origin_y + bo[1]) / (int32_t)l->bin_h;
-    int32_t bx1 = (t->bbox[2] - 1 - l->origin_x + bo[0]) / (int32_t)l->bin_w;
-    int32_t by1 = (t->bbox[3] - 1 - l->origin_y + bo[1]) / (int32_t)l->bin_h;
+    const int32_t nx0 = t->bbox[0] - l->origin_x + bo[0], ny0 = t->bbox[1] - l->origin_y + bo[1];
+    const int32_t nx1 = t->bbox[2] - 1 - l->origin_x + bo[0], ny1 = t->bbox[3] - 1 - l->origin_y + bo[1];
+    int32_t bx0, by0, bx1, by1;
+    if ((uint32_t)(nx0 | ny0 | nx1 | ny1) < 65536u) {
+        /* (the usual coordinates: a multiply each, not a division) */
+        bx0 = (int32_t)tr__div_small((uint32_t)nx0, plan->bin_w_inv);
+        by0 = (int32_t)tr__div_small((uint32_t)ny0, plan->bin_h_inv);
+        bx1 = (int32_t)tr__div_small((uint32_t)nx1, plan->bin_w_inv);
+        by1 = (int32_t)tr__div_small((uint32_t)ny1, plan->bin_h_inv);
+    } else {
+        bx0 = nx0 / (int32_t)l->bin_w;
+        by0 = ny0 / (int32_t)l->bin_h;
+        bx1 = nx1 / (int32_t)l->bin_w;
+        by1 = ny1 / (int32_t)l->bin_h;
+    }
     const uint32_t mw = plan->mask_words;
     if (bx0 == bx1 && by0 == by1) {
         /* One bin (most small triangles): the loops below, unrolled. */
-        const uint32_t px = (uint32_t)bx0 / l->pipe_w, py = (uint32_t)by0 / l->pipe_h;
+        const uint32_t px = (uint32_t)bx0 < 65536u ? tr__div_small((uint32_t)bx0, plan->pipe_w_inv)
+                                                    : (uint32_t)bx0 / l->pipe_w;
+        const uint32_t py = (uint32_t)by0 < 65536u ? tr__div_small((uint32_t)by0, plan->pipe_h_inv)
+                                                    : (uint32_t)by0 / l->pipe_h;
         int32_t rect[4];
         tr__bin_rect(l, plan->area, bo, (uint32_t)bx0, (uint32_t)by0, rect);
         rect[0] = TR_MAX(rect[0], t->bbox[0]);
@@ -110,6 +124,36 @@ int tr__bin_append(tr_context *ctx, const tr__pass_plan *plan, tr__recording *re
         tr__stream *s = &rec->streams[(size_t)view_slot * l->pipes_x * l->pipes_y + words[i]];
         if (!tr__grow(ctx, (void **)&s->words, &s->cap, s->count + 1 + mw, sizeof(uint32_t)))
             return -1;
+        s->words[s->count++] = tri_index;
+        memcpy(s->words + s->count, words + i + 1, sizeof(uint32_t) * mw);
+        s->count += mw;
+        entries++;
+    }
+    return entries;
+}
+
+bool tr__bin_reserve(tr_context *ctx, const tr__pass_plan *plan, tr__recording *rec, uint32_t view_slot,
+                     const uint32_t *entries)
+{
+    const tr_bin_layout *l = &plan->layout;
+    const uint32_t npipes = l->pipes_x * l->pipes_y, step = 1 + plan->mask_words;
+    for (uint32_t pipe = 0; pipe < npipes; pipe++) {
+        tr__stream *s = &rec->streams[(size_t)view_slot * npipes + pipe];
+        if (entries[pipe] && !tr__grow(ctx, (void **)&s->words, &s->cap, s->count + (size_t)entries[pipe] * step,
+                                       sizeof(uint32_t)))
+            return false;
+    }
+    return true;
+}
+
+int tr__bin_append_reserved(const tr__pass_plan *plan, tr__recording *rec, uint32_t tri_index, uint32_t view_slot,
+                            const uint32_t *words, uint32_t n)
+{
+    const tr_bin_layout *l = &plan->layout;
+    const uint32_t mw = plan->mask_words;
+    int entries = 0;
+    for (uint32_t i = 0; i < n; i += 1 + mw) {
+        tr__stream *s = &rec->streams[(size_t)view_slot * l->pipes_x * l->pipes_y + words[i]];
         s->words[s->count++] = tri_index;
         memcpy(s->words + s->count, words + i + 1, sizeof(uint32_t) * mw);
         s->count += mw;
