@@ -29,8 +29,12 @@ typedef struct setup_counts {
  * and one primitive's worst case. */
 #define TR_FRONT_SLOT_TRIS (TR_FRONT_CHUNK + TR_FRONT_CHUNK / 4 + TR_FRONT_PIECES)
 
+/* Slots are filled by different threads at once: each starts on its own
+ * cache line, so that one thread's writes to its slot's last fields never
+ * evict the next slot's first ones from another core (false sharing cost
+ * the front end most of a second thread). */
 struct tr__front_slot {
-    tr__arena arena;          /* this slot's triangles, for the whole pass */
+    _Alignas(64) tr__arena arena; /* this slot's triangles, for the whole pass */
     tr__tri *tris[TR_FRONT_SLOT_TRIS];
     uint32_t count;
     /* their stream entries (tr__bin_classify), one after the other;

@@ -138,7 +138,7 @@ typedef struct tr__zblock {
 } tr__zblock;
 
 struct tr__worker {
-    uint8_t *tile;
+    _Alignas(64) uint8_t *tile; /* (workers run at once: each on its own cache lines) */
     tr__zblock *zblocks;    /* a bin view's blocks (tr__raster_bin.zblocks) */
     uint8_t *zvalid;
     size_t zcap;            /* entries of both */
