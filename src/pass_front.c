@@ -443,16 +443,21 @@ static bool bin_wave(tr_context *ctx, tr__pass *p, uint32_t nc, uint32_t view_sl
 #pragma omp for schedule(dynamic, 1)
 #endif
         for (int pipe = 0; pipe < (int)npipes; pipe++) {
+            /* (the count in a local: the streams' headers share cache
+             * lines, and other threads fill the neighbouring pipes) */
             tr__stream *st = &streams[pipe];
+            uint32_t *words = st->words;
+            size_t count = st->count;
             for (uint32_t w = 0; w < nc; w++) {
                 const tr__front_slot *sl = &p->front->slots[w];
                 const uint32_t *e = sl->sorted + sl->pipe_off[pipe], *end = sl->sorted + sl->pipe_off[pipe + 1];
                 for (; e < end; e += 1 + mw) {
-                    st->words[st->count++] = sl->tri_index[e[0]];
-                    memcpy(st->words + st->count, e + 1, sizeof(uint32_t) * mw);
-                    st->count += mw;
+                    words[count++] = sl->tri_index[e[0]];
+                    memcpy(words + count, e + 1, sizeof(uint32_t) * mw);
+                    count += mw;
                 }
             }
+            st->count = count;
         }
     }
     p->stats.primitives_binned += total - p->rec.tri_count;
