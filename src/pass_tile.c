@@ -246,6 +246,7 @@ static bool begin_view(const tile_job *job, tr__worker *w, uint32_t k, uint32_t 
     rb->rp = job->rp;
     rb->worker = w;
     rb->shade_pipeline = NULL;
+    rb->tri_draw = UINT32_MAX;
     rb->view_slot = vs;
     memcpy(rb->rect, rect, sizeof rect);
     memcpy(rb->fb_rect, rect, sizeof rect);

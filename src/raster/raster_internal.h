@@ -238,6 +238,13 @@ typedef struct tr__raster_bin {
      * format: tr__draw.depth_qmax), reused while the next triangle's are
      * the same; shade_pipeline NULL (at each bin view's start): none. */
     const tr_pipeline *shade_pipeline;
+    /* What the single-sampled path works out per draw (raster_tri.c,
+     * ss_draw_state), kept while the next triangle's draw is the same:
+     * tri_draw its index (UINT32_MAX at each bin view's start), LRZ's test
+     * direction, the GMEM block test's, the bin cut to the scissor. */
+    uint32_t tri_draw;
+    tr_lrz_direction tri_lrz, tri_gdir;
+    int32_t tri_cut[4];
     uint32_t shade_qmax;
     tr__shade_state shade;
 } tr__raster_bin;

@@ -1215,11 +1215,9 @@ static inline __attribute__((always_inline)) bool gmem_block_beyond(tr__raster_b
     return gmem_block_rejects(rb, bx, by, gdir, zmin, zmax);
 }
 
-/* An empty batch, and a whole block's lanes without LRZ tests (bound 0). */
-static inline void lanes_begin(tr__lanes *batch, tr__lanes *whole)
+/* A whole block's lanes without LRZ tests (bound 0). */
+static inline void whole_begin(tr__lanes *whole)
 {
-    batch->nq = 0;
-    batch->block = false;
     whole->nq = 16;
     whole->block = true;
     for (uint32_t q = 0; q < 16; q++) {
@@ -1275,14 +1273,12 @@ static inline __attribute__((always_inline)) uint64_t batch_add(tr__lanes *batch
 }
 
 /* The rectangle a single-sampled triangle's blocks are cut to: the bin and
- * the scissor (the bounding box holds every pixel the triangle covers),
- * and a Bresenham line's box, whose ends are its box's. */
-static void triangle_cut(const tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, int32_t cut[4])
+ * the scissor (the draw's, rb->tri_cut: the bounding box holds every pixel
+ * the triangle covers), and a Bresenham line's box, whose ends are its
+ * box's. */
+static void triangle_cut(const tr__raster_bin *rb, const tr__tri *t, int32_t cut[4])
 {
-    cut[0] = TR_MAX(rb->rect[0], d->scissor[0]);
-    cut[1] = TR_MAX(rb->rect[1], d->scissor[1]);
-    cut[2] = TR_MIN(rb->rect[2], d->scissor[2]);
-    cut[3] = TR_MIN(rb->rect[3], d->scissor[3]);
+    memcpy(cut, rb->tri_cut, 4 * sizeof cut[0]);
     if (t->flags & TR__TRI_BOX_CLIP) {
         cut[0] = TR_MAX(cut[0], t->bbox[0]);
         cut[1] = TR_MAX(cut[1], t->bbox[1]);
@@ -1438,6 +1434,7 @@ typedef struct ss_walk {
     /* the batch of partly covered blocks' quads (shade_quads) */
     uint64_t batch_live;
     bool batch_tests;
+    bool whole_ready;             /* whole is begun (whole_begin, at the first whole block) */
     bool whole_test;              /* whole's LRZ fields (whole_block_lanes) */
     float whole_bound;
 } ss_walk;
@@ -1492,6 +1489,10 @@ static inline __attribute__((always_inline)) void ss_block(tr__raster_bin *rb, c
     }
     w->rasterized += tr__popcount64(m);
     if (m == ~0ull) {
+        if (!w->whole_ready) {
+            whole_begin(whole);
+            w->whole_ready = true;
+        }
         whole_block_lanes(whole, bx, by, lane_test, bound, &w->whole_test, &w->whole_bound);
         shade_quads(rb, t, d, whole, ~0ull, lane_test ? lrz : TR_LRZ_DIRECTION_UNKNOWN, ss);
         return;
@@ -1536,16 +1537,30 @@ static inline __attribute__((always_inline)) bool ss_window(tr__raster_bin *rb, 
  * once), with LRZ's and GMEM's block tests. */
 static void raster_triangle_ss(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, const int32_t r[4])
 {
-    ss_walk w = {0};
-    w.lrz = rb->lrz && tr__lrz_tests(rb->lrz_pass, d) ? (tr_lrz_direction)d->lrz_test_dir : TR_LRZ_DIRECTION_UNKNOWN;
+    /* The draw's state in this bin view, worked out at its first triangle. */
+    if (rb->tri_draw != t->draw) {
+        rb->tri_draw = t->draw;
+        rb->tri_lrz = rb->lrz && tr__lrz_tests(rb->lrz_pass, d) ? (tr_lrz_direction)d->lrz_test_dir
+                                                                : TR_LRZ_DIRECTION_UNKNOWN;
+        rb->tri_gdir = gmem_block_direction(rb, d);
+        rb->tri_cut[0] = TR_MAX(rb->rect[0], d->scissor[0]);
+        rb->tri_cut[1] = TR_MAX(rb->rect[1], d->scissor[1]);
+        rb->tri_cut[2] = TR_MIN(rb->rect[2], d->scissor[2]);
+        rb->tri_cut[3] = TR_MIN(rb->rect[3], d->scissor[3]);
+    }
+    ss_walk w;
+    w.lrz = rb->tri_lrz;
     const tr_lrz_direction lrz = w.lrz;
     int32_t cut[4];
-    triangle_cut(rb, t, d, cut);
+    triangle_cut(rb, t, cut);
     shade_state ss;
     shade_begin(rb, d, &ss);
     if (ss.window && raster_window(rb, t, d, r, cut, lrz, &ss))
         return;
     tr_pass_stats *st = &rb->worker->stats;
+    w.tested = w.rejected = w.rejected_frags = w.gmem_rejected = w.rasterized = w.batch_live = 0;
+    w.batch_tests = w.whole_ready = w.whole_test = false;
+    w.whole_bound = 0.0f;
     /* The depth plane for the LRZ block test, made on first use: blocks
      * whose bound passes every depth of the viewport's range need none. */
     tr__lrz_plane_t plane = {0}; /* its address never escapes: stays in registers */
@@ -1557,10 +1572,12 @@ static void raster_triangle_ss(tr__raster_bin *rb, const tr__tri *t, const tr__d
     const tr__walk_kernels *wk = rb->ctx->kernels->walk;
     /* The depth test per block against GMEM (gmem_block_direction); blocks
      * inside the bin only, so that every texel read is the bin's. */
-    w.gdir = gmem_block_direction(rb, d);
+    w.gdir = rb->tri_gdir;
     const int32_t bx0 = r[0] & ~(BLOCK - 1);
+    /* An empty batch; `whole` made at the first whole block. */
     tr__lanes batch, whole;
-    lanes_begin(&batch, &whole);
+    batch.nq = 0;
+    batch.block = false;
     if (!(wk->window_mask && ss_window(rb, t, d, r, cut, &w, &plane, &have_plane, &batch, &whole, &ss))) {
         /* A box inside one block needs no walk: the block's per-pixel
          * tests give what the walk's class would (0 outside an edge; all
