@@ -295,12 +295,13 @@ static inline __attribute__((always_inline)) v8f depth_cmp8(tr_compare_op op, v8
 typedef struct window_block {
     bool reject, lrz, inside;
     v8f bound;
+    uint64_t reject_m;         /* the pixels rejected before the tests (tr__window_tests.reject_m) */
 } window_block;
 
 static inline window_block window_block_of(const tr__window_tests *wt, uint32_t k)
 {
     return (window_block){(wt->reject >> k) & 1, (wt->lrz_test >> k) & 1, (wt->inside >> k) & 1,
-                          simde_mm256_set1_ps(wt->lrz_bound[k])};
+                          simde_mm256_set1_ps(wt->lrz_bound[k]), wt->reject_m ? wt->reject_m[k] : 0};
 }
 
 /* One half of a window row (a block's row r, its pixels cov): the LRZ
@@ -311,6 +312,9 @@ static inline __attribute__((always_inline)) uint32_t window_half(const tr__wind
                                                                   bool less, tr_compare_op op, uint64_t *rej)
 {
     v8f live = cov;
+    if (b->reject_m)
+        live = simde_mm256_andnot_ps(simde_mm256_castsi256_ps(row_select((uint32_t)(b->reject_m >> (8 * r)) & 0xffu)),
+                                     live);
     if (b->lrz) {
         const v8f beyond = less ? simde_mm256_cmp_ps(z, b->bound, SIMDE_CMP_GT_OQ)
                                 : simde_mm256_cmp_ps(z, b->bound, SIMDE_CMP_LT_OQ);
@@ -354,7 +358,7 @@ static inline __attribute__((always_inline)) void window_rows(const planes8 *P, 
                                                               bool right, const v8f colmask[2], const v8f xl1[2],
                                                               const v8f xl2[2], int32_t ys0, float *row,
                                                               uint64_t out_m[4], uint32_t cov_n[4], uint64_t rej[4],
-                                                              tr_compare_op op)
+                                                              uint64_t cov_m[4], tr_compare_op op)
 {
     const bool test = wt->dbuf != NULL, less = wt->lrz_dir == TR_LRZ_DIRECTION_LESS;
     const size_t pitch = wt->pitch;
@@ -362,9 +366,10 @@ static inline __attribute__((always_inline)) void window_rows(const planes8 *P, 
     v8i l0 = e->left[0], l1 = e->left[1], l2 = e->left[2], r0 = e->right[0], r1 = e->right[1], r2 = e->right[2];
     const v8i s0 = e->step_y[0], s1 = e->step_y[1], s2 = e->step_y[2];
     const v8f cm0 = colmask[0], cm1 = colmask[1];
-    uint64_t m0 = 0, m1 = 0, j0 = 0, j1 = 0;
+    uint64_t m0 = 0, m1 = 0, j0 = 0, j1 = 0, c0 = 0, c1 = 0;
     uint32_t n0 = 0, n1 = 0;
-    if (flat && test && !b0.lrz && !b1.lrz && !b0.reject && !b1.reject && b0.inside && b1.inside) {
+    if (flat && test && !b0.lrz && !b1.lrz && !b0.reject && !b1.reject && b0.inside && b1.inside && !b0.reject_m &&
+        !b1.reject_m && !cov_m) {
         /* the common case: one depth, tested, every block inside the bin */
         const bool write = wt->write;
         for (uint32_t y = y0; y < y1; y++, row += pitch) {
@@ -401,6 +406,8 @@ static inline __attribute__((always_inline)) void window_rows(const planes8 *P, 
             if (!(bl | bri))
                 continue;
             const uint32_t r = y & 7;
+            c0 |= (uint64_t)bl << (8 * r);
+            c1 |= (uint64_t)bri << (8 * r);
             v8f dy = simde_mm256_setzero_ps();
             if (!flat)
                 dy = simde_mm256_cvtepi32_ps(simde_mm256_set1_epi32(ys0 + (int32_t)(y << TR_SUBPIXEL_BITS)));
@@ -429,6 +436,10 @@ static inline __attribute__((always_inline)) void window_rows(const planes8 *P, 
     cov_n[k0 + 1] = n1;
     rej[k0] = j0;
     rej[k0 + 1] = j1;
+    if (cov_m) {
+        cov_m[k0] = c0;
+        cov_m[k0 + 1] = c1;
+    }
 }
 
 /* tr__window_raster_avx2 for one compare op and depth kind (flat: one
@@ -436,7 +447,7 @@ static inline __attribute__((always_inline)) void window_rows(const planes8 *P, 
 static inline __attribute__((always_inline)) void window_raster_body(const tr__tri *t, const planes8 *P, bool flat,
                                                                      v8f zc, const tr__window_tests *wt,
                                                                      tr__window *w, tr__window_edges *e,
-                                                                     uint32_t covered[4], uint32_t lrz_rejected[4],
+                                                                     tr__window_counts *n, uint64_t cov_m[4],
                                                                      tr_compare_op op)
 {
     const v8i cols = simde_mm256_slli_epi32(simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), TR_SUBPIXEL_BITS);
@@ -458,28 +469,34 @@ static inline __attribute__((always_inline)) void window_raster_body(const tr__t
     uint64_t out_m[4] = {0, 0, 0, 0}, rej[4] = {0, 0, 0, 0};
     uint32_t cov_n[4] = {0, 0, 0, 0};
     const uint32_t mid = y0 < 8 ? (y1 < 8 ? y1 : 8) : y0;
+    if (cov_m)
+        cov_m[0] = cov_m[1] = cov_m[2] = cov_m[3] = 0;
     if (y0 < mid)
-        window_rows(P, flat, zc, wt, e, 0, y0, mid, left, right, colmask, xl1, xl2, ys0, row, out_m, cov_n, rej, op);
+        window_rows(P, flat, zc, wt, e, 0, y0, mid, left, right, colmask, xl1, xl2, ys0, row, out_m, cov_n, rej, cov_m,
+                    op);
     if (mid < y1)
         window_rows(P, flat, zc, wt, e, 2, mid, y1, left, right, colmask, xl1, xl2, ys0,
-                    row ? row + (size_t)(mid - y0) * wt->pitch : NULL, out_m, cov_n, rej, op);
+                    row ? row + (size_t)(mid - y0) * wt->pitch : NULL, out_m, cov_n, rej, cov_m, op);
     for (uint32_t k = 0; k < 4; k++) {
         w->m[k] = out_m[k];
-        covered[k] = cov_n[k];
-        lrz_rejected[k] = (uint32_t)__builtin_popcountll(rej[k]);
+        n->covered[k] = cov_n[k];
+        n->lrz_rejected[k] = (uint32_t)__builtin_popcountll(rej[k]);
+        n->passed[k] = (uint32_t)__builtin_popcountll(out_m[k]);
     }
 }
 
 bool tr__window_raster_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
-                            tr__window *w, uint32_t covered[4], uint32_t lrz_rejected[4])
+                            tr__window *w, tr__window_counts *n, uint64_t cov_m[4])
 {
     tr__window_edges e;
     if (!tr__window_edges_begin(t, w, &e))
         return false;
     if (w->l[0] >= w->l[2] || w->l[1] >= w->l[3]) {
         for (uint32_t k = 0; k < 4; k++) {
-            covered[k] = lrz_rejected[k] = 0;
+            n->covered[k] = n->lrz_rejected[k] = n->passed[k] = 0;
             w->m[k] = 0;
+            if (cov_m)
+                cov_m[k] = 0;
         }
         return true;
     }
@@ -488,8 +505,8 @@ bool tr__window_raster_avx2(const tr__tri *t, float depth_min, float depth_max, 
     const bool flat = flat_depth(t, &P, &zc);
     /* one body per op and depth kind (constants once inlined) */
 #define WINDOW_OP(OP)                                                                                               \
-    (flat ? window_raster_body(t, &P, true, zc, wt, w, &e, covered, lrz_rejected, OP)                              \
-          : window_raster_body(t, &P, false, zc, wt, w, &e, covered, lrz_rejected, OP))
+    (flat ? window_raster_body(t, &P, true, zc, wt, w, &e, n, cov_m, OP)                                          \
+          : window_raster_body(t, &P, false, zc, wt, w, &e, n, cov_m, OP))
     switch (wt->op) {
     case TR_COMPARE_LESS: WINDOW_OP(TR_COMPARE_LESS); break;
     case TR_COMPARE_LESS_OR_EQUAL: WINDOW_OP(TR_COMPARE_LESS_OR_EQUAL); break;
@@ -577,9 +594,9 @@ bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, fl
 }
 
 bool tr__window_raster_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
-                            tr__window *w, uint32_t covered[4], uint32_t lrz_rejected[4])
+                            tr__window *w, tr__window_counts *n, uint64_t cov_m[4])
 {
-    (void)t, (void)depth_min, (void)depth_max, (void)wt, (void)w, (void)covered, (void)lrz_rejected;
+    (void)t, (void)depth_min, (void)depth_max, (void)wt, (void)w, (void)n, (void)cov_m;
     return false;
 }
 

@@ -186,6 +186,7 @@ typedef struct tr__shade_state {
     bool block_depth;       /* whole blocks may take the kernels' depth_block */
     bool uniform;           /* blocks of more than one quad are uniform */
     bool window;            /* small triangles may take the window path (raster_tri.c) */
+    bool window_ms;         /* ... and in a multisampled pass (raster_window_ms) */
     /* The worker's fragment block holds this triangle's uniform quad,
      * shaded; uni_known/uni_value: quad0_uniform's answer per colour
      * attachment for it. */
@@ -375,10 +376,19 @@ typedef struct tr__window_tests {
                                   written back; else only its pixels are touched) */
     uint32_t reject;           /* bit k: block k is rejected whole (LRZ's block test): its pixels
                                   are counted, not tested */
+    const uint64_t *reject_m;  /* or NULL: per block (row-major), pixels rejected before the tests
+                                  (a multisampled pass's LRZ texels) */
     uint32_t lrz_test;         /* bit k: block k's pixels are first tested against lrz_bound[k] */
     float lrz_bound[4];
     tr_lrz_direction lrz_dir;
 } tr__window_tests;
+
+/* What window_raster counts per block of its window: the covered pixels
+ * (before any test), those LRZ's per-fragment test rejected, those that
+ * passed every test. */
+typedef struct tr__window_counts {
+    uint32_t covered[4], lrz_rejected[4], passed[4];
+} tr__window_counts;
 
 /* tr__kernels.window_depth's condition: every pixel offset from vertex 0
  * over the window at (x, y) lies inside int32, as lanes_setup's vector
@@ -407,15 +417,18 @@ static inline bool tr__window_offsets_ok(const tr__tri *t, int32_t x, int32_t y)
  *   depth_block declines.
  * - window_raster (with window_fill, the small-triangle path of
  *   raster_tri.c): the walk's window_mask coverage of window w's pixels
- *   (tr__window, walk_internal.h: row-major masks), covered[k] the
+ *   (tr__window, walk_internal.h: row-major masks), n->covered[k] the
  *   covered pixels of block k; then, in one pass over the rows, the early
  *   tests of those of blocks outside wt->reject, each pixel's depth as
  *   lanes_setup computes it: first, in the blocks of wt->lrz_test, the
  *   pixels strictly beyond their block's bound (lanes_lrz_reject's test),
- *   lrz_rejected[k] of them; then, with wt->dbuf, the depth test and
- *   write of depth_quads.  w->m[] gets the survivors.  false (nothing
- *   done) where window_mask declines; only where tr__window_offsets_ok
- *   holds for the window.
+ *   n->lrz_rejected[k] of them; then, with wt->dbuf, the depth test and
+ *   write of depth_quads.  w->m[] gets the survivors (n->passed[k] of
+ *   them), and cov_m[] (NULL:
+ *   not wanted) the covered pixels before any test.  Pixels of
+ *   wt->reject_m are dropped before the LRZ test.  false (nothing done)
+ *   where window_mask declines; only where tr__window_offsets_ok holds
+ *   for the window.
  * - window_fill: the 4-byte texel `texel` written to the pixels w->m[]
  *   of an attachment of 4 bytes per texel (GMEM texel (0, 0) at origin,
  *   rows pitch texels apart; `inside` as tr__window_tests'). */
@@ -436,7 +449,7 @@ typedef struct tr__kernels {
                         const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
                         uint64_t *fail);
     bool (*window_raster)(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
-                          tr__window *w, uint32_t covered[4], uint32_t lrz_rejected[4]);
+                          tr__window *w, tr__window_counts *n, uint64_t cov_m[4]);
     void (*window_fill)(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
                         const tr__window *w, uint32_t texel);
 } tr__kernels;
@@ -454,7 +467,7 @@ bool tr__depth_lanes_avx2(const tr__tri *t, float depth_min, float depth_max, fl
                           const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
                           uint64_t *fail);
 bool tr__window_raster_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
-                            tr__window *w, uint32_t covered[4], uint32_t lrz_rejected[4]);
+                            tr__window *w, tr__window_counts *n, uint64_t cov_m[4]);
 void tr__window_fill_avx2(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
                           const tr__window *w, uint32_t texel);
 /* lanes_setup's vector path with an eight-lane `wide` step (the AVX2

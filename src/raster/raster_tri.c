@@ -157,7 +157,7 @@ static bool window_mode(const tr__raster_bin *rb, const tr__draw *d, const shade
     const tr__kernels *K = rb->ctx->kernels;
     if (!ss->uniform || !K->window_raster || !K->window_fill || !pd->fragment_shader ||
         !ss->early || (ss->flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_SAMPLE_MASK)) ||
-        (pd->stencil_test && p->stencil_att >= 0) || rb->fdm || p->samples != 1)
+        (pd->stencil_test && p->stencil_att >= 0) || rb->fdm)
         return false;
     if (ss->depth && !(ss->block_depth && (pd->depth_compare == TR_COMPARE_LESS ||
                                            pd->depth_compare == TR_COMPARE_LESS_OR_EQUAL ||
@@ -197,7 +197,14 @@ static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state 
     /* (gl_SampleMaskIn differs between lanes whose other inputs do not) */
     ss->uniform = ss->simd && !ss->smooth && !ss->frag_coord && !ss->shader_depth &&
                   !(flags & (TR_FS_SIDE_EFFECTS | TR_FS_READS_SAMPLE_MASK));
-    ss->window = window_mode(rb, d, ss);
+    /* (multisampled: the shader once per pixel, its colour every covered
+     * sample's, the tests early: no alpha to coverage or one) */
+    const tr_multisample_state *ms = &pd->multisample;
+    const bool ms_window = window_mode(rb, d, ss);
+    ss->window = ms_window && p->samples == 1;
+    ss->window_ms = ms_window && p->samples > 1 && !ms->alpha_to_coverage && !ms->alpha_to_one &&
+                    !(ms->sample_shading && ms->min_sample_shading * (float)p->samples > 1.0f) &&
+                    !(flags & TR_FS_SAMPLE_RATE);
     ss->shaded = false;
     ss->uni_known = ss->uni_value = 0;
 }
@@ -714,6 +721,37 @@ static inline void sample_planes(const tr__raster_bin *rb, uint32_t s, tr__raste
         out->gmem[i] = rb->gmem[i] + (size_t)s * rb->rp->plane_texels * rb->rp->att[i].cpp;
 }
 
+/* The window (walk_internal.h) of a box r (cut to the bin) that lies in
+ * 2 x 2 blocks, its pixels those of r inside `cut` (in tr__lanes' quad
+ * order: `quads`); false when r reaches further. */
+static inline bool window_of(const tr__tri *t, const int32_t r[4], const int32_t cut[4], bool quads, tr__window *w)
+{
+    (void)t;
+    w->x = r[0] & ~(BLOCK - 1);
+    w->y = r[1] & ~(BLOCK - 1);
+    if (r[2] - w->x > 2 * BLOCK || r[3] - w->y > 2 * BLOCK)
+        return false;
+    const int32_t x0 = TR_MAX(r[0], cut[0]), x1 = TR_MIN(r[2], cut[2]);
+    const int32_t y0 = TR_MAX(r[1], cut[1]), y1 = TR_MIN(r[3], cut[3]);
+    w->l[0] = (uint32_t)TR_MIN(TR_MAX(x0 - w->x, 0), 2 * BLOCK);
+    w->l[1] = (uint32_t)TR_MIN(TR_MAX(y0 - w->y, 0), 2 * BLOCK);
+    w->l[2] = (uint32_t)TR_MAX(TR_MIN(x1 - w->x, 2 * BLOCK), (int32_t)w->l[0]);
+    w->l[3] = (uint32_t)TR_MAX(TR_MIN(y1 - w->y, 2 * BLOCK), (int32_t)w->l[1]);
+    w->quads = quads;
+    return true;
+}
+
+/* The pixels of each LRZ texel of a block, texels row by row, as
+ * row-major block masks (the window's; ms_lrz_rejects' texel_px in
+ * tr__lanes order): [log2(samples)][texel]. */
+static const uint64_t texel_rows[4][8] = {
+    {~0ull},
+    {0x00000000ffffffffull, 0xffffffff00000000ull},                                                   /* 8x4 */
+    {0x000000000f0f0f0full, 0x00000000f0f0f0f0ull, 0x0f0f0f0f00000000ull, 0xf0f0f0f000000000ull},   /* 4x4 */
+    {0x0000000000000f0full, 0x000000000000f0f0ull, 0x000000000f0f0000ull, 0x00000000f0f00000ull,
+     0x00000f0f00000000ull, 0x0000f0f000000000ull, 0x0f0f000000000000ull, 0xf0f0000000000000ull},   /* 4x2 */
+};
+
 /* Alpha to coverage: a lane with colour output 0's alpha a keeps samples
  * 0 .. k-1, k = floor(a * n + 1/2) with a clamped to [0, 1] (NaN: 0); no
  * dithering.  Returns, per sample s, the lanes that keep it in cov[s]. */
@@ -961,6 +999,153 @@ static uint64_t samples_early_tests(tr__raster_bin *rb, tr__raster_bin *rbs, con
     return any;
 }
 
+/* The window path of a multisampled pass (shade_state.window_ms): a
+ * triangle whose box rs (cut to the bin and scissor: a multisampled box
+ * holds every pixel whose area meets it) lies in a window of 2 x 2
+ * blocks, each kept sample's coverage and early depth test at once
+ * (window_raster of the triangle moved to the sample, in the sample's
+ * planes), the shader once, its colour to each sample's planes.  LRZ's
+ * per-texel test of ms_lrz_rejects is made for the window's texels first
+ * (the same plane and bounds) and its rejected pixels dropped in every
+ * sample; the statistics are the block path's.  false, nothing done,
+ * where a kernel declines. */
+static bool raster_window_ms(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, const int32_t rs[4],
+                             const tr__tri *const moved[], uint32_t n, tr_lrz_direction lrz, bool reject_all,
+                             const int32_t region[4], tr__lrz_plane_t *plane, bool *have_plane, shade_state *ss)
+{
+    const tr__raster_pass *p = rb->rp;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const tr__kernels *K = rb->ctx->kernels;
+    tr__window w;
+    if (!window_of(t, rs, rs, false, &w) || !tr__window_edges_ok(t))
+        return false;
+    for (uint32_t s = 0; s < n; s++)
+        if (!tr__window_offsets_ok(moved[s], w.x, w.y))
+            return false;
+    const uint32_t cols = (w.l[0] < BLOCK ? 1u : 0u) | (w.l[2] > BLOCK ? 2u : 0u);
+    const uint32_t blocks = (w.l[0] < w.l[2] && w.l[1] < w.l[3])
+                                ? (w.l[1] < BLOCK ? cols : 0u) | (w.l[3] > BLOCK ? cols << 2 : 0u)
+                                : 0u;
+    /* LRZ, per texel (tw x th pixels) of the window's blocks: its pixels
+     * rejected in every sample where ms_lrz_rejects would reject it */
+    const tr__lrz_buffer *lb = lrz != TR_LRZ_DIRECTION_UNKNOWN ? rb->lrz_pass->buf : NULL;
+    const int32_t tw = lb ? 1 << lb->tw_log2 : BLOCK, th = lb ? 1 << lb->th_log2 : BLOCK;
+    const uint64_t *tpx = texel_rows[__builtin_ctz(n)];
+    uint64_t rej_m[4] = {0, 0, 0, 0};
+    if (lb)
+        for (uint32_t k = 0; k < 4; k++) {
+            if (!((blocks >> k) & 1))
+                continue;
+            const int32_t bx = tr__window_bx(&w, k), by = tr__window_by(&w, k);
+            uint32_t i = 0;
+            for (int32_t y = by; y < by + BLOCK; y += th)
+                for (int32_t x = bx; x < bx + BLOCK; x += tw, i++) {
+                    bool rej = reject_all;
+                    if (!rej) {
+                        uint32_t tx, ty;
+                        tr__lrz_texel(lb, x, y, &tx, &ty);
+                        const float bound = tr__lrz_bound_at(lb, rb->lrz_view, tx, ty);
+                        if (lrz == TR_LRZ_DIRECTION_LESS ? d->depth_max <= bound : d->depth_min >= bound)
+                            continue;
+                        plane_once(t, d, region, plane, have_plane);
+                        double zmin, zmax;
+                        tr__lrz_plane_area_range(plane, x, y, tw, th, &zmin, &zmax);
+                        rej = lrz == TR_LRZ_DIRECTION_LESS ? zmin > (double)bound : zmax < (double)bound;
+                    }
+                    if (rej)
+                        rej_m[k] |= tpx[i];
+                }
+        }
+    tr__window_tests wt = {.pitch = rb->gmem_pitch,
+                           .origin = {rb->origin[0], rb->origin[1]},
+                           .op = pd->depth_compare,
+                           .write = pd->depth_write != 0,
+                           .reject_m = (rej_m[0] | rej_m[1] | rej_m[2] | rej_m[3]) ? rej_m : NULL,
+                           .lrz_dir = lrz};
+    wt.inside = (w.x >= rb->rect[0] && w.x + BLOCK <= rb->rect[2] ? 5u : 0u) |
+                (w.x + BLOCK >= rb->rect[0] && w.x + 2 * BLOCK <= rb->rect[2] ? 10u : 0u);
+    /* each kept sample's coverage and tests, in its planes */
+    const uint32_t keep = pd->multisample.sample_mask;
+    uint64_t cov[TR_MAX_SAMPLES][4], pass[TR_MAX_SAMPLES][4];
+    tr__window_counts cnt[TR_MAX_SAMPLES];
+    for (uint32_t s = 0; s < n; s++) {
+        if (!((keep >> s) & 1)) {
+            memset(cov[s], 0, sizeof cov[s]);
+            memset(pass[s], 0, sizeof pass[s]);
+            memset(&cnt[s], 0, sizeof cnt[s]);
+            continue;
+        }
+        wt.dbuf = ss->depth ? (float *)(void *)(rb->gmem[p->depth_att] + (size_t)s * p->plane_texels * 4) : NULL;
+        tr__window ws = w;
+        /* (the samples share the edges' a and b, checked above: none declines) */
+        K->window_raster(moved[s], d->depth_min, d->depth_max, &wt, &ws, &cnt[s], cov[s]);
+        memcpy(pass[s], ws.m, sizeof pass[s]);
+    }
+    /* the statistics of the block path (raster_triangle_ms, ms_lrz_rejects, samples_early_tests) */
+    tr_pass_stats *st = &rb->worker->stats;
+    uint64_t live_n = 0;
+    for (uint32_t k = 0; k < 4; k++) {
+        uint64_t any = 0, alive = 0, covered = 0, passed = 0, tested = 0;
+        for (uint32_t s = 0; s < n; s++) {
+            any |= cov[s][k];
+            alive |= pass[s][k];
+            covered += cnt[s].covered[k];
+            passed += cnt[s].passed[k];
+            tested += rej_m[k] ? (uint64_t)tr__popcount64(cov[s][k] & ~rej_m[k]) : cnt[s].covered[k];
+        }
+        if (!any)
+            continue;
+        st->fragments_rasterized += covered;
+        if (lb) {
+            const int32_t bx = tr__window_bx(&w, k), by = tr__window_by(&w, k);
+            uint32_t i = 0;
+            for (int32_t y = by; y < by + BLOCK; y += th)
+                for (int32_t x = bx; x < bx + BLOCK; x += tw, i++) {
+                    const uint64_t px = tpx[i];
+                    if (!(any & px))
+                        continue;
+                    st->lrz_blocks_tested++;
+                    if (!(rej_m[k] & px))
+                        continue;
+                    uint32_t c = 0;
+                    for (uint32_t s = 0; s < n; s++)
+                        c += (uint32_t)tr__popcount64(cov[s][k] & px);
+                    uint32_t tx, ty;
+                    tr__lrz_texel(lb, x, y, &tx, &ty);
+                    st->lrz_blocks_rejected++;
+                    st->fragments_lrz_rejected += c;
+                    lb->rejected[tr__lrz_texel_index(lb, rb->lrz_view, tx, ty)] += c;
+                }
+        }
+        if (wt.dbuf)
+            st->fragments_depth_rejected += tested - passed;
+        live_n += (uint64_t)tr__popcount64(alive);
+        st->fragments_written += passed;
+    }
+    if (!live_n)
+        return true;
+    st->fragments_shaded += live_n;
+    tr_fs_block *fs = rb->worker->fs;
+    fs_begin(rb, t, d, fs, 4, 0xfu);
+    uniform_inputs(t, pd->varying_count, fs);
+    fs->sample_index = -1;
+    tr__shade_fragments(d->pipeline, d->spv, fs);
+    for (uint32_t a = 0; a < p->color_count; a++) {
+        const int ai = p->color_att[a];
+        if (ai < 0 || !(pd->blend[a].write_mask & 0xfu))
+            continue;
+        const uint32_t texel = tr__rgba8_texel(fs, a);
+        for (uint32_t s = 0; s < n; s++) {
+            tr__window ws = w;
+            memcpy(ws.m, pass[s], sizeof ws.m);
+            if (ws.m[0] | ws.m[1] | ws.m[2] | ws.m[3])
+                K->window_fill(rb->gmem[ai] + (size_t)s * p->plane_texels * 4, rb->gmem_pitch, rb->origin, wt.inside,
+                               &ws, texel);
+        }
+    }
+    return true;
+}
+
 /* (kept out of tr__raster_triangle, whose single-sample path it would slow) */
 static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
                                                          const int32_t r[4])
@@ -1013,6 +1198,9 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
      * for boxes of a few blocks and more). */
     const bool few_blocks = (int64_t)(r[2] - r[0]) * (r[3] - r[1]) < 4 * BLOCK * BLOCK;
     const bool reject_all = !few_blocks && beyond_far_bound(rb, t, d, lrz, r, region, true, &plane, &have_plane);
+    if (ss.window_ms && !per_sample &&
+        raster_window_ms(rb, t, d, r, moved, n, lrz, reject_all, region, &plane, &have_plane, &ss))
+        return;
     /* every sample the sample mask keeps */
     const uint32_t kept = (uint32_t)tr__popcount64((ms->sample_mask ? ms->sample_mask : ~0u) & ((1u << n) - 1u));
     tr__lanes ln, lns; /* the quads of a block (set per block): shading's and a sample's */
@@ -1287,26 +1475,6 @@ static void triangle_cut(const tr__raster_bin *rb, const tr__tri *t, int32_t cut
     }
 }
 
-/* The window (walk_internal.h) of a box r (cut to the bin) that lies in
- * 2 x 2 blocks, its pixels those of r inside `cut` (in tr__lanes' quad
- * order: `quads`); false when r reaches further. */
-static inline bool window_of(const tr__tri *t, const int32_t r[4], const int32_t cut[4], bool quads, tr__window *w)
-{
-    (void)t;
-    w->x = r[0] & ~(BLOCK - 1);
-    w->y = r[1] & ~(BLOCK - 1);
-    if (r[2] - w->x > 2 * BLOCK || r[3] - w->y > 2 * BLOCK)
-        return false;
-    const int32_t x0 = TR_MAX(r[0], cut[0]), x1 = TR_MIN(r[2], cut[2]);
-    const int32_t y0 = TR_MAX(r[1], cut[1]), y1 = TR_MIN(r[3], cut[3]);
-    w->l[0] = (uint32_t)TR_MIN(TR_MAX(x0 - w->x, 0), 2 * BLOCK);
-    w->l[1] = (uint32_t)TR_MIN(TR_MAX(y0 - w->y, 0), 2 * BLOCK);
-    w->l[2] = (uint32_t)TR_MAX(TR_MIN(x1 - w->x, 2 * BLOCK), (int32_t)w->l[0]);
-    w->l[3] = (uint32_t)TR_MAX(TR_MIN(y1 - w->y, 2 * BLOCK), (int32_t)w->l[1]);
-    w->quads = quads;
-    return true;
-}
-
 /* The window path: a single-sampled triangle whose box r (cut to the
  * bin) lies in a window of 2 x 2 blocks, of a pipeline shade_mode found
  * fit (shade_state.window), drawn row by row: the window's coverage, then
@@ -1369,9 +1537,10 @@ static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
             }
         }
     }
-    uint32_t covered[4], lrz_rej[4];
-    if (!K->window_raster(t, d->depth_min, d->depth_max, &wt, &w, covered, lrz_rej))
+    tr__window_counts cnt;
+    if (!K->window_raster(t, d->depth_min, d->depth_max, &wt, &w, &cnt, NULL))
         return false;
+    const uint32_t *covered = cnt.covered, *lrz_rej = cnt.lrz_rejected;
 
     /* The statistics the walk keeps, of the blocks with covered pixels. */
     tr_pass_stats *st = &rb->worker->stats;
@@ -1393,8 +1562,8 @@ static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
             tr__lrz_count_rejected(rb->lrz_pass, rb->lrz_view, bx, by, lrz_rej[k]);
             lrz_n += lrz_rej[k];
         }
-        if (w.m[k]) {
-            live += (uint64_t)tr__popcount64(w.m[k]);
+        if (cnt.passed[k]) {
+            live += cnt.passed[k];
             if (wt.dbuf && wt.write && rb->zblocks)
                 rb->zvalid[zblock_index(rb, bx, by)] = 0;
         }

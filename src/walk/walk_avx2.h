@@ -43,10 +43,8 @@ typedef struct tr__window_edges {
 static inline __attribute__((always_inline)) bool tr__window_edges_begin(const tr__tri *t, const tr__window *w,
                                                                         tr__window_edges *e)
 {
-    const int64_t lim = (int64_t)1 << 25;
-    for (int k = 0; k < 3; k++)
-        if (t->edge_a[k] > lim || t->edge_a[k] < -lim || t->edge_b[k] > lim || t->edge_b[k] < -lim)
-            return false;
+    if (!tr__window_edges_ok(t))
+        return false;
     const int64_t px = (int64_t)w->x * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     const int64_t py = (int64_t)(w->y + (int32_t)w->l[1]) * TR_SUBPIXEL_ONE + TR_SUBPIXEL_HALF;
     const simde__m256i col = simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);

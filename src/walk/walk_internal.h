@@ -59,6 +59,17 @@ typedef struct tr__window {
     bool quads;         /* window_mask gives the masks in tr__lanes' quad order instead */
 } tr__window;
 
+/* Whether window_mask (and the raster's window kernels) take t's edges:
+ * |a|, |b| <= 2^25 (walk_avx2.h says why). */
+static inline bool tr__window_edges_ok(const tr__tri *t)
+{
+    const int64_t lim = (int64_t)1 << 25;
+    for (int k = 0; k < 3; k++)
+        if (t->edge_a[k] > lim || t->edge_a[k] < -lim || t->edge_b[k] > lim || t->edge_b[k] < -lim)
+            return false;
+    return true;
+}
+
 /* Window block k's top-left pixel. */
 static inline int32_t tr__window_bx(const tr__window *w, uint32_t k)
 {

@@ -8,7 +8,9 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "raster/raster_internal.h"
@@ -221,9 +223,16 @@ Test(window, raster_equals_coverage_lanes_lrz_and_quads)
                                .lrz_dir = trt_rand_u32(&rng) & 1 ? TR_LRZ_DIRECTION_LESS : TR_LRZ_DIRECTION_GREATER};
         for (uint32_t b = 0; b < 4; b++)
             wt.lrz_bound[b] = ends[trt_rand_u32(&rng) % 5];
-        uint32_t got_cov[4], got_rej[4];
+        /* pixels rejected before the tests (a multisampled pass's LRZ texels) */
+        uint64_t reject_m[4];
+        for (uint32_t b = 0; b < 4; b++)
+            reject_m[b] = trt_rand_u32(&rng) % 3 ? 0 : ((uint64_t)trt_rand_u32(&rng) << 32) | trt_rand_u32(&rng);
+        if (iter % 4 == 1)
+            wt.reject_m = reject_m;
+        tr__window_counts cnt;
         tr__window got = w;
-        if (!k->window_raster(t, lo, hi, &wt, &got, got_cov, got_rej)) {
+        uint64_t got_covm[4];
+        if (!k->window_raster(t, lo, hi, &wt, &got, &cnt, iter & 1 ? got_covm : NULL)) {
             declined++;
             continue;
         }
@@ -235,13 +244,17 @@ Test(window, raster_equals_coverage_lanes_lrz_and_quads)
             const uint64_t cov = rr[0] < rr[2] && rr[1] < rr[3]
                                      ? quad_to_rows(tr__walk_block_coverage(t, bx, by, rr, ref->walk))
                                      : 0;
-            cr_assert_eq(got_cov[b], (uint32_t)tr__popcount64(cov), "iteration %d, block %u: %u covered, walk %u",
-                         iter, b, got_cov[b], (uint32_t)tr__popcount64(cov));
+            cr_assert_eq(cnt.covered[b], (uint32_t)tr__popcount64(cov), "iteration %d, block %u: %u covered, walk %u",
+                         iter, b, cnt.covered[b], (uint32_t)tr__popcount64(cov));
+            if (iter & 1)
+                cr_assert_eq(got_covm[b], cov, "iteration %d, block %u: covered %016llx, walk %016llx", iter, b,
+                             (unsigned long long)got_covm[b], (unsigned long long)cov);
             uint64_t want_pass = 0, want_rej = 0;
-            if (cov && !((wt.reject >> b) & 1)) {
+            const uint64_t tested = cov & ~(wt.reject_m ? wt.reject_m[b] : 0);
+            if (tested && !((wt.reject >> b) & 1)) {
                 tr__window one = w;
                 for (uint32_t c = 0; c < 4; c++)
-                    one.m[c] = c == b ? cov : 0;
+                    one.m[c] = c == b ? tested : 0;
                 tr__lanes ln;
                 memset(&ln, 0, sizeof ln);
                 uint64_t live = window_quads(&one, &wt, &ln);
@@ -262,8 +275,11 @@ Test(window, raster_equals_coverage_lanes_lrz_and_quads)
             }
             cr_assert_eq(got.m[b], want_pass, "iteration %d (compare %d), block %u: survivors %016llx, walk %016llx",
                          iter, wt.op, b, (unsigned long long)got.m[b], (unsigned long long)want_pass);
-            cr_assert_eq(got_rej[b], (uint32_t)tr__popcount64(want_rej), "iteration %d, block %u: LRZ rejected %u, walk %u",
-                         iter, b, got_rej[b], (uint32_t)tr__popcount64(want_rej));
+            cr_assert_eq(cnt.lrz_rejected[b], (uint32_t)tr__popcount64(want_rej),
+                         "iteration %d, block %u: LRZ rejected %u, walk %u", iter, b, cnt.lrz_rejected[b],
+                         (uint32_t)tr__popcount64(want_rej));
+            cr_assert_eq(cnt.passed[b], (uint32_t)tr__popcount64(want_pass), "iteration %d, block %u: %u passed",
+                         iter, b, cnt.passed[b]);
         }
         if (wt.dbuf)
             cr_assert_eq(memcmp(da, db, sizeof da), 0, "iteration %d: depth buffer differs", iter);
@@ -320,13 +336,31 @@ Test(window, fill_writes_exactly_its_pixels)
 
 /* ---- whole passes: the window path against the scalar reference --------------------- */
 
-enum { RW = 150, RH = 110, RN = 1500 };
+enum { RW = 150, RH = 110, RN = 1500 }; /* (trt_crc_samples takes up to 160x120) */
 
 typedef struct window_frame {
     uint8_t color[2][RW * RH * 4];
     uint8_t depth[RW * RH * 4];
+    uint32_t lrz_png;      /* CRC of tr_image_write_lrz_png's file (LRZ's bounds and rejections per texel) */
     tr_pass_stats stats;
 } window_frame;
+
+/* The CRC of the depth image's LRZ picture, written to a file of this
+ * process's own. */
+static uint32_t lrz_picture_crc(const tr_image *depth)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/tilerast_test_window_%ld.png", (long)getpid());
+    TRT_OK(tr_image_write_lrz_png(depth, 0, path));
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    static uint8_t bytes[1 << 20];
+    const size_t n = fread(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    remove(path);
+    cr_assert(n > 0 && n < sizeof bytes, "LRZ picture of %zu bytes", n);
+    return trt_crc32(bytes, n, 0);
+}
 
 typedef struct window_case {
     tr_compare_op op;
@@ -335,6 +369,9 @@ typedef struct window_case {
     tr_rect area;          /* the render area: unaligned, so blocks cross the bins' edges */
     uint32_t gmem;         /* small budgets: many bins */
     bool flip;             /* the second half of the small triangles with the opposite compare */
+    uint32_t samples;      /* 0: single-sampled (then images are compared byte for byte, else
+                              by trt_crc_samples) */
+    uint32_t sample_mask;  /* 0: all */
 } window_case;
 
 /* Small flat triangles (most in one window, some larger) behind a few
@@ -347,8 +384,10 @@ static void window_render(const window_case *c, bool scalar, uint32_t threads, w
     cd.simd = scalar ? TR_SIMD_SCALAR : TR_SIMD_DEFAULT;
     cd.gmem_bytes = c->gmem;
     tr_context *ctx = trt_context_desc(&cd);
-    tr_image *col[2] = {trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, RW, RH), trt_image(ctx, TR_FORMAT_R8G8B8A8_UNORM, RW, RH)};
-    tr_image *ds = trt_image(ctx, TR_FORMAT_D32_SFLOAT, RW, RH);
+    const uint32_t ns = c->samples ? c->samples : 1;
+    tr_image *col[2] = {trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, RW, RH, ns),
+                        trt_image_ms(ctx, TR_FORMAT_R8G8B8A8_UNORM, RW, RH, ns)};
+    tr_image *ds = trt_image_ms(ctx, TR_FORMAT_D32_SFLOAT, RW, RH, ns);
     tr_render_pass_desc rp;
     memset(&rp, 0, sizeof rp);
     rp.color_count = c->two_colors ? 2 : 1;
@@ -373,13 +412,16 @@ static void window_render(const window_case *c, bool scalar, uint32_t threads, w
     pd.depth_write = c->write;
     pd.depth_compare = c->op;
     pd.blend[0].write_mask = pd.blend[1].write_mask = 0xfu;
+    pd.multisample.samples = ns;
+    pd.multisample.sample_mask = c->sample_mask;
     tr_pipeline *near = trt_pipeline(ctx, &(tr_pipeline_desc){.fragment_shader = trt_fs_varying,
                                                                .fs_flags = TR_FS_NO_FRAG_COORD,
                                                                .flat_mask = 1,
                                                                .depth_test = 1,
                                                                .depth_write = 1,
                                                                .depth_compare = c->op,
-                                                               .blend = {{.write_mask = 0xfu}, {.write_mask = 0xfu}}});
+                                                               .blend = {{.write_mask = 0xfu}, {.write_mask = 0xfu}},
+                                                               .multisample = {.samples = ns}});
     tr_pipeline *p = trt_pipeline(ctx, &pd);
     trt_rng rng = {777};
     static trt_vertex v[3 * RN];
@@ -418,9 +460,19 @@ static void window_render(const window_case *c, bool scalar, uint32_t threads, w
     }
     TRT_OK(tr_cmd_end_render_pass(ctx, &out->stats));
     memset(out, 0, offsetof(window_frame, stats));
-    for (uint32_t a = 0; a < rp.color_count; a++)
-        trt_download(col[a], 0, 0, TR_ASPECT_DEFAULT, out->color[a]);
-    trt_download(ds, 0, 0, TR_ASPECT_DEFAULT, out->depth);
+    if (c->lrz)
+        out->lrz_png = lrz_picture_crc(ds);
+    if (ns == 1) {
+        for (uint32_t a = 0; a < rp.color_count; a++)
+            trt_download(col[a], 0, 0, TR_ASPECT_DEFAULT, out->color[a]);
+        trt_download(ds, 0, 0, TR_ASPECT_DEFAULT, out->depth);
+    } else {
+        /* every sample of both attachments (and depth), as CRCs */
+        for (uint32_t a = 0; a < rp.color_count; a++) {
+            const uint32_t crc = trt_crc_samples(col[a], ds, ns);
+            memcpy(out->color[a], &crc, sizeof crc);
+        }
+    }
     tr_context_destroy(ctx);
 }
 
@@ -438,14 +490,19 @@ Test(window, passes_equal_the_reference, .timeout = 600)
     if (!tr__cpu_has_avx2())
         cr_skip_test("this CPU has no AVX2");
     static const window_case cases[] = {
-        {TR_COMPARE_LESS, 1.0f, true, true, false, false, {0, 0, 0, 0}, 0, false},
-        {TR_COMPARE_LESS_OR_EQUAL, 1.0f, true, true, true, true, {3, 5, 140, 97}, 16 * 1024, false},
-        {TR_COMPARE_GREATER, 0.0f, true, true, false, false, {1, 2, 147, 105}, 24 * 1024, false},
-        {TR_COMPARE_GREATER_OR_EQUAL, 0.0f, false, true, false, true, {0, 0, 0, 0}, 16 * 1024, false},
-        {TR_COMPARE_LESS, 1.0f, false, false, true, false, {5, 0, 131, 110}, 0, false},
-        {TR_COMPARE_LESS, 0.5f, true, true, false, true, {9, 7, 120, 90}, 32 * 1024, false},
-        {TR_COMPARE_LESS, 0.5f, false, true, false, true, {0, 0, 0, 0}, 0, true},
-        {TR_COMPARE_GREATER_OR_EQUAL, 0.5f, true, true, true, false, {2, 3, 141, 99}, 16 * 1024, true},
+        {TR_COMPARE_LESS, 1.0f, true, true, false, false, {0, 0, 0, 0}, 0, false, 0, 0},
+        {TR_COMPARE_LESS_OR_EQUAL, 1.0f, true, true, true, true, {3, 5, 140, 97}, 16 * 1024, false, 0, 0},
+        {TR_COMPARE_GREATER, 0.0f, true, true, false, false, {1, 2, 147, 105}, 24 * 1024, false, 0, 0},
+        {TR_COMPARE_GREATER_OR_EQUAL, 0.0f, false, true, false, true, {0, 0, 0, 0}, 16 * 1024, false, 0, 0},
+        {TR_COMPARE_LESS, 1.0f, false, false, true, false, {5, 0, 131, 110}, 0, false, 0, 0},
+        {TR_COMPARE_LESS, 0.5f, true, true, false, true, {9, 7, 120, 90}, 32 * 1024, false, 0, 0},
+        {TR_COMPARE_LESS, 0.5f, false, true, false, true, {0, 0, 0, 0}, 0, true, 0, 0},
+        {TR_COMPARE_GREATER_OR_EQUAL, 0.5f, true, true, true, false, {2, 3, 141, 99}, 16 * 1024, true, 0, 0},
+        /* multisampled: each sample's window (raster_window_ms), LRZ per texel */
+        {TR_COMPARE_LESS, 1.0f, true, true, false, false, {0, 0, 0, 0}, 0, false, 4, 0},
+        {TR_COMPARE_LESS_OR_EQUAL, 1.0f, true, true, true, true, {3, 5, 140, 97}, 32 * 1024, false, 2, 0},
+        {TR_COMPARE_GREATER, 0.0f, true, true, false, false, {1, 2, 147, 105}, 0, false, 8, 0x5bu},
+        {TR_COMPARE_LESS, 0.5f, false, true, true, true, {0, 0, 0, 0}, 64 * 1024, true, 4, 0x6u},
     };
     static window_frame ref, got;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -458,6 +515,7 @@ Test(window, passes_equal_the_reference, .timeout = 600)
                              "case %zu, %u threads: attachment %d differs from the reference", i, threads, a);
             cr_assert_eq(memcmp(ref.depth, got.depth, sizeof ref.depth), 0, "case %zu, %u threads: depth differs", i,
                          threads);
+            cr_assert_eq(got.lrz_png, ref.lrz_png, "case %zu, %u threads: the LRZ picture differs", i, threads);
             SAME_STAT(fragments_rasterized);
             SAME_STAT(fragments_depth_rejected);
             SAME_STAT(fragments_lrz_rejected);
