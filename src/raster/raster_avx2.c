@@ -547,6 +547,56 @@ void tr__window_fill_avx2(uint8_t *gmem, uint32_t pitch, const int32_t origin[2]
     }
 }
 
+/* tr__kernels.blend_block_affine, a row of 8 texels per vector: the
+ * four-lane kernel's integer steps (raster_quad.c) in each 128-bit half
+ * (the unpacks, mulhi, madd and packs keep to their halves, so the bytes
+ * come back in place). */
+void tr__blend_block_affine_avx2(uint8_t *p, size_t row, const tr__blend_lut *lut, uint32_t wm)
+{
+    const v8i zero = simde_mm256_setzero_si256();
+    const uint32_t kb = (~wm & 1u ? 0xffu : 0) | (~wm & 2u ? 0xff00u : 0) | (~wm & 4u ? 0xff0000u : 0) |
+                        (~wm & 8u ? 0xff000000u : 0);
+    const v8i keep = simde_mm256_set1_epi32((int32_t)kb);
+    if (lut->affine16) {
+        const v8i mulv = simde_mm256_setr_epi16(
+            (int16_t)lut->mul16[0], (int16_t)lut->mul16[1], (int16_t)lut->mul16[2], (int16_t)lut->mul16[3],
+            (int16_t)lut->mul16[0], (int16_t)lut->mul16[1], (int16_t)lut->mul16[2], (int16_t)lut->mul16[3],
+            (int16_t)lut->mul16[0], (int16_t)lut->mul16[1], (int16_t)lut->mul16[2], (int16_t)lut->mul16[3],
+            (int16_t)lut->mul16[0], (int16_t)lut->mul16[1], (int16_t)lut->mul16[2], (int16_t)lut->mul16[3]);
+        const v8i addv = simde_mm256_setr_epi16(
+            (int16_t)lut->add16[0], (int16_t)lut->add16[1], (int16_t)lut->add16[2], (int16_t)lut->add16[3],
+            (int16_t)lut->add16[0], (int16_t)lut->add16[1], (int16_t)lut->add16[2], (int16_t)lut->add16[3],
+            (int16_t)lut->add16[0], (int16_t)lut->add16[1], (int16_t)lut->add16[2], (int16_t)lut->add16[3],
+            (int16_t)lut->add16[0], (int16_t)lut->add16[1], (int16_t)lut->add16[2], (int16_t)lut->add16[3]);
+        for (uint32_t y = 0; y < 8; y++, p += row) {
+            const v8i v = simde_mm256_loadu_si256((const void *)p);
+            v8i lo = simde_mm256_mulhi_epu16(simde_mm256_unpacklo_epi8(zero, v), mulv);
+            v8i hi = simde_mm256_mulhi_epu16(simde_mm256_unpackhi_epi8(zero, v), mulv);
+            lo = simde_mm256_srli_epi16(simde_mm256_add_epi16(lo, addv), 8);
+            hi = simde_mm256_srli_epi16(simde_mm256_add_epi16(hi, addv), 8);
+            const v8i out = simde_mm256_packus_epi16(lo, hi);
+            simde_mm256_storeu_si256((void *)p, wm == 0xfu ? out : simde_mm256_blendv_epi8(out, v, keep));
+        }
+        return;
+    }
+    const v8i mulv = simde_mm256_setr_epi32(lut->mul[0], lut->mul[1], lut->mul[2], lut->mul[3], lut->mul[0],
+                                            lut->mul[1], lut->mul[2], lut->mul[3]);
+    const v8i addv = simde_mm256_setr_epi32(lut->add[0], lut->add[1], lut->add[2], lut->add[3], lut->add[0],
+                                            lut->add[1], lut->add[2], lut->add[3]);
+    for (uint32_t y = 0; y < 8; y++, p += row) {
+        const v8i v = simde_mm256_loadu_si256((const void *)p);
+        const v8i lo = simde_mm256_unpacklo_epi8(v, zero), hi = simde_mm256_unpackhi_epi8(v, zero);
+        v8i t0 = simde_mm256_unpacklo_epi16(lo, zero), t1 = simde_mm256_unpackhi_epi16(lo, zero);
+        v8i t2 = simde_mm256_unpacklo_epi16(hi, zero), t3 = simde_mm256_unpackhi_epi16(hi, zero);
+        t0 = simde_mm256_srli_epi32(simde_mm256_add_epi32(simde_mm256_madd_epi16(t0, mulv), addv), 15);
+        t1 = simde_mm256_srli_epi32(simde_mm256_add_epi32(simde_mm256_madd_epi16(t1, mulv), addv), 15);
+        t2 = simde_mm256_srli_epi32(simde_mm256_add_epi32(simde_mm256_madd_epi16(t2, mulv), addv), 15);
+        t3 = simde_mm256_srli_epi32(simde_mm256_add_epi32(simde_mm256_madd_epi16(t3, mulv), addv), 15);
+        const v8i out = simde_mm256_packus_epi16(simde_mm256_packs_epi32(t0, t1), simde_mm256_packs_epi32(t2, t3));
+        simde_mm256_storeu_si256((void *)p, simde_mm256_blendv_epi8(out, v, keep));
+    }
+}
+
 void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what)
 {
     tr__lanes_setup_wide(t, depth_min, depth_max, ln, what, lanes_setup8);
@@ -598,6 +648,12 @@ bool tr__window_raster_avx2(const tr__tri *t, float depth_min, float depth_max, 
 {
     (void)t, (void)depth_min, (void)depth_max, (void)wt, (void)w, (void)n, (void)cov_m;
     return false;
+}
+
+/* Never called: no context of this build reaches TR_SIMD_AVX2. */
+void tr__blend_block_affine_avx2(uint8_t *p, size_t row, const tr__blend_lut *lut, uint32_t wm)
+{
+    (void)p, (void)row, (void)lut, (void)wm;
 }
 
 /* Never called: window_raster declines every window in this build. */

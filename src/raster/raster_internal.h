@@ -187,11 +187,17 @@ typedef struct tr__shade_state {
     bool uniform;           /* blocks of more than one quad are uniform */
     bool window;            /* small triangles may take the window path (raster_tri.c) */
     bool window_ms;         /* ... and in a multisampled pass (raster_window_ms) */
+    bool untested;          /* uniform, with no test before or after the shader, which can
+                               change nothing but colour (no discard, sample mask), at full scale */
     /* The worker's fragment block holds this triangle's uniform quad,
      * shaded; uni_known/uni_value: quad0_uniform's answer per colour
      * attachment for it. */
     bool shaded;
     uint32_t uni_known, uni_value;
+    /* (one colour attachment) its uniform whole blocks go straight
+     * through the worker's blend table (tr__blend_lut_holds found it
+     * holds the triangle's blend) */
+    bool blend_ready;
 } tr__shade_state;
 
 /* Everything one worker needs to draw one view of one bin. */
@@ -429,9 +435,17 @@ static inline bool tr__window_offsets_ok(const tr__tri *t, int32_t x, int32_t y)
  *   wt->reject_m are dropped before the LRZ test.  false (nothing done)
  *   where window_mask declines; only where tr__window_offsets_ok holds
  *   for the window.
+ * - blend_block_affine (every table: four lanes, or eight with AVX2; the
+ *   blend of whole uniform blocks, raster_quad.c): a whole 8x8 block of
+ *   RGBA8 texels at p (rows `row` bytes apart) through a blend table's
+ *   affine form (lut->affine16, else lut->affine: one of them is set),
+ *   the channels outside write mask wm kept.
  * - window_fill: the 4-byte texel `texel` written to the pixels w->m[]
  *   of an attachment of 4 bytes per texel (GMEM texel (0, 0) at origin,
  *   rows pitch texels apart; `inside` as tr__window_tests'). */
+/* tr__kernels.blend_block_affine. */
+typedef void tr__blend_block_affine_fn(uint8_t *p, size_t row, const tr__blend_lut *lut, uint32_t wm);
+
 typedef struct tr__kernels {
     const tr__walk_kernels *walk;
     void (*lanes_setup)(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what);
@@ -448,6 +462,7 @@ typedef struct tr__kernels {
     bool (*depth_lanes)(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
                         const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
                         uint64_t *fail);
+    tr__blend_block_affine_fn *blend_block_affine;
     bool (*window_raster)(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
                           tr__window *w, tr__window_counts *n, uint64_t cov_m[4]);
     void (*window_fill)(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
@@ -470,11 +485,18 @@ bool tr__window_raster_avx2(const tr__tri *t, float depth_min, float depth_max, 
                             tr__window *w, tr__window_counts *n, uint64_t cov_m[4]);
 void tr__window_fill_avx2(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,
                           const tr__window *w, uint32_t texel);
+void tr__blend_block_affine_avx2(uint8_t *p, size_t row, const tr__blend_lut *lut, uint32_t wm);
 /* lanes_setup's vector path with an eight-lane `wide` step (the AVX2
  * table's, where the offsets allow vectors). */
 typedef void tr__lanes_setup_wide_fn(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth);
 void tr__lanes_setup_wide(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, uint32_t what,
                           tr__lanes_setup_wide_fn *wide);
+
+/* Does the blend table hold what tr__blend_quads would blend a uniform
+ * whole block of lane 0 of colour output att of fs with, in an affine
+ * form (then tr__kernels.blend_block_affine gives its bytes)? */
+bool tr__blend_lut_holds(const tr__blend_lut *lut, const tr_blend_state *bs, const tr_fs_block *fs, uint32_t att,
+                         const float constants[4]);
 
 /* Lane 0 of colour output att of fs as an RGBA8 UNORM texel (little
  * endian: R in the low byte), clamped and encoded as tr__blend_quads

@@ -728,11 +728,72 @@ static inline bool same_key(const tr__blend_key *k, const tr_blend_state *bs, v4
            k->bs.dst_alpha == bs->dst_alpha && k->bs.alpha_op == bs->alpha_op && k->bs.write_mask == bs->write_mask;
 }
 
+/* tr__kernels.blend_block_affine (raster_internal.h), four texels per
+ * vector (SIMDe): the table's affine16 form, else its affine one. */
+static void blend_block_affine_sse(uint8_t *p, size_t row, const tr__blend_lut *lut, uint32_t wm)
+{
+    if (lut->affine16) {
+        /* 8 channels per vector: each byte b moved to the top of a 16-bit
+         * lane (b << 8), mulhi by mul16 gives (b * mul16) >> 8, + add16,
+         * >> 8, packed back; unwritten channels keep theirs. */
+        const v4i mulv = simde_mm_setr_epi16((int16_t)lut->mul16[0], (int16_t)lut->mul16[1], (int16_t)lut->mul16[2],
+                                             (int16_t)lut->mul16[3], (int16_t)lut->mul16[0], (int16_t)lut->mul16[1],
+                                             (int16_t)lut->mul16[2], (int16_t)lut->mul16[3]);
+        const v4i addv = simde_mm_setr_epi16((int16_t)lut->add16[0], (int16_t)lut->add16[1], (int16_t)lut->add16[2],
+                                             (int16_t)lut->add16[3], (int16_t)lut->add16[0], (int16_t)lut->add16[1],
+                                             (int16_t)lut->add16[2], (int16_t)lut->add16[3]);
+        const v4i zero = simde_mm_setzero_si128();
+        const v4i keep = channel_bytes(~wm & 0xfu);
+        for (uint32_t y = 0; y < 8; y++, p += row)
+            for (uint32_t h = 0; h < 32; h += 16) {
+                v4i v = simde_mm_loadu_si128((const void *)(p + h));
+                v4i lo = simde_mm_mulhi_epu16(simde_mm_unpacklo_epi8(zero, v), mulv);
+                v4i hi = simde_mm_mulhi_epu16(simde_mm_unpackhi_epi8(zero, v), mulv);
+                lo = simde_mm_srli_epi16(simde_mm_add_epi16(lo, addv), 8);
+                hi = simde_mm_srli_epi16(simde_mm_add_epi16(hi, addv), 8);
+                v4i out = simde_mm_packus_epi16(lo, hi);
+                simde_mm_storeu_si128((void *)(p + h), wm == 0xfu ? out : select_i(keep, v, out));
+            }
+        return;
+    }
+    /* 4 texels per vector: bytes to 32-bit lanes, b * mul (madd of 16-bit
+     * halves: b and mul both fit), + add, >> 15, packed back; unwritten
+     * channels keep their bytes. */
+    const v4i mulv = simde_mm_setr_epi32(lut->mul[0], lut->mul[1], lut->mul[2], lut->mul[3]);
+    const v4i addv = simde_mm_setr_epi32(lut->add[0], lut->add[1], lut->add[2], lut->add[3]);
+    const v4i zero = simde_mm_setzero_si128();
+    const v4i keep = channel_bytes(~wm & 0xfu);
+    for (uint32_t y = 0; y < 8; y++, p += row)
+        for (uint32_t h = 0; h < 32; h += 16) {
+            v4i v = simde_mm_loadu_si128((const void *)(p + h));
+            v4i lo = simde_mm_unpacklo_epi8(v, zero), hi = simde_mm_unpackhi_epi8(v, zero);
+            v4i t0 = simde_mm_unpacklo_epi16(lo, zero), t1 = simde_mm_unpackhi_epi16(lo, zero);
+            v4i t2 = simde_mm_unpacklo_epi16(hi, zero), t3 = simde_mm_unpackhi_epi16(hi, zero);
+            t0 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t0, mulv), addv), 15);
+            t1 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t1, mulv), addv), 15);
+            t2 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t2, mulv), addv), 15);
+            t3 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t3, mulv), addv), 15);
+            v4i out = simde_mm_packus_epi16(simde_mm_packs_epi32(t0, t1), simde_mm_packs_epi32(t2, t3));
+            simde_mm_storeu_si128((void *)(p + h), select_i(keep, v, out));
+        }
+}
+
+bool tr__blend_lut_holds(const tr__blend_lut *lut, const tr_blend_state *bs, const tr_fs_block *fs, uint32_t att,
+                         const float constants[4])
+{
+    if (!lut->valid || !(lut->affine || lut->affine16) || !lut_state_ok(bs))
+        return false;
+    const v4f s0 = clamp01_4(
+        simde_mm_setr_ps(fs->color[att][0][0], fs->color[att][1][0], fs->color[att][2][0], fs->color[att][3][0]));
+    return same_key(&lut->key, bs, s0, constants);
+}
+
 /* The table path: false (nothing done) unless the live lanes' sources
  * are all equal and the state allows a table. */
 static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_block *fs, uint32_t att, uint64_t live,
                           bool uniform, const tr__lanes *ln, const int32_t origin[2], uint32_t pitch,
-                          const float constants[4], tr__blend_lut *lut, uint8_t *gmem)
+                          const float constants[4], tr__blend_lut *lut, uint8_t *gmem,
+                          tr__blend_block_affine_fn *blend_affine)
 {
     if (!live || !lut_state_ok(bs))
         return false;
@@ -777,53 +838,9 @@ static bool blend_uniform(const tr_blend_state *bs, uint32_t wm, const tr_fs_blo
     }
     const uint8_t(*T)[256] = (const uint8_t(*)[256])lut->table;
     const size_t row = (size_t)pitch * 4;
-    if (live == ~0ull && ln->block && lut->affine16) {
-        /* A whole block, 8 channels per vector: each byte b moved to the
-         * top of a 16-bit lane (b << 8), mulhi by mul16 gives (b * mul16)
-         * >> 8, + add16, >> 8, packed back; unwritten channels keep theirs. */
-        uint8_t *p = gmem + quad_texel(ln, 0, origin, pitch) * 4;
-        const v4i mulv = simde_mm_setr_epi16((int16_t)lut->mul16[0], (int16_t)lut->mul16[1], (int16_t)lut->mul16[2],
-                                             (int16_t)lut->mul16[3], (int16_t)lut->mul16[0], (int16_t)lut->mul16[1],
-                                             (int16_t)lut->mul16[2], (int16_t)lut->mul16[3]);
-        const v4i addv = simde_mm_setr_epi16((int16_t)lut->add16[0], (int16_t)lut->add16[1], (int16_t)lut->add16[2],
-                                             (int16_t)lut->add16[3], (int16_t)lut->add16[0], (int16_t)lut->add16[1],
-                                             (int16_t)lut->add16[2], (int16_t)lut->add16[3]);
-        const v4i zero = simde_mm_setzero_si128();
-        const v4i keep = channel_bytes(~wm & 0xfu);
-        for (uint32_t y = 0; y < 8; y++, p += row)
-            for (uint32_t h = 0; h < 32; h += 16) {
-                v4i v = simde_mm_loadu_si128((const void *)(p + h));
-                v4i lo = simde_mm_mulhi_epu16(simde_mm_unpacklo_epi8(zero, v), mulv);
-                v4i hi = simde_mm_mulhi_epu16(simde_mm_unpackhi_epi8(zero, v), mulv);
-                lo = simde_mm_srli_epi16(simde_mm_add_epi16(lo, addv), 8);
-                hi = simde_mm_srli_epi16(simde_mm_add_epi16(hi, addv), 8);
-                v4i out = simde_mm_packus_epi16(lo, hi);
-                simde_mm_storeu_si128((void *)(p + h), wm == 0xfu ? out : select_i(keep, v, out));
-            }
-        return true;
-    }
-    if (live == ~0ull && ln->block && lut->affine) {
-        /* A whole block, 4 texels per vector: bytes to 32-bit lanes,
-         * b * mul (madd of 16-bit halves: b and mul both fit), + add, >> 15,
-         * packed back; unwritten channels keep their bytes. */
-        uint8_t *p = gmem + quad_texel(ln, 0, origin, pitch) * 4;
-        const v4i mulv = simde_mm_setr_epi32(lut->mul[0], lut->mul[1], lut->mul[2], lut->mul[3]);
-        const v4i addv = simde_mm_setr_epi32(lut->add[0], lut->add[1], lut->add[2], lut->add[3]);
-        const v4i zero = simde_mm_setzero_si128();
-        const v4i keep = channel_bytes(~wm & 0xfu);
-        for (uint32_t y = 0; y < 8; y++, p += row)
-            for (uint32_t h = 0; h < 32; h += 16) {
-                v4i v = simde_mm_loadu_si128((const void *)(p + h));
-                v4i lo = simde_mm_unpacklo_epi8(v, zero), hi = simde_mm_unpackhi_epi8(v, zero);
-                v4i t0 = simde_mm_unpacklo_epi16(lo, zero), t1 = simde_mm_unpackhi_epi16(lo, zero);
-                v4i t2 = simde_mm_unpacklo_epi16(hi, zero), t3 = simde_mm_unpackhi_epi16(hi, zero);
-                t0 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t0, mulv), addv), 15);
-                t1 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t1, mulv), addv), 15);
-                t2 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t2, mulv), addv), 15);
-                t3 = simde_mm_srli_epi32(simde_mm_add_epi32(simde_mm_madd_epi16(t3, mulv), addv), 15);
-                v4i out = simde_mm_packus_epi16(simde_mm_packs_epi32(t0, t1), simde_mm_packs_epi32(t2, t3));
-                simde_mm_storeu_si128((void *)(p + h), select_i(keep, v, out));
-            }
+    if (live == ~0ull && ln->block && (lut->affine16 || lut->affine)) {
+        /* A whole block in the table's affine form (tr__kernels.blend_block_affine) */
+        blend_affine(gmem + quad_texel(ln, 0, origin, pitch) * 4, row, lut, wm);
         return true;
     }
     if (live == ~0ull && ln->block && wm == 0xfu) {
@@ -900,7 +917,8 @@ bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state 
     const uint32_t wm = bs->write_mask & 0xfu;
     if (!wm)
         return true;
-    if (lut && blend_uniform(bs, wm, fs, att, live, uniform, ln, origin, pitch, constants, lut, gmem))
+    if (lut && blend_uniform(bs, wm, fs, att, live, uniform, ln, origin, pitch, constants, lut, gmem,
+                             ctx->kernels->blend_block_affine))
         return true;
     const uint32_t n = ln->nq;
     const size_t row = (size_t)pitch * 4;
@@ -1019,6 +1037,7 @@ static const tr__kernels kernels_scalar = {
     .fs_inputs = fs_inputs_scalar,
     .depth_block = NULL,
     .depth_lanes = NULL,
+    .blend_block_affine = blend_block_affine_sse, /* (the reference never blends in blocks) */
 };
 
 static const tr__kernels kernels_sse = {
@@ -1030,6 +1049,7 @@ static const tr__kernels kernels_sse = {
     .fs_inputs = fs_inputs_sse,
     .depth_block = NULL,
     .depth_lanes = NULL,
+    .blend_block_affine = blend_block_affine_sse,
 };
 
 /* The four lanes' kernels with the eight-lane ones in place. */
@@ -1042,6 +1062,7 @@ static const tr__kernels kernels_avx2 = {
     .fs_inputs = fs_inputs_sse,
     .depth_block = tr__depth_block_avx2,
     .depth_lanes = tr__depth_lanes_avx2,
+    .blend_block_affine = tr__blend_block_affine_avx2,
     .window_raster = tr__window_raster_avx2,
     .window_fill = tr__window_fill_avx2,
 };

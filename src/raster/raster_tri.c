@@ -202,11 +202,14 @@ static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state 
     const tr_multisample_state *ms = &pd->multisample;
     const bool ms_window = window_mode(rb, d, ss);
     ss->window = ms_window && p->samples == 1;
+    ss->untested = ss->uniform && ss->early && !ss->depth && !(pd->stencil_test && p->stencil_att >= 0) &&
+                   pd->fragment_shader && !(flags & (TR_FS_MAY_DISCARD | TR_FS_WRITES_SAMPLE_MASK)) && !rb->fdm;
     ss->window_ms = ms_window && p->samples > 1 && !ms->alpha_to_coverage && !ms->alpha_to_one &&
                     !(ms->sample_shading && ms->min_sample_shading * (float)p->samples > 1.0f) &&
                     !(flags & TR_FS_SAMPLE_RATE);
     ss->shaded = false;
     ss->uni_known = ss->uni_value = 0;
+    ss->blend_ready = false;
 }
 
 /* shade_quads' state for a triangle of draw d: shade_mode worked out once
@@ -254,8 +257,10 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
      * shader contract) the same outputs: the quad shaded for its first one
      * stands for the rest, and the shader runs once per triangle and bin. */
     const bool reuse = uniform && ss->shaded;
-    if (!reuse)
+    if (!reuse) {
         ss->uni_known = 0;
+        ss->blend_ready = false;
+    }
     ss->shaded = uniform;
     if (reuse)
         goto shaded;
@@ -363,9 +368,21 @@ static inline __attribute__((always_inline)) void write_colors(tr__raster_bin *r
             replicate_quad0(fs, nq, outputs); /* (a shader whose quad lanes differ) */
             replicated = true;
         }
-        if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, uni, ln, rb->origin, rb->gmem_pitch,
-                            d->blend_constants, &rb->worker->lut, g))
+        /* A triangle's uniform whole blocks after the first: straight
+         * through the blend table that blended it (one attachment). */
+        const bool whole = uni && ln->block && live == ~0ull && p->color_count == 1;
+        if (whole && ss->blend_ready) {
+            rb->ctx->kernels->blend_block_affine(
+                g + ((size_t)(ln->qy[0] - rb->origin[1]) * rb->gmem_pitch + (size_t)(ln->qx[0] - rb->origin[0])) * 4,
+                (size_t)rb->gmem_pitch * 4, &rb->worker->lut, pd->blend[a].write_mask & 0xfu);
             continue;
+        }
+        if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, uni, ln, rb->origin, rb->gmem_pitch,
+                            d->blend_constants, &rb->worker->lut, g)) {
+            if (whole && as->format == TR_FORMAT_R8G8B8A8_UNORM && (pd->blend[a].write_mask & 0xfu))
+                ss->blend_ready = tr__blend_lut_holds(&rb->worker->lut, &pd->blend[a], fs, a, d->blend_constants);
+            continue;
+        }
         if (!replicated) {
             replicate_quad0(fs, nq, outputs);
             replicated = true;
@@ -410,6 +427,17 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
     const bool need_z = ss->depth || lrz_dir != TR_LRZ_DIRECTION_UNKNOWN || frag_coord || shader_depth;
     const bool early = ss->early;
     bool tested = false; /* the early depth test is done */
+    /* Quads of a triangle whose uniform quad is shaded already, with no
+     * test to make and nothing but colour coming from the shader
+     * (shade_state.untested): the fragments counted and written as
+     * run_shader and write_colors count and write them. */
+    if (ss->untested && ss->shaded && nq > 1 && lrz_dir == TR_LRZ_DIRECTION_UNKNOWN) {
+        const uint64_t n = (uint64_t)tr__popcount64(live);
+        st->fragments_shaded += n;
+        st->fragments_written += n;
+        write_colors(rb, p, d, pd, fs, ln, live, true, ss);
+        return;
+    }
     /* A whole block whose depths only the depth test reads (no LRZ lane
      * test, no stencil, no frag coord, shader depth or smooth varying):
      * depth computed and tested row by row against GMEM, without the

@@ -1162,3 +1162,41 @@ Test(raster, no_frag_coord_flag_changes_no_pixel)
         }
     }
 }
+
+#if TILERAST_AVX2_KERNELS
+/* The whole-block blend through a table's affine forms (blend_block_affine:
+ * 16-bit lanes, or 32-bit ones) of the AVX2 table against the four-lane
+ * table's, on random blocks, slopes, offsets and write masks: the same
+ * bytes, the texels beside the block untouched. */
+Test(raster, blend_block_affine_equals_four_lanes)
+{
+    if (!tr__cpu_has_avx2())
+        cr_skip_test("this CPU has no AVX2");
+    const tr__kernels *k4 = tr__kernels_for(TR_SIMD_SSE), *k8 = tr__kernels_for(TR_SIMD_AVX2);
+    cr_assert_not_null(k8->blend_block_affine);
+    trt_rng rng = {8181};
+    enum { ROW = 12 * 4 }; /* 12 texels a row: the block at texel 2 */
+    uint8_t a[10 * ROW], b[10 * ROW];
+    for (int iter = 0; iter < 20000; iter++) {
+        tr__blend_lut lut;
+        memset(&lut, 0, sizeof lut);
+        lut.valid = true;
+        lut.affine = true;
+        lut.affine16 = trt_rand_u32(&rng) & 1;
+        for (int c = 0; c < 4; c++) {
+            lut.mul16[c] = (uint16_t)trt_rand_u32(&rng);
+            lut.add16[c] = (uint16_t)(trt_rand_u32(&rng) % 0x8000u);
+            lut.mul[c] = (int32_t)(trt_rand_u32(&rng) % 0x8000u);
+            lut.add[c] = (int32_t)(trt_rand_u32(&rng) % (1u << 22));
+        }
+        for (size_t i = 0; i < sizeof a; i++)
+            a[i] = (uint8_t)trt_rand_u32(&rng);
+        memcpy(b, a, sizeof a);
+        const uint32_t wm = trt_rand_u32(&rng) % 3 ? 0xfu : trt_rand_u32(&rng) & 0xfu;
+        k4->blend_block_affine(a + ROW + 2 * 4, ROW, &lut, wm);
+        k8->blend_block_affine(b + ROW + 2 * 4, ROW, &lut, wm);
+        cr_assert_eq(memcmp(a, b, sizeof a), 0, "iteration %d (affine16 %d, write mask %x): bytes differ", iter,
+                     lut.affine16, wm);
+    }
+}
+#endif
