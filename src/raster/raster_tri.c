@@ -1060,6 +1060,10 @@ static bool raster_window_ms(tr__raster_bin *rb, const tr__tri *t, const tr__dra
     const int32_t tw = lb ? 1 << lb->tw_log2 : BLOCK, th = lb ? 1 << lb->th_log2 : BLOCK;
     const uint64_t *tpx = texel_rows[__builtin_ctz(n)];
     uint64_t rej_m[4] = {0, 0, 0, 0};
+    /* (only texels that meet the window's pixels: the others have no
+     * coverage, and may lie past the buffer's edge) */
+    const int32_t px0 = w.x + (int32_t)w.l[0], px1 = w.x + (int32_t)w.l[2];
+    const int32_t py0 = w.y + (int32_t)w.l[1], py1 = w.y + (int32_t)w.l[3];
     if (lb)
         for (uint32_t k = 0; k < 4; k++) {
             if (!((blocks >> k) & 1))
@@ -1068,6 +1072,8 @@ static bool raster_window_ms(tr__raster_bin *rb, const tr__tri *t, const tr__dra
             uint32_t i = 0;
             for (int32_t y = by; y < by + BLOCK; y += th)
                 for (int32_t x = bx; x < bx + BLOCK; x += tw, i++) {
+                    if (x + tw <= px0 || x >= px1 || y + th <= py0 || y >= py1)
+                        continue;
                     bool rej = reject_all;
                     if (!rej) {
                         uint32_t tx, ty;
