@@ -198,6 +198,10 @@ typedef struct tr__shade_state {
      * through the worker's blend table (tr__blend_lut_holds found it
      * holds the triangle's blend) */
     bool blend_ready;
+    /* ... or, written without blending, they take fill_texel (its
+     * encoding: tr__rgba8_texel) */
+    bool fill_ready;
+    uint32_t fill_texel;
 } tr__shade_state;
 
 /* Everything one worker needs to draw one view of one bin. */

@@ -900,12 +900,18 @@ static void blend_lanes(const tr_blend_state *bs, uint32_t n, v4f (*s)[16], v4f 
     }
 }
 
-uint32_t tr__rgba8_texel(const tr_fs_block *fs, uint32_t att)
+/* Lane 0 of colour output att as four RGBA8 texels (tr__rgba8_texel's). */
+static inline v4i rgba8_uniform(const tr_fs_block *fs, uint32_t att)
 {
     v4f c[4];
     for (int ch = 0; ch < 4; ch++)
         c[ch] = clamp01_4(simde_mm_set1_ps(fs->color[att][ch][0]));
-    return (uint32_t)simde_mm_cvtsi128_si32(pack_rgba8(c[0], c[1], c[2], c[3]));
+    return pack_rgba8(c[0], c[1], c[2], c[3]);
+}
+
+uint32_t tr__rgba8_texel(const tr_fs_block *fs, uint32_t att)
+{
+    return (uint32_t)simde_mm_cvtsi128_si32(rgba8_uniform(fs, att));
 }
 
 bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state *bs, const tr_fs_block *fs,
@@ -926,7 +932,7 @@ bool tr__blend_quads(const tr_context *ctx, tr_format fmt, const tr_blend_state 
     const v4i chans = channel_bytes(wm);
     if (uniform && !bs->enable) {
         /* One colour written everywhere: encoded once. */
-        const v4i px = simde_mm_set1_epi32((int32_t)tr__rgba8_texel(fs, att));
+        const v4i px = rgba8_uniform(fs, att);
         if (live == ~0ull && ln->block && wm == 0xfu) {
             uint8_t *p = gmem + quad_texel(ln, 0, origin, pitch) * 4;
             for (uint32_t y = 0; y < 8; y++, p += row) {

@@ -209,7 +209,7 @@ static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state 
                     !(flags & TR_FS_SAMPLE_RATE);
     ss->shaded = false;
     ss->uni_known = ss->uni_value = 0;
-    ss->blend_ready = false;
+    ss->blend_ready = ss->fill_ready = false;
 }
 
 /* shade_quads' state for a triangle of draw d: shade_mode worked out once
@@ -259,7 +259,7 @@ static inline __attribute__((always_inline)) uint64_t run_shader(tr__raster_bin 
     const bool reuse = uniform && ss->shaded;
     if (!reuse) {
         ss->uni_known = 0;
-        ss->blend_ready = false;
+        ss->blend_ready = ss->fill_ready = false;
     }
     ss->shaded = uniform;
     if (reuse)
@@ -368,19 +368,35 @@ static inline __attribute__((always_inline)) void write_colors(tr__raster_bin *r
             replicate_quad0(fs, nq, outputs); /* (a shader whose quad lanes differ) */
             replicated = true;
         }
-        /* A triangle's uniform whole blocks after the first: straight
-         * through the blend table that blended it (one attachment). */
+        /* A triangle's uniform whole blocks after the first (one
+         * attachment): its texel stored, or straight through the blend
+         * table that blended the first, as tr__blend_quads does them. */
         const bool whole = uni && ln->block && live == ~0ull && p->color_count == 1;
-        if (whole && ss->blend_ready) {
-            rb->ctx->kernels->blend_block_affine(
-                g + ((size_t)(ln->qy[0] - rb->origin[1]) * rb->gmem_pitch + (size_t)(ln->qx[0] - rb->origin[0])) * 4,
-                (size_t)rb->gmem_pitch * 4, &rb->worker->lut, pd->blend[a].write_mask & 0xfu);
+        if (whole && (ss->fill_ready || ss->blend_ready)) {
+            uint8_t *row = g + ((size_t)(ln->qy[0] - rb->origin[1]) * rb->gmem_pitch +
+                                (size_t)(ln->qx[0] - rb->origin[0])) * 4;
+            const size_t pitch = (size_t)rb->gmem_pitch * 4;
+            if (ss->blend_ready) {
+                rb->ctx->kernels->blend_block_affine(row, pitch, &rb->worker->lut, pd->blend[a].write_mask & 0xfu);
+                continue;
+            }
+            const simde__m128i px = simde_mm_set1_epi32((int32_t)ss->fill_texel);
+            for (uint32_t y = 0; y < BLOCK; y++, row += pitch) {
+                simde_mm_storeu_si128((void *)row, px);
+                simde_mm_storeu_si128((void *)(row + 16), px);
+            }
             continue;
         }
         if (tr__blend_quads(rb->ctx, as->format, &pd->blend[a], fs, a, live, uni, ln, rb->origin, rb->gmem_pitch,
                             d->blend_constants, &rb->worker->lut, g)) {
-            if (whole && as->format == TR_FORMAT_R8G8B8A8_UNORM && (pd->blend[a].write_mask & 0xfu))
-                ss->blend_ready = tr__blend_lut_holds(&rb->worker->lut, &pd->blend[a], fs, a, d->blend_constants);
+            if (whole && as->format == TR_FORMAT_R8G8B8A8_UNORM) {
+                if (!pd->blend[a].enable && (pd->blend[a].write_mask & 0xfu) == 0xfu) {
+                    ss->fill_texel = tr__rgba8_texel(fs, a);
+                    ss->fill_ready = true;
+                } else if (pd->blend[a].enable) {
+                    ss->blend_ready = tr__blend_lut_holds(&rb->worker->lut, &pd->blend[a], fs, a, d->blend_constants);
+                }
+            }
             continue;
         }
         if (!replicated) {
@@ -653,8 +669,8 @@ static const tr__zblock *gmem_block(tr__raster_bin *rb, int32_t bx, int32_t by)
  * lies beyond its first texel (the farthest is at least as far): a scene
  * drawn back to front, whose every block was just written, reads one texel
  * a block, not 64. */
-static bool gmem_block_rejects(tr__raster_bin *rb, int32_t bx, int32_t by, tr_lrz_direction dir, double zmin,
-                               double zmax)
+static inline __attribute__((always_inline)) bool gmem_block_rejects(tr__raster_bin *rb, int32_t bx, int32_t by,
+                                                                     tr_lrz_direction dir, double zmin, double zmax)
 {
     if (!rb->zvalid[zblock_index(rb, bx, by)]) {
         const float first = ((const float *)rb->gmem[rb->rp->depth_att])[
