@@ -346,6 +346,18 @@ static inline __attribute__((always_inline)) v8f cover8(v8i e0, v8i e1, v8i e2, 
     return simde_mm256_andnot_ps(simde_mm256_castsi256_ps(any_neg), cm);
 }
 
+/* The current window row's coverage, its left and right vectors (cover8
+ * with the columns cm0, cm1), and the edges moved on to the next row. */
+static inline __attribute__((always_inline)) void window_row(v8i *l0, v8i *l1, v8i *l2, v8i *r0, v8i *r1, v8i *r2,
+                                                             v8i s0, v8i s1, v8i s2, v8f cm0, v8f cm1, v8f *cl,
+                                                             v8f *cr)
+{
+    *cl = cover8(*l0, *l1, *l2, cm0);
+    *cr = cover8(*r0, *r1, *r2, cm1);
+    *l0 = simde_mm256_add_epi32(*l0, s0), *l1 = simde_mm256_add_epi32(*l1, s1), *l2 = simde_mm256_add_epi32(*l2, s2);
+    *r0 = simde_mm256_add_epi32(*r0, s0), *r1 = simde_mm256_add_epi32(*r1, s1), *r2 = simde_mm256_add_epi32(*r2, s2);
+}
+
 /* The rows [y0, y1) of one block row of a window (its blocks k0 and
  * k0 + 1; k0 a constant once inlined), 16 pixels each: two vectors, each
  * the row of one block (only those l reaches, `left` and `right`), the
@@ -373,9 +385,8 @@ static inline __attribute__((always_inline)) void window_rows(const planes8 *P, 
         /* the common case: one depth, tested, every block inside the bin */
         const bool write = wt->write;
         for (uint32_t y = y0; y < y1; y++, row += pitch) {
-            const v8f cl = cover8(l0, l1, l2, cm0), cr = cover8(r0, r1, r2, cm1);
-            l0 = simde_mm256_add_epi32(l0, s0), l1 = simde_mm256_add_epi32(l1, s1), l2 = simde_mm256_add_epi32(l2, s2);
-            r0 = simde_mm256_add_epi32(r0, s0), r1 = simde_mm256_add_epi32(r1, s1), r2 = simde_mm256_add_epi32(r2, s2);
+            v8f cl, cr;
+            window_row(&l0, &l1, &l2, &r0, &r1, &r2, s0, s1, s2, cm0, cm1, &cl, &cr);
             const uint32_t bl = left ? (uint32_t)simde_mm256_movemask_ps(cl) : 0u;
             const uint32_t bri = right ? (uint32_t)simde_mm256_movemask_ps(cr) : 0u;
             const uint32_t sh = 8 * (y & 7);
@@ -398,9 +409,8 @@ static inline __attribute__((always_inline)) void window_rows(const planes8 *P, 
         }
     } else {
         for (uint32_t y = y0; y < y1; y++, row += pitch) {
-            const v8f cl = cover8(l0, l1, l2, cm0), cr = cover8(r0, r1, r2, cm1);
-            l0 = simde_mm256_add_epi32(l0, s0), l1 = simde_mm256_add_epi32(l1, s1), l2 = simde_mm256_add_epi32(l2, s2);
-            r0 = simde_mm256_add_epi32(r0, s0), r1 = simde_mm256_add_epi32(r1, s1), r2 = simde_mm256_add_epi32(r2, s2);
+            v8f cl, cr;
+            window_row(&l0, &l1, &l2, &r0, &r1, &r2, s0, s1, s2, cm0, cm1, &cl, &cr);
             const uint32_t bl = left ? (uint32_t)simde_mm256_movemask_ps(cl) : 0u;
             const uint32_t bri = right ? (uint32_t)simde_mm256_movemask_ps(cr) : 0u;
             if (!(bl | bri))

@@ -109,6 +109,19 @@ static inline void fs_begin(const tr__raster_bin *rb, const tr__tri *t, const tr
     fs->discard = 0;
 }
 
+/* The window paths' shader run: one uniform quad of triangle t's flat
+ * inputs (as run_shader shades a uniform block's), in the worker's
+ * fragment block. */
+static tr_fs_block *shade_uniform_quad(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d)
+{
+    tr_fs_block *fs = rb->worker->fs;
+    fs_begin(rb, t, d, fs, 4, 0xfu);
+    uniform_inputs(t, d->pipeline->desc.varying_count, fs);
+    fs->sample_index = -1;
+    tr__shade_fragments(d->pipeline, d->spv, fs);
+    return fs;
+}
+
 /* Are lanes 0-3 of colour output a (and of output 1, `dual`) all alike?
  * Bits, not values. */
 static bool quad0_uniform(const tr_fs_block *fs, uint32_t a, bool dual)
@@ -1175,11 +1188,7 @@ static bool raster_window_ms(tr__raster_bin *rb, const tr__tri *t, const tr__dra
     if (!live_n)
         return true;
     st->fragments_shaded += live_n;
-    tr_fs_block *fs = rb->worker->fs;
-    fs_begin(rb, t, d, fs, 4, 0xfu);
-    uniform_inputs(t, pd->varying_count, fs);
-    fs->sample_index = -1;
-    tr__shade_fragments(d->pipeline, d->spv, fs);
+    tr_fs_block *fs = shade_uniform_quad(rb, t, d);
     for (uint32_t a = 0; a < p->color_count; a++) {
         const int ai = p->color_att[a];
         if (ai < 0 || !(pd->blend[a].write_mask & 0xfu))
@@ -1628,11 +1637,7 @@ static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
     /* The shader once (a uniform quad), its colour to every attachment. */
     st->fragments_shaded += live;
     st->fragments_written += live;
-    tr_fs_block *fs = rb->worker->fs;
-    fs_begin(rb, t, d, fs, 4, 0xfu);
-    uniform_inputs(t, pd->varying_count, fs);
-    fs->sample_index = -1;
-    tr__shade_fragments(d->pipeline, d->spv, fs);
+    const tr_fs_block *fs = shade_uniform_quad(rb, t, d);
     for (uint32_t a = 0; a < p->color_count; a++) {
         const int ai = p->color_att[a];
         if (ai >= 0 && (pd->blend[a].write_mask & 0xfu))
