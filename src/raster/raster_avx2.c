@@ -408,13 +408,16 @@ static inline __attribute__((always_inline)) void window_rows(const planes8 *P, 
             }
         }
     } else {
-        for (uint32_t y = y0; y < y1; y++, row += pitch) {
+        /* row is NULL without a depth buffer: its rows are offsets from it
+         * only where there is one */
+        for (uint32_t y = y0; y < y1; y++) {
             v8f cl, cr;
             window_row(&l0, &l1, &l2, &r0, &r1, &r2, s0, s1, s2, cm0, cm1, &cl, &cr);
             const uint32_t bl = left ? (uint32_t)simde_mm256_movemask_ps(cl) : 0u;
             const uint32_t bri = right ? (uint32_t)simde_mm256_movemask_ps(cr) : 0u;
             if (!(bl | bri))
                 continue;
+            float *dr = row ? row + (size_t)(y - y0) * pitch : NULL;
             const uint32_t r = y & 7;
             c0 |= (uint64_t)bl << (8 * r);
             c1 |= (uint64_t)bri << (8 * r);
@@ -426,7 +429,7 @@ static inline __attribute__((always_inline)) void window_rows(const planes8 *P, 
                 if (!b0.reject) {
                     const v8f z = flat ? zc : plane_z(P, simde_mm256_add_ps(xl1[0], simde_mm256_mul_ps(P->l1b, dy)),
                                                       simde_mm256_add_ps(xl2[0], simde_mm256_mul_ps(P->l2b, dy)));
-                    m0 |= (uint64_t)window_half(wt, &b0, r, cl, z, row, test, less, op, &j0) << (8 * r);
+                    m0 |= (uint64_t)window_half(wt, &b0, r, cl, z, dr, test, less, op, &j0) << (8 * r);
                 }
             }
             if (bri) {
@@ -434,7 +437,7 @@ static inline __attribute__((always_inline)) void window_rows(const planes8 *P, 
                 if (!b1.reject) {
                     const v8f z = flat ? zc : plane_z(P, simde_mm256_add_ps(xl1[1], simde_mm256_mul_ps(P->l1b, dy)),
                                                       simde_mm256_add_ps(xl2[1], simde_mm256_mul_ps(P->l2b, dy)));
-                    m1 |= (uint64_t)window_half(wt, &b1, r, cr, z, row + 8, test, less, op, &j1) << (8 * r);
+                    m1 |= (uint64_t)window_half(wt, &b1, r, cr, z, dr ? dr + 8 : NULL, test, less, op, &j1) << (8 * r);
                 }
             }
         }
