@@ -781,9 +781,8 @@ static inline void sample_planes(const tr__raster_bin *rb, uint32_t s, tr__raste
 /* The window (walk_internal.h) of a box r (cut to the bin) that lies in
  * 2 x 2 blocks, its pixels those of r inside `cut` (in tr__lanes' quad
  * order: `quads`); false when r reaches further. */
-static inline bool window_of(const tr__tri *t, const int32_t r[4], const int32_t cut[4], bool quads, tr__window *w)
+static inline bool window_of(const int32_t r[4], const int32_t cut[4], bool quads, tr__window *w)
 {
-    (void)t;
     w->x = r[0] & ~(BLOCK - 1);
     w->y = r[1] & ~(BLOCK - 1);
     if (r[2] - w->x > 2 * BLOCK || r[3] - w->y > 2 * BLOCK)
@@ -796,6 +795,22 @@ static inline bool window_of(const tr__tri *t, const int32_t r[4], const int32_t
     w->l[3] = (uint32_t)TR_MAX(TR_MIN(y1 - w->y, 2 * BLOCK), (int32_t)w->l[1]);
     w->quads = quads;
     return true;
+}
+
+/* The blocks of window w that hold pixels of it (bit k: block k), and
+ * those of them whose columns lie inside the bin (tr__window_tests.inside). */
+static inline uint32_t window_blocks(const tr__window *w)
+{
+    const uint32_t cols = (w->l[0] < BLOCK ? 1u : 0u) | (w->l[2] > BLOCK ? 2u : 0u);
+    return (w->l[0] < w->l[2] && w->l[1] < w->l[3])
+               ? (w->l[1] < BLOCK ? cols : 0u) | (w->l[3] > BLOCK ? cols << 2 : 0u)
+               : 0u;
+}
+
+static inline uint32_t window_inside(const tr__raster_bin *rb, const tr__window *w)
+{
+    return (w->x >= rb->rect[0] && w->x + BLOCK <= rb->rect[2] ? 5u : 0u) |
+           (w->x + BLOCK >= rb->rect[0] && w->x + 2 * BLOCK <= rb->rect[2] ? 10u : 0u);
 }
 
 /* The pixels of each LRZ texel of a block, texels row by row, as
@@ -1074,15 +1089,12 @@ static bool raster_window_ms(tr__raster_bin *rb, const tr__tri *t, const tr__dra
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     const tr__kernels *K = rb->ctx->kernels;
     tr__window w;
-    if (!window_of(t, rs, rs, false, &w) || !tr__window_edges_ok(t))
+    if (!window_of(rs, rs, false, &w) || !tr__window_edges_ok(t))
         return false;
     for (uint32_t s = 0; s < n; s++)
         if (!tr__window_offsets_ok(moved[s], w.x, w.y))
             return false;
-    const uint32_t cols = (w.l[0] < BLOCK ? 1u : 0u) | (w.l[2] > BLOCK ? 2u : 0u);
-    const uint32_t blocks = (w.l[0] < w.l[2] && w.l[1] < w.l[3])
-                                ? (w.l[1] < BLOCK ? cols : 0u) | (w.l[3] > BLOCK ? cols << 2 : 0u)
-                                : 0u;
+    const uint32_t blocks = window_blocks(&w);
     /* LRZ, per texel (tw x th pixels) of the window's blocks: its pixels
      * rejected in every sample where ms_lrz_rejects would reject it */
     const tr__lrz_buffer *lb = lrz != TR_LRZ_DIRECTION_UNKNOWN ? rb->lrz_pass->buf : NULL;
@@ -1125,8 +1137,7 @@ static bool raster_window_ms(tr__raster_bin *rb, const tr__tri *t, const tr__dra
                            .write = pd->depth_write != 0,
                            .reject_m = (rej_m[0] | rej_m[1] | rej_m[2] | rej_m[3]) ? rej_m : NULL,
                            .lrz_dir = lrz};
-    wt.inside = (w.x >= rb->rect[0] && w.x + BLOCK <= rb->rect[2] ? 5u : 0u) |
-                (w.x + BLOCK >= rb->rect[0] && w.x + 2 * BLOCK <= rb->rect[2] ? 10u : 0u);
+    wt.inside = window_inside(rb, &w);
     /* each kept sample's coverage and tests, in its planes */
     const uint32_t keep = pd->multisample.sample_mask;
     uint64_t cov[TR_MAX_SAMPLES][4], pass[TR_MAX_SAMPLES][4];
@@ -1553,7 +1564,7 @@ static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
     const tr_pipeline_desc *pd = &d->pipeline->desc;
     const tr__kernels *K = rb->ctx->kernels;
     tr__window w;
-    if (!window_of(t, r, cut, false, &w) || !tr__window_offsets_ok(t, w.x, w.y))
+    if (!window_of(r, cut, false, &w) || !tr__window_offsets_ok(t, w.x, w.y))
         return false;
     tr__window_tests wt = {.dbuf = ss->depth ? (float *)rb->gmem[p->depth_att] : NULL,
                            .pitch = rb->gmem_pitch,
@@ -1563,12 +1574,8 @@ static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
                            .lrz_dir = lrz};
     /* The blocks of the window's pixels, and which of them lie inside the
      * bin's columns. */
-    const uint32_t cols = (w.l[0] < BLOCK ? 1u : 0u) | (w.l[2] > BLOCK ? 2u : 0u);
-    const uint32_t blocks = (w.l[0] < w.l[2] && w.l[1] < w.l[3])
-                                ? (w.l[1] < BLOCK ? cols : 0u) | (w.l[3] > BLOCK ? cols << 2 : 0u)
-                                : 0u;
-    wt.inside = (w.x >= rb->rect[0] && w.x + BLOCK <= rb->rect[2] ? 5u : 0u) |
-                (w.x + BLOCK >= rb->rect[0] && w.x + 2 * BLOCK <= rb->rect[2] ? 10u : 0u);
+    const uint32_t blocks = window_blocks(&w);
+    wt.inside = window_inside(rb, &w);
     /* LRZ's block test, as the walk makes it (below, for the blocks the
      * triangle covers): the whole triangle beyond the bin's farthest
      * bound, or per block its depth range against the block's bound. */
@@ -1742,7 +1749,7 @@ static inline __attribute__((always_inline)) bool ss_window(tr__raster_bin *rb, 
                                                             tr__lanes *batch, tr__lanes *whole, shade_state *ss)
 {
     tr__window win;
-    if (!window_of(t, r, cut, true, &win) || !rb->ctx->kernels->walk->window_mask(t, &win))
+    if (!window_of(r, cut, true, &win) || !rb->ctx->kernels->walk->window_mask(t, &win))
         return false;
     tr__lrz_row lrow = {0};
     for (uint32_t k = 0; k < 4; k++) {
