@@ -197,16 +197,25 @@ static inline void store_quad_texels(float *p, uint32_t pitch, simde__m128 v)
 
 /* tr__kernels.depth_lanes (raster_internal.h): lanes_setup8's depths of
  * two quads at a time, only for pairs with a live lane, each pair's depth
- * texels gathered, compared and written back as depth_quads_op does. */
+ * texels gathered, compared and written back as depth_quads_op does;
+ * with `bary`, every pair's barycentrics stored as lanes_setup8 stores
+ * them. */
 #define DEPTH_PAIRS(CMP)                                                                                            \
     do {                                                                                                            \
         for (uint32_t j = 0; j < ln->nq; j += 2) {                                                                  \
             const uint32_t k = j + 1 < ln->nq ? j + 1 : j;                                                          \
             const uint32_t qm = (uint32_t)(live >> (4 * j)) & (k != j ? 0xffu : 0xfu);                              \
+            v8f z = zc;                                                                                             \
+            if (bary) {                                                                                             \
+                v8f l1, l2;                                                                                         \
+                pair_bary(&P, t, ln, j, k, &l1, &l2);                                                               \
+                store_pair(ln, j, k, l1, l2);                                                                       \
+                if (!flat)                                                                                          \
+                    z = plane_z(&P, l1, l2);                                                                        \
+            }                                                                                                       \
             if (!qm)                                                                                                \
                 continue;                                                                                           \
-            v8f z = zc;                                                                                             \
-            if (!flat) {                                                                                            \
+            if (!flat && !bary) {                                                                                   \
                 v8f l1, l2;                                                                                         \
                 pair_bary(&P, t, ln, j, k, &l1, &l2);                                                               \
                 z = plane_z(&P, l1, l2);                                                                            \
@@ -227,9 +236,23 @@ static inline void store_quad_texels(float *p, uint32_t pitch, simde__m128 v)
         }                                                                                                           \
     } while (0)
 
-static inline __attribute__((always_inline)) bool depth_lanes8(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
-                         const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
-                         uint64_t *fail_out)
+/* Quads j and k's barycentrics (one quad when k == j) into ln, as
+ * lanes_setup8 stores them. */
+static inline void store_pair(tr__lanes *ln, uint32_t j, uint32_t k, v8f l1, v8f l2)
+{
+    if (k != j) {
+        simde_mm256_storeu_ps(&ln->l1[4 * j], l1);
+        simde_mm256_storeu_ps(&ln->l2[4 * j], l2);
+    } else {
+        simde_mm_storeu_ps(&ln->l1[4 * j], simde_mm256_castps256_ps128(l1));
+        simde_mm_storeu_ps(&ln->l2[4 * j], simde_mm256_castps256_ps128(l2));
+    }
+}
+
+static inline __attribute__((always_inline)) bool depth_lanes8(const tr__tri *t, float depth_min, float depth_max,
+                                                               float *dbuf, uint32_t pitch, const int32_t origin[2],
+                                                               tr__lanes *ln, uint64_t live, tr_compare_op op,
+                                                               bool write, bool bary, uint64_t *fail_out)
 {
     /* lanes_setup's vector-path condition, on the first quad */
     if (!ln->nq || !vector_offsets(t, ln->qx[0], ln->qy[0]))
@@ -253,10 +276,12 @@ static inline __attribute__((always_inline)) bool depth_lanes8(const tr__tri *t,
 #undef DEPTH_PAIRS
 
 bool tr__depth_lanes_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
-                          const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
-                          uint64_t *fail)
+                          const int32_t origin[2], tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
+                          bool bary, uint64_t *fail)
 {
-    return depth_lanes8(t, depth_min, depth_max, dbuf, pitch, origin, ln, live, op, write, fail);
+    /* one body with barycentrics and one without (constants once inlined) */
+    return bary ? depth_lanes8(t, depth_min, depth_max, dbuf, pitch, origin, ln, live, op, write, true, fail)
+                : depth_lanes8(t, depth_min, depth_max, dbuf, pitch, origin, ln, live, op, write, false, fail);
 }
 
 /* ---- the small-triangle path's window (raster_tri.c) ------------------------------------------ */
@@ -640,11 +665,11 @@ void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr
 }
 
 bool tr__depth_lanes_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
-                          const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
-                          uint64_t *fail)
+                          const int32_t origin[2], tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
+                          bool bary, uint64_t *fail)
 {
     (void)t, (void)depth_min, (void)depth_max, (void)dbuf, (void)pitch, (void)origin, (void)ln, (void)live, (void)op;
-    (void)write, (void)fail;
+    (void)write, (void)bary, (void)fail;
     return false;
 }
 

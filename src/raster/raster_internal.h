@@ -184,6 +184,8 @@ typedef struct tr__shade_state {
     bool frag_coord, shader_depth, smooth, early;
     bool depth;             /* a depth test against an attachment */
     bool block_depth;       /* whole blocks may take the kernels' depth_block */
+    bool lanes_depth;       /* other quads the kernels' depth_lanes (block_depth's conditions but a smooth
+                               varying: then with the barycentrics) */
     bool uniform;           /* blocks of more than one quad are uniform */
     bool window;            /* small triangles may take the window path (raster_tri.c) */
     bool window_ms;         /* ... and in a multisampled pass (raster_window_ms) */
@@ -421,10 +423,11 @@ static inline bool tr__window_offsets_ok(const tr__tri *t, int32_t x, int32_t y)
  *   False (nothing done) for another compare or offsets outside the vector
  *   path's range.
  * - depth_lanes: lanes_setup(t, TR__LANES_Z) then depth_quads over ln's
- *   quads in one step, for the lanes of `live` (ln's l1, l2 and z are not
- *   written; quads without a live lane are skipped): the same failing
- *   lanes (*fail) and depth buffer.  False (nothing done) where
- *   depth_block declines.
+ *   quads in one step, for the lanes of `live` (ln's z is not written, nor
+ *   l1 and l2 unless `bary`, which writes them for every quad as
+ *   lanes_setup(t, TR__LANES_BARY) does; quads without a live lane are not
+ *   tested): the same failing lanes (*fail) and depth buffer.  False
+ *   (nothing done) where depth_block declines.
  * - window_raster (with window_fill, the small-triangle path of
  *   raster_tri.c): the walk's window_mask coverage of window w's pixels
  *   (tr__window, walk_internal.h: row-major masks), n->covered[k] the
@@ -464,8 +467,8 @@ typedef struct tr__kernels {
     bool (*depth_block)(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch, int32_t bx,
                         int32_t by, tr_compare_op op, bool write, uint64_t *pass);
     bool (*depth_lanes)(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
-                        const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
-                        uint64_t *fail);
+                        const int32_t origin[2], tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
+                        bool bary, uint64_t *fail);
     tr__blend_block_affine_fn *blend_block_affine;
     bool (*window_raster)(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
                           tr__window *w, tr__window_counts *n, uint64_t cov_m[4]);
@@ -483,8 +486,8 @@ void tr__lanes_setup_avx2(const tr__tri *t, float depth_min, float depth_max, tr
 bool tr__depth_block_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch, int32_t bx,
                           int32_t by, tr_compare_op op, bool write, uint64_t *pass);
 bool tr__depth_lanes_avx2(const tr__tri *t, float depth_min, float depth_max, float *dbuf, uint32_t pitch,
-                          const int32_t origin[2], const tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
-                          uint64_t *fail);
+                          const int32_t origin[2], tr__lanes *ln, uint64_t live, tr_compare_op op, bool write,
+                          bool bary, uint64_t *fail);
 bool tr__window_raster_avx2(const tr__tri *t, float depth_min, float depth_max, const tr__window_tests *wt,
                             tr__window *w, tr__window_counts *n, uint64_t cov_m[4]);
 void tr__window_fill_avx2(uint8_t *gmem, uint32_t pitch, const int32_t origin[2], uint32_t inside,

@@ -205,8 +205,9 @@ static void shade_mode(const tr__raster_bin *rb, const tr__draw *d, shade_state 
     ss->early = tests_early(pd);
     ss->depth = pd->depth_test && p->depth_att >= 0;
     /* (not for D16 / D24: the block kernel compares unquantised depths) */
-    ss->block_depth = rb->ctx->kernels->depth_block && ss->early && ss->depth && !(pd->stencil_test && p->stencil_att >= 0) &&
-                      !ss->frag_coord && !ss->shader_depth && !ss->smooth && !d->depth_qmax;
+    ss->lanes_depth = rb->ctx->kernels->depth_block && ss->early && ss->depth && !(pd->stencil_test && p->stencil_att >= 0) &&
+                      !ss->frag_coord && !ss->shader_depth && !d->depth_qmax;
+    ss->block_depth = ss->lanes_depth && !ss->smooth;
     /* (gl_SampleMaskIn differs between lanes whose other inputs do not) */
     ss->uniform = ss->simd && !ss->smooth && !ss->frag_coord && !ss->shader_depth &&
                   !(flags & (TR_FS_SIDE_EFFECTS | TR_FS_READS_SAMPLE_MASK));
@@ -483,14 +484,15 @@ static void shade_quads(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
                 return;
         }
     }
-    /* Any other quads under the same conditions: their depths made and
-     * tested in one step, the lanes' barycentrics and depths unwritten
-     * (nothing after the test reads them). */
-    if (!tested && ss->block_depth && lrz_dir == TR_LRZ_DIRECTION_UNKNOWN) {
+    /* Any other quads under the same conditions, or with smooth varyings:
+     * their depths made and tested in one step, the lanes' depths
+     * unwritten (nothing after the test reads them), their barycentrics
+     * made only for smooth varyings. */
+    if (!tested && ss->lanes_depth && lrz_dir == TR_LRZ_DIRECTION_UNKNOWN) {
         uint64_t fail;
         if (rb->ctx->kernels->depth_lanes(t, d->depth_min, d->depth_max, (float *)rb->gmem[p->depth_att],
                                           rb->gmem_pitch, rb->origin, ln, live, pd->depth_compare,
-                                          pd->depth_write != 0, &fail)) {
+                                          pd->depth_write != 0, smooth, &fail)) {
             live = depth_tested(rb, pd, ln, live, fail);
             tested = true;
             if (!live)
@@ -1060,7 +1062,7 @@ static uint64_t samples_early_tests(tr__raster_bin *rb, tr__raster_bin *rbs, con
             m[s] = depth_tested(rbs, pd, lns, m[s], ~pass);
         else if (block_depth && K->depth_lanes(moved[s], d->depth_min, d->depth_max, (float *)rbs->gmem[depth_att],
                                                rbs->gmem_pitch, rbs->origin, lns, m[s], pd->depth_compare,
-                                               pd->depth_write != 0, &fail))
+                                               pd->depth_write != 0, false, &fail))
             m[s] = depth_tested(rbs, pd, lns, m[s], fail);
         else {
             K->lanes_setup(moved[s], d->depth_min, d->depth_max, lns, TR__LANES_Z);

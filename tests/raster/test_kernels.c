@@ -704,10 +704,11 @@ Test(raster, whole_block_depth_equals_lanes_then_quads)
 }
 #endif
 
-/* The multisampled path's fused depth step (depth_lanes: a sample's
- * depths made and tested in one go) against lane set-up then the quad
- * depth test: the same failing lanes and depth buffer, on random quads,
- * lanes and buffers with ties and NaNs. */
+/* The fused depth step (depth_lanes: depths made and tested in one go;
+ * the multisampled path's, and the single-sampled quads') against lane
+ * set-up then the quad depth test: the same failing lanes and depth
+ * buffer, and with `bary` the same barycentrics of every quad, on random
+ * quads, lanes and buffers with ties and NaNs. */
 Test(raster, fused_lane_depth_equals_lanes_then_quads)
 {
     if (!tr__cpu_has_avx2())
@@ -737,9 +738,14 @@ Test(raster, fused_lane_depth_equals_lanes_then_quads)
         tr__kernels_for(TR_SIMD_SSE)->lanes_setup(t, lo, hi, &a, TR__LANES_Z);
         const uint64_t fail = ks(true)->depth_quads(da, PITCH, origin, &a, live, op, write);
         uint64_t got = 0;
-        if (!tr__depth_lanes_avx2(t, lo, hi, db, PITCH, origin, &b, live, op, write, &got))
+        const bool bary = iter % 2 == 0;
+        if (!tr__depth_lanes_avx2(t, lo, hi, db, PITCH, origin, &b, live, op, write, bary, &got))
             continue; /* offsets beyond the vector path: the caller takes the two steps */
         done++;
+        if (bary) {
+            EXPECT_SAME(a.l1, b.l1, 4 * a.nq * sizeof a.l1[0], "l1");
+            EXPECT_SAME(a.l2, b.l2, 4 * a.nq * sizeof a.l2[0], "l2");
+        }
         odd += b.nq & 1;
         failed += (uint64_t)tr__popcount64(got);
         tested += (uint64_t)tr__popcount64(live);
