@@ -327,6 +327,7 @@ static void lrz_prepass(const tile_job *job, tr__worker *w, tile_view *tv, const
         }
     }
     rb->lrz_far = rb->lrz ? tr__lrz_far_bound(rb->lrz_pass, rb->lrz_view, rb->rect) : 0.0f;
+    rb->lrz_near = rb->lrz ? tr__lrz_near_bound(rb->lrz_pass, rb->lrz_view, rb->rect) : 0.0f;
 }
 
 /* Draws the view's stream: its triangles reaching the tile, in submission

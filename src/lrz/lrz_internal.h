@@ -365,6 +365,27 @@ static inline float tr__lrz_far_bound(const tr__lrz_pass *lz, uint32_t view_slot
     return far;
 }
 
+/* The bound of the bin's texels (rect) nearest in the pass's direction
+ * (the farthest for the other direction: the smallest for LESS, the
+ * largest for GREATER; a NaN makes it infinitely near).  A draw whose
+ * every depth lies at or nearer than it passes every block test there. */
+static inline float tr__lrz_near_bound(const tr__lrz_pass *lz, uint32_t view_slot, const int32_t rect[4])
+{
+    const tr__lrz_buffer *b = lz->buf;
+    const bool largest = lz->dir == TR_LRZ_DIRECTION_GREATER;
+    float near = largest ? -INFINITY : INFINITY;
+    uint32_t tx0, ty0, tx1, ty1;
+    tr__lrz_texel(b, rect[0], rect[1], &tx0, &ty0);
+    tr__lrz_texel(b, rect[2] - 1, rect[3] - 1, &tx1, &ty1);
+    for (uint32_t ty = ty0; ty <= ty1; ty++) {
+        const tr__lrz_row row = {b->bound + tr__lrz_texel_index(b, view_slot, 0, ty),
+                                 b->group_written + tr__lrz_group_index(b, view_slot, 0, ty), NULL, b->clear_value};
+        const float v = tr__lrz_row_far_texels(&row, tx0, tx1 + 1, largest);
+        near = largest ? (v > near ? v : near) : (v < near ? v : near);
+    }
+    return near;
+}
+
 /* Counts fragments rejected in a block (for the picture).  Blocks belong
  * to one bin, and a bin to one thread: no race. */
 static inline void tr__lrz_count_rejected(const tr__lrz_pass *lz, uint32_t view_slot, int32_t bx, int32_t by,

@@ -225,6 +225,7 @@ typedef struct tr__raster_bin {
     uint8_t *zvalid;
     uint32_t zstride;
     float lrz_far;                /* tr__lrz_far_bound of this view of the bin (LRZ on) */
+    float lrz_near;               /* ... and tr__lrz_near_bound */
     bool lrz;                     /* LRZ tests apply in this bin view */
     /* The LRZ this bin view tests (LRZ on): the pass's buffer and the view
      * slot, or for a scaled bin on a device with hardware bin scaling the
@@ -254,9 +255,12 @@ typedef struct tr__raster_bin {
     /* What the single-sampled path works out per draw (raster_tri.c,
      * ss_draw_state), kept while the next triangle's draw is the same:
      * tri_draw its index (UINT32_MAX at each bin view's start), LRZ's test
-     * direction, the GMEM block test's, the bin cut to the scissor. */
+     * direction, the GMEM block test's, the bin cut to the scissor;
+     * tri_lrz_pass: every depth of the draw passes every LRZ block test
+     * of the bin view (lrz_near), which are only counted. */
     uint32_t tri_draw;
     tr_lrz_direction tri_lrz, tri_gdir;
+    bool tri_lrz_pass;
     int32_t tri_cut[4];
     uint32_t shade_qmax;
     tr__shade_state shade;

@@ -1558,9 +1558,10 @@ static void triangle_cut(const tr__raster_bin *rb, const tr__tri *t, int32_t cut
  * GMEM block test the walk makes for blocks of many pixels only spares
  * per-pixel tests that would all fail.  false, nothing done, where a
  * kernel declines (edges or offsets beyond their range): then the walk
- * draws it. */
+ * draws it.  lrz_counted (lrz UNKNOWN): the blocks are counted as LRZ
+ * tested (ss_walk.lrz_counted). */
 static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d, const int32_t r[4],
-                          const int32_t cut[4], tr_lrz_direction lrz, const shade_state *ss)
+                          const int32_t cut[4], tr_lrz_direction lrz, bool lrz_counted, const shade_state *ss)
 {
     const tr__raster_pass *p = rb->rp;
     const tr_pipeline_desc *pd = &d->pipeline->desc;
@@ -1617,7 +1618,7 @@ static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
         if (!covered[k])
             continue;
         const int32_t bx = tr__window_bx(&w, k), by = tr__window_by(&w, k);
-        if (lrz != TR_LRZ_DIRECTION_UNKNOWN)
+        if (lrz != TR_LRZ_DIRECTION_UNKNOWN || lrz_counted)
             st->lrz_blocks_tested++;
         if ((wt.reject >> k) & 1) {
             st->lrz_blocks_rejected++;
@@ -1660,6 +1661,7 @@ static bool raster_window(tr__raster_bin *rb, const tr__tri *t, const tr__draw *
  * statistics it sums. */
 typedef struct ss_walk {
     tr_lrz_direction lrz;         /* the LRZ test's direction; UNKNOWN: none */
+    uint32_t lrz_counted;         /* 1: none made, but each block counted as tested and passed */
     tr_lrz_direction gdir;        /* the GMEM block test's (gmem_block_direction) */
     bool reject_all;              /* the whole triangle lies beyond the bin's farthest bound */
     int32_t region[4];            /* where the depth plane is made for (plane_once) */
@@ -1696,6 +1698,7 @@ static inline __attribute__((always_inline)) void ss_block(tr__raster_bin *rb, c
         tr__lrz_row_rejected(lrow, bx, n);
         return;
     }
+    w->tested += w->lrz_counted;
     if (lrz != TR_LRZ_DIRECTION_UNKNOWN) {
         /* LRZ, per block: the triangle's whole depth range in the block
          * against the bound, before any per-pixel work; the fragments are
@@ -1775,20 +1778,32 @@ static void raster_triangle_ss(tr__raster_bin *rb, const tr__tri *t, const tr__d
         rb->tri_draw = t->draw;
         rb->tri_lrz = rb->lrz && tr__lrz_tests(rb->lrz_pass, d) ? (tr_lrz_direction)d->lrz_test_dir
                                                                 : TR_LRZ_DIRECTION_UNKNOWN;
+        /* (the nearest bound is the pass direction's: the draw's must be it;
+         * the scalar reference makes every block test, so that the equality
+         * tests check this) */
+        const bool pass_less = rb->lrz && rb->lrz_pass->dir != TR_LRZ_DIRECTION_GREATER;
+        rb->tri_lrz_pass = rb->ctx->simd != TR_SIMD_SCALAR &&
+                           (rb->tri_lrz == TR_LRZ_DIRECTION_LESS      ? pass_less && d->depth_max <= rb->lrz_near
+                            : rb->tri_lrz == TR_LRZ_DIRECTION_GREATER ? !pass_less && d->depth_min >= rb->lrz_near
+                                                                      : false);
         rb->tri_gdir = gmem_block_direction(rb, d);
         rb->tri_cut[0] = TR_MAX(rb->rect[0], d->scissor[0]);
         rb->tri_cut[1] = TR_MAX(rb->rect[1], d->scissor[1]);
         rb->tri_cut[2] = TR_MIN(rb->rect[2], d->scissor[2]);
         rb->tri_cut[3] = TR_MIN(rb->rect[3], d->scissor[3]);
     }
+    /* Where the draw passes every LRZ block test of the bin view, the
+     * tests are counted, not made: no bound is read, no plane made (what
+     * lrz_block_class's first test would find in every block). */
     ss_walk w;
-    w.lrz = rb->tri_lrz;
+    w.lrz = rb->tri_lrz_pass ? TR_LRZ_DIRECTION_UNKNOWN : rb->tri_lrz;
+    w.lrz_counted = rb->tri_lrz_pass;
     const tr_lrz_direction lrz = w.lrz;
     int32_t cut[4];
     triangle_cut(rb, t, cut);
     shade_state ss;
     shade_begin(rb, d, &ss);
-    if (ss.window && raster_window(rb, t, d, r, cut, lrz, &ss))
+    if (ss.window && raster_window(rb, t, d, r, cut, lrz, rb->tri_lrz_pass, &ss))
         return;
     tr_pass_stats *st = &rb->worker->stats;
     w.tested = w.rejected = w.rejected_frags = w.gmem_rejected = w.rasterized = w.batch_live = 0;
