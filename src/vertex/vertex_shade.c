@@ -1,4 +1,6 @@
 /* tilerast vertex stage: running the vertex shader on batches. */
+#include <simde/x86/sse.h>
+
 #include "vertex/vertex_internal.h"
 
 static inline uint32_t vertex_id(const tr__vertex_source *src, uint32_t pos)
@@ -64,6 +66,25 @@ static void fetch_attributes(const tr__fetch *f, const tr__vertex_source *src, u
     }
 }
 
+/* A point's size: clamped to [1, max], NaN to 1 (selects keep NaN out). */
+static inline float clamp_point_size(float ps)
+{
+    return ps >= 1.0f ? (ps <= TR_MAX_POINT_SIZE ? ps : TR_MAX_POINT_SIZE) : 1.0f;
+}
+
+/* Lanes l .. l + 3 of a four-component output (comp[c][lane]) to four
+ * vertices `stride` floats apart from o, each its lane's four components. */
+static inline void lanes_to_vertices4(const float comp[4][TR_VS_LANES], uint32_t l, float *o, uint32_t stride)
+{
+    simde__m128 r0 = simde_mm_loadu_ps(&comp[0][l]), r1 = simde_mm_loadu_ps(&comp[1][l]);
+    simde__m128 r2 = simde_mm_loadu_ps(&comp[2][l]), r3 = simde_mm_loadu_ps(&comp[3][l]);
+    SIMDE_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    simde_mm_storeu_ps(o, r0);
+    simde_mm_storeu_ps(o + stride, r1);
+    simde_mm_storeu_ps(o + 2 * (size_t)stride, r2);
+    simde_mm_storeu_ps(o + 3 * (size_t)stride, r3);
+}
+
 void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const void *uniforms,
                       struct tr__spv_draw *spv, uint32_t begin, uint32_t end, float *out, tr_vs_batch *b,
                       const tr__vertex_place *place, tr__vwin *win)
@@ -96,17 +117,27 @@ void tr__vertex_shade(const tr_pipeline *p, const tr__vertex_source *src, const 
             else
                 tr__vertex_place_lanes(place, b, n, win + (base - begin));
         }
-        for (uint32_t l = 0; l < n; l++) {
+        /* The outputs, lanes to vertices: four lanes at a time by a 4 x 4
+         * transpose, the rest one by one (the same floats moved). */
+        uint32_t l = 0;
+        for (; l + 4 <= n; l += 4) {
+            float *o = out + (size_t)(base - begin + l) * stride;
+            lanes_to_vertices4(b->position, l, o, stride);
+            for (uint32_t v = 0; v < nv; v++)
+                lanes_to_vertices4(b->varyings[v], l, o + 4 + 4 * v, stride);
+            if (points)
+                for (uint32_t k = 0; k < 4; k++)
+                    o[(size_t)k * stride + stride - 1] = clamp_point_size(b->point_size[l + k]);
+        }
+        for (; l < n; l++) {
             float *o = out + (size_t)(base - begin + l) * stride;
             for (uint32_t c = 0; c < 4; c++)
                 o[c] = b->position[c][l];
             for (uint32_t v = 0; v < nv; v++)
                 for (uint32_t c = 0; c < 4; c++)
                     o[4 + v * 4 + c] = b->varyings[v][c][l];
-            if (points) { /* clamped to [1, max], NaN to 1 (selects keep NaN out) */
-                const float ps = b->point_size[l];
-                o[stride - 1] = ps >= 1.0f ? (ps <= TR_MAX_POINT_SIZE ? ps : TR_MAX_POINT_SIZE) : 1.0f;
-            }
+            if (points)
+                o[stride - 1] = clamp_point_size(b->point_size[l]);
         }
     }
 }
