@@ -344,36 +344,14 @@ static inline float tr__lrz_row_far(const tr__lrz_row *r, int32_t bx0, int32_t b
     return tr__lrz_row_far_texels(r, (uint32_t)bx0 / TR_LRZ_BLOCK, (uint32_t)bx1 / TR_LRZ_BLOCK, less);
 }
 
-/* The bound of the bin's texels (rect) farthest in the pass's direction:
- * the largest for LESS, the smallest for GREATER (the clear value for
- * texels no group holds yet).  A triangle whose every depth in the bin
- * lies beyond it is rejected in every block. */
-static inline float tr__lrz_far_bound(const tr__lrz_pass *lz, uint32_t view_slot, const int32_t rect[4])
+/* The largest (`largest`) or smallest bound of the bin's texels (rect),
+ * the clear value for texels no group holds yet; a NaN bound makes it
+ * +infinity when `largest`, else -infinity. */
+static inline float tr__lrz_bound_extreme(const tr__lrz_pass *lz, uint32_t view_slot, const int32_t rect[4],
+                                          bool largest)
 {
     const tr__lrz_buffer *b = lz->buf;
-    const bool less = lz->dir != TR_LRZ_DIRECTION_GREATER;
-    float far = less ? -INFINITY : INFINITY;
-    uint32_t tx0, ty0, tx1, ty1;
-    tr__lrz_texel(b, rect[0], rect[1], &tx0, &ty0);
-    tr__lrz_texel(b, rect[2] - 1, rect[3] - 1, &tx1, &ty1);
-    for (uint32_t ty = ty0; ty <= ty1; ty++) {
-        const tr__lrz_row row = {b->bound + tr__lrz_texel_index(b, view_slot, 0, ty),
-                                 b->group_written + tr__lrz_group_index(b, view_slot, 0, ty), NULL, b->clear_value};
-        const float v = tr__lrz_row_far_texels(&row, tx0, tx1 + 1, less);
-        far = less ? (v > far ? v : far) : (v < far ? v : far);
-    }
-    return far;
-}
-
-/* The bound of the bin's texels (rect) nearest in the pass's direction
- * (the farthest for the other direction: the smallest for LESS, the
- * largest for GREATER; a NaN makes it infinitely near).  A draw whose
- * every depth lies at or nearer than it passes every block test there. */
-static inline float tr__lrz_near_bound(const tr__lrz_pass *lz, uint32_t view_slot, const int32_t rect[4])
-{
-    const tr__lrz_buffer *b = lz->buf;
-    const bool largest = lz->dir == TR_LRZ_DIRECTION_GREATER;
-    float near = largest ? -INFINITY : INFINITY;
+    float ext = largest ? -INFINITY : INFINITY;
     uint32_t tx0, ty0, tx1, ty1;
     tr__lrz_texel(b, rect[0], rect[1], &tx0, &ty0);
     tr__lrz_texel(b, rect[2] - 1, rect[3] - 1, &tx1, &ty1);
@@ -381,9 +359,25 @@ static inline float tr__lrz_near_bound(const tr__lrz_pass *lz, uint32_t view_slo
         const tr__lrz_row row = {b->bound + tr__lrz_texel_index(b, view_slot, 0, ty),
                                  b->group_written + tr__lrz_group_index(b, view_slot, 0, ty), NULL, b->clear_value};
         const float v = tr__lrz_row_far_texels(&row, tx0, tx1 + 1, largest);
-        near = largest ? (v > near ? v : near) : (v < near ? v : near);
+        ext = largest ? (v > ext ? v : ext) : (v < ext ? v : ext);
     }
-    return near;
+    return ext;
+}
+
+/* The bound of the bin's texels (rect) farthest in the pass's direction:
+ * the largest for LESS, the smallest for GREATER.  A triangle whose every
+ * depth in the bin lies beyond it is rejected in every block. */
+static inline float tr__lrz_far_bound(const tr__lrz_pass *lz, uint32_t view_slot, const int32_t rect[4])
+{
+    return tr__lrz_bound_extreme(lz, view_slot, rect, lz->dir != TR_LRZ_DIRECTION_GREATER);
+}
+
+/* ... and the nearest (the smallest for LESS, the largest for GREATER; a
+ * NaN makes it infinitely near).  A draw whose every depth lies at or
+ * nearer than it passes every block test there. */
+static inline float tr__lrz_near_bound(const tr__lrz_pass *lz, uint32_t view_slot, const int32_t rect[4])
+{
+    return tr__lrz_bound_extreme(lz, view_slot, rect, lz->dir == TR_LRZ_DIRECTION_GREATER);
 }
 
 /* Counts fragments rejected in a block (for the picture).  Blocks belong
