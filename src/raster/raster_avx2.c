@@ -89,6 +89,19 @@ static inline bool flat_depth(const tr__tri *t, const planes8 *P, v8f *z)
     return true;
 }
 
+/* Quads j and k's barycentrics (one quad when k == j) into ln, as
+ * lanes_setup8 and depth_lanes8 store them. */
+static inline void store_pair(tr__lanes *ln, uint32_t j, uint32_t k, v8f l1, v8f l2)
+{
+    if (k != j) {
+        simde_mm256_storeu_ps(&ln->l1[4 * j], l1);
+        simde_mm256_storeu_ps(&ln->l2[4 * j], l2);
+    } else {
+        simde_mm_storeu_ps(&ln->l1[4 * j], simde_mm256_castps256_ps128(l1));
+        simde_mm_storeu_ps(&ln->l2[4 * j], simde_mm256_castps256_ps128(l2));
+    }
+}
+
 /* lanes_setup's vector path, 8 lanes at a time (depth: TR__LANES_Z). */
 static void lanes_setup8(const tr__tri *t, float depth_min, float depth_max, tr__lanes *ln, bool depth)
 {
@@ -99,15 +112,11 @@ static void lanes_setup8(const tr__tri *t, float depth_min, float depth_max, tr_
         v8f l1, l2;
         pair_bary(&P, t, ln, j, k, &l1, &l2);
         const v8f z = depth ? plane_z(&P, l1, l2) : simde_mm256_setzero_ps();
-        if (k != j) {
-            simde_mm256_storeu_ps(&ln->l1[4 * j], l1);
-            simde_mm256_storeu_ps(&ln->l2[4 * j], l2);
-            if (depth)
+        store_pair(ln, j, k, l1, l2);
+        if (depth) {
+            if (k != j)
                 simde_mm256_storeu_ps(&ln->z[4 * j], z);
-        } else {
-            simde_mm_storeu_ps(&ln->l1[4 * j], simde_mm256_castps256_ps128(l1));
-            simde_mm_storeu_ps(&ln->l2[4 * j], simde_mm256_castps256_ps128(l2));
-            if (depth)
+            else
                 simde_mm_storeu_ps(&ln->z[4 * j], simde_mm256_castps256_ps128(z));
         }
     }
@@ -198,28 +207,23 @@ static inline void store_quad_texels(float *p, uint32_t pitch, simde__m128 v)
 /* tr__kernels.depth_lanes (raster_internal.h): lanes_setup8's depths of
  * two quads at a time, only for pairs with a live lane, each pair's depth
  * texels gathered, compared and written back as depth_quads_op does;
- * with `bary`, every pair's barycentrics stored as lanes_setup8 stores
- * them. */
+ * with `bary`, every pair's barycentrics stored (store_pair). */
 #define DEPTH_PAIRS(CMP)                                                                                            \
     do {                                                                                                            \
         for (uint32_t j = 0; j < ln->nq; j += 2) {                                                                  \
             const uint32_t k = j + 1 < ln->nq ? j + 1 : j;                                                          \
             const uint32_t qm = (uint32_t)(live >> (4 * j)) & (k != j ? 0xffu : 0xfu);                              \
             v8f z = zc;                                                                                             \
-            if (bary) {                                                                                             \
+            if (bary || (qm && !flat)) {                                                                            \
                 v8f l1, l2;                                                                                         \
                 pair_bary(&P, t, ln, j, k, &l1, &l2);                                                               \
-                store_pair(ln, j, k, l1, l2);                                                                       \
+                if (bary)                                                                                           \
+                    store_pair(ln, j, k, l1, l2);                                                                   \
                 if (!flat)                                                                                          \
                     z = plane_z(&P, l1, l2);                                                                        \
             }                                                                                                       \
             if (!qm)                                                                                                \
                 continue;                                                                                           \
-            if (!flat && !bary) {                                                                                   \
-                v8f l1, l2;                                                                                         \
-                pair_bary(&P, t, ln, j, k, &l1, &l2);                                                               \
-                z = plane_z(&P, l1, l2);                                                                            \
-            }                                                                                                       \
             float *p = dbuf + (size_t)(ln->qy[j] - origin[1]) * pitch + (size_t)(ln->qx[j] - origin[0]);           \
             float *q = dbuf + (size_t)(ln->qy[k] - origin[1]) * pitch + (size_t)(ln->qx[k] - origin[0]);           \
             const v8f d = simde_mm256_set_m128(load_quad_texels(q, pitch), load_quad_texels(p, pitch));            \
@@ -235,19 +239,6 @@ static inline void store_quad_texels(float *p, uint32_t pitch, simde__m128 v)
             }                                                                                                       \
         }                                                                                                           \
     } while (0)
-
-/* Quads j and k's barycentrics (one quad when k == j) into ln, as
- * lanes_setup8 stores them. */
-static inline void store_pair(tr__lanes *ln, uint32_t j, uint32_t k, v8f l1, v8f l2)
-{
-    if (k != j) {
-        simde_mm256_storeu_ps(&ln->l1[4 * j], l1);
-        simde_mm256_storeu_ps(&ln->l2[4 * j], l2);
-    } else {
-        simde_mm_storeu_ps(&ln->l1[4 * j], simde_mm256_castps256_ps128(l1));
-        simde_mm_storeu_ps(&ln->l2[4 * j], simde_mm256_castps256_ps128(l2));
-    }
-}
 
 static inline __attribute__((always_inline)) bool depth_lanes8(const tr__tri *t, float depth_min, float depth_max,
                                                                float *dbuf, uint32_t pitch, const int32_t origin[2],
