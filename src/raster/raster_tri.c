@@ -1218,21 +1218,15 @@ static bool raster_window_ms(tr__raster_bin *rb, const tr__tri *t, const tr__dra
     return true;
 }
 
-/* (kept out of tr__raster_triangle, whose single-sample path it would slow) */
-static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
-                                                         const int32_t r[4])
+/* Triangle t moved to each of a pass's n samples (its edges and origin
+ * offset so that the sample's position is the pixel centre's), into
+ * bytes[s]; moved[s] points there. */
+static void move_to_samples(const tr__tri *t, const tr__draw *d, uint32_t n,
+                            unsigned char bytes[][MOVED_TRI_BYTES], const tr__tri *moved[])
 {
-    const tr__raster_pass *p = rb->rp;
-    const tr_pipeline_desc *pd = &d->pipeline->desc;
-    const tr_multisample_state *ms = &pd->multisample;
-    const uint32_t n = p->samples, log2n = (uint32_t)__builtin_ctz(n);
-    tr_pass_stats *st = &rb->worker->stats;
-    tr_fs_block *fs = rb->worker->fs;
-    const tr__kernels *K = rb->ctx->kernels;
-    _Alignas(16) unsigned char moved_bytes[TR_MAX_SAMPLES][MOVED_TRI_BYTES];
-    const tr__tri *moved[TR_MAX_SAMPLES];
+    const uint32_t log2n = (uint32_t)__builtin_ctz(n);
     for (uint32_t s = 0; s < n; s++) {
-        tr__tri *m = (tr__tri *)(void *)moved_bytes[s];
+        tr__tri *m = (tr__tri *)(void *)bytes[s];
         memcpy(m, t, MOVED_TRI_BYTES);
         const int64_t dx = (int64_t)tr__sample_pos16[log2n][s][0] * (TR_SUBPIXEL_ONE / 16) - TR_SUBPIXEL_HALF;
         const int64_t dy = (int64_t)sample_y16(d, log2n, s) * (TR_SUBPIXEL_ONE / 16) - TR_SUBPIXEL_HALF;
@@ -1242,6 +1236,100 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
         m->y0 -= (int32_t)dy;
         moved[s] = m;
     }
+}
+
+/* The block (bx, by)'s area against each edge of t at its corners: every
+ * sample lies strictly inside it, so an edge positive at all four corners
+ * has every sample inside (whatever the tie rule), and one negative at all
+ * four has none.  Returns true when some edge has none; else *inside:
+ * every edge has every sample. */
+static inline bool block_area_outside(const tr__tri *t, int32_t bx, int32_t by, bool *inside)
+{
+    const int64_t x0 = (int64_t)bx * TR_SUBPIXEL_ONE, x1 = x0 + BLOCK * TR_SUBPIXEL_ONE;
+    const int64_t y0 = (int64_t)by * TR_SUBPIXEL_ONE, y1 = y0 + BLOCK * TR_SUBPIXEL_ONE;
+    bool in = true;
+    for (int k = 0; k < 3; k++) {
+        const int64_t a = t->edge_a[k], b = t->edge_b[k], c = t->edge_c[k];
+        const int64_t hi = c + a * (a > 0 ? x1 : x0) + b * (b > 0 ? y1 : y0);
+        const int64_t lo = c + a * (a > 0 ? x0 : x1) + b * (b > 0 ? y0 : y1);
+        if (hi < 0)
+            return true;
+        in = in && lo > 0;
+    }
+    *inside = in;
+    return false;
+}
+
+/* A whole block (bx, by) of a multisampled triangle beyond the bin's
+ * farthest bound: what ms_lrz_rejects would find, without the masks, for
+ * its `kept` samples a pixel, counted. */
+static void lrz_block_rejected_ms(tr__raster_bin *rb, int32_t bx, int32_t by, uint32_t kept)
+{
+    tr_pass_stats *st = &rb->worker->stats;
+    const tr__lrz_pass *lz = rb->lrz_pass;
+    const uint32_t tw = 1u << lz->buf->tw_log2, th = 1u << lz->buf->th_log2;
+    const uint32_t texels = (BLOCK / tw) * (BLOCK / th), per = tw * th * kept;
+    st->fragments_rasterized += (uint64_t)BLOCK * BLOCK * kept;
+    st->fragments_lrz_rejected += (uint64_t)BLOCK * BLOCK * kept;
+    st->lrz_blocks_tested += texels;
+    st->lrz_blocks_rejected += texels;
+    for (int32_t y = by; y < by + BLOCK; y += (int32_t)th)
+        for (int32_t x = bx; x < bx + BLOCK; x += (int32_t)tw) {
+            uint32_t tx, ty;
+            tr__lrz_texel(lz->buf, x, y, &tx, &ty);
+            lz->buf->rejected[tr__lrz_texel_index(lz->buf, rb->lrz_view, tx, ty)] += per;
+        }
+}
+
+/* Block (bx, by)'s quads with a covered sample (`any`, the union of the n
+ * masks m[]) into ln and lns, packed (the whole block in order when every
+ * quad has one); the masks m[] follow them.  Returns their union. */
+static inline uint64_t pack_block_quads(int32_t bx, int32_t by, uint32_t n, uint64_t any, uint64_t m[],
+                                        tr__lanes *ln, tr__lanes *lns)
+{
+    uint64_t quads = any | (any >> 1) | (any >> 2) | (any >> 3);
+    quads &= 0x1111111111111111ull;
+    const uint32_t nq = (uint32_t)tr__popcount64(quads);
+    ln->nq = lns->nq = nq;
+    ln->block = lns->block = nq == 16;
+    if (nq == 16) {
+        for (uint32_t j = 0; j < 16; j++) {
+            ln->qx[j] = lns->qx[j] = bx + quad_dx[j];
+            ln->qy[j] = lns->qy[j] = by + quad_dy[j];
+        }
+        return any;
+    }
+    uint64_t packed[TR_MAX_SAMPLES] = {0};
+    uint32_t j = 0;
+    for (uint64_t q = quads; q; q &= q - 1, j++) {
+        const uint32_t k = (uint32_t)__builtin_ctzll(q) >> 2;
+        ln->qx[j] = lns->qx[j] = bx + quad_dx[k];
+        ln->qy[j] = lns->qy[j] = by + quad_dy[k];
+        for (uint32_t s = 0; s < n; s++)
+            packed[s] |= ((m[s] >> (4 * k)) & 0xfu) << (4 * j);
+    }
+    any = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        m[s] = packed[s];
+        any |= m[s];
+    }
+    return any;
+}
+
+/* (kept out of tr__raster_triangle, whose single-sample path it would slow) */
+static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, const tr__tri *t, const tr__draw *d,
+                                                         const int32_t r[4])
+{
+    const tr__raster_pass *p = rb->rp;
+    const tr_pipeline_desc *pd = &d->pipeline->desc;
+    const tr_multisample_state *ms = &pd->multisample;
+    const uint32_t n = p->samples;
+    tr_pass_stats *st = &rb->worker->stats;
+    tr_fs_block *fs = rb->worker->fs;
+    const tr__kernels *K = rb->ctx->kernels;
+    _Alignas(16) unsigned char moved_bytes[TR_MAX_SAMPLES][MOVED_TRI_BYTES];
+    const tr__tri *moved[TR_MAX_SAMPLES];
+    move_to_samples(t, d, n, moved_bytes, moved);
     shade_state ss;
     shade_begin(rb, d, &ss);
     /* alpha to coverage reads the shader's output: tests after it unless
@@ -1285,40 +1373,12 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
     uint64_t m[TR_MAX_SAMPLES];
     for (int32_t by = r[1] & ~(BLOCK - 1); by < r[3]; by += BLOCK)
         for (int32_t bx = r[0] & ~(BLOCK - 1); bx < r[2]; bx += BLOCK) {
-            /* The block's area against each edge at its corners: every
-             * sample lies strictly inside it, so an edge positive at all
-             * four corners has every sample inside (whatever the tie rule),
-             * and one negative at all four has none. */
-            bool inside = true, outside = false;
-            {
-                const int64_t x0 = (int64_t)bx * TR_SUBPIXEL_ONE, x1 = x0 + BLOCK * TR_SUBPIXEL_ONE;
-                const int64_t y0 = (int64_t)by * TR_SUBPIXEL_ONE, y1 = y0 + BLOCK * TR_SUBPIXEL_ONE;
-                for (int k = 0; k < 3 && !outside; k++) {
-                    const int64_t a = t->edge_a[k], b = t->edge_b[k], c = t->edge_c[k];
-                    const int64_t hi = c + a * (a > 0 ? x1 : x0) + b * (b > 0 ? y1 : y0);
-                    const int64_t lo = c + a * (a > 0 ? x0 : x1) + b * (b > 0 ? y0 : y1);
-                    outside = hi < 0;
-                    inside = inside && lo > 0;
-                }
-            }
-            if (outside)
+            bool inside;
+            if (block_area_outside(t, bx, by, &inside))
                 continue;
             const bool whole = inside && bx >= r[0] && by >= r[1] && bx + BLOCK <= r[2] && by + BLOCK <= r[3];
             if (reject_all && whole) {
-                /* what ms_lrz_rejects would find, without the masks */
-                const tr__lrz_pass *lz = rb->lrz_pass;
-                const uint32_t tw = 1u << lz->buf->tw_log2, th = 1u << lz->buf->th_log2;
-                const uint32_t texels = (BLOCK / tw) * (BLOCK / th), per = tw * th * kept;
-                st->fragments_rasterized += (uint64_t)BLOCK * BLOCK * kept;
-                st->fragments_lrz_rejected += (uint64_t)BLOCK * BLOCK * kept;
-                st->lrz_blocks_tested += texels;
-                st->lrz_blocks_rejected += texels;
-                for (int32_t y = by; y < by + BLOCK; y += (int32_t)th)
-                    for (int32_t x = bx; x < bx + BLOCK; x += (int32_t)tw) {
-                        uint32_t tx, ty;
-                        tr__lrz_texel(lz->buf, x, y, &tx, &ty);
-                        lz->buf->rejected[tr__lrz_texel_index(lz->buf, rb->lrz_view, tx, ty)] += per;
-                    }
+                lrz_block_rejected_ms(rb, bx, by, kept);
                 continue;
             }
             uint64_t any = 0, covered = 0;
@@ -1347,34 +1407,7 @@ static __attribute__((noinline)) void raster_triangle_ms(tr__raster_bin *rb, con
                         continue;
                 }
             }
-            /* The quads with a covered sample, packed (the whole block in
-             * order when every quad has one); the masks follow. */
-            uint64_t quads = any | (any >> 1) | (any >> 2) | (any >> 3);
-            quads &= 0x1111111111111111ull;
-            const uint32_t nq = (uint32_t)tr__popcount64(quads);
-            ln.nq = lns.nq = nq;
-            ln.block = lns.block = nq == 16;
-            if (nq == 16) {
-                for (uint32_t j = 0; j < 16; j++) {
-                    ln.qx[j] = lns.qx[j] = bx + quad_dx[j];
-                    ln.qy[j] = lns.qy[j] = by + quad_dy[j];
-                }
-            } else {
-                uint64_t packed[TR_MAX_SAMPLES] = {0};
-                uint32_t j = 0;
-                for (uint64_t q = quads; q; q &= q - 1, j++) {
-                    const uint32_t k = (uint32_t)__builtin_ctzll(q) >> 2;
-                    ln.qx[j] = lns.qx[j] = bx + quad_dx[k];
-                    ln.qy[j] = lns.qy[j] = by + quad_dy[k];
-                    for (uint32_t s = 0; s < n; s++)
-                        packed[s] |= ((m[s] >> (4 * k)) & 0xfu) << (4 * j);
-                }
-                any = 0;
-                for (uint32_t s = 0; s < n; s++) {
-                    m[s] = packed[s];
-                    any |= m[s];
-                }
-            }
+            any = pack_block_quads(bx, by, n, any, m, &ln, &lns);
             /* gl_SampleMaskIn: the coverage before the depth and stencil tests */
             uint64_t cover[TR_MAX_SAMPLES];
             memcpy(cover, m, n * sizeof *m);
